@@ -1,0 +1,37 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "wlr-orient",
+    products: [
+        .executable(name: "wlr-orient", targets: ["wlr-orient"]),
+        .library(name: "OrientCore", targets: ["OrientCore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+    ],
+    targets: [
+        // Every decision lives here: pure Swift, no C module, tested without wlroots.
+        .target(
+            name: "OrientCore",
+            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+        ),
+        // The command-line tool: argument parsing and printing only.
+        .executableTarget(
+            name: "wlr-orient",
+            dependencies: [
+                "OrientCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .testTarget(
+            name: "OrientCoreTests",
+            dependencies: [
+                "OrientCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
+        ),
+    ]
+)

@@ -1,0 +1,120 @@
+/// What the app in front asks of the screen, from our protocol or from an `[[app]]` rule.
+public struct ClientLevel: Sendable, Hashable {
+    /// The app's app_id, for log lines.
+    public var appID: String
+    /// The orientations the app supports.
+    public var mask: OrientationMask
+    /// The app reads the orientation as input (a game): the screen stays put while it is in front.
+    public var sensorInput: Bool
+
+    public init(appID: String, mask: OrientationMask = .all, sensorInput: Bool = false) {
+        self.appID = appID
+        self.mask = mask
+        self.sensorInput = sensorInput
+    }
+}
+
+/// Everything the rotation decision depends on; nothing else is consulted.
+public struct PolicyInput: Sendable, Hashable {
+    /// The last orientation the person really held the device in (see `Detector`).
+    public var felt: Orientation
+    /// The orientation the screen shows now.
+    public var current: Orientation
+    /// What the hardware supports (`[device] orientations`).
+    public var device: OrientationMask
+    /// The user's lock (`wlr-orient lock`); `.all` when unlocked.
+    public var global: OrientationMask
+    /// The client in front, if any.
+    public var client: ClientLevel?
+
+    public init(felt: Orientation, current: Orientation, device: OrientationMask = .all,
+                global: OrientationMask = .all, client: ClientLevel? = nil) {
+        self.felt = felt
+        self.current = current
+        self.device = device
+        self.global = global
+        self.client = client
+    }
+}
+
+/// A level that had to be ignored because the levels had nothing in common.
+public enum DroppedLevel: Sendable, Hashable {
+    /// The client's mask was disjoint from device ∩ lock: the client's wish loses.
+    case client(appID: String)
+    /// The user's lock was disjoint from what the device supports: the hardware wins.
+    case globalLock
+}
+
+/// The outcome of the policy for one output.
+public struct PolicyDecision: Sendable, Hashable {
+    /// The orientation the screen should show.
+    public var target: Orientation
+    /// The orientations that were allowed after resolving conflicts.
+    public var effective: OrientationMask
+    /// Levels ignored to keep `effective` non-empty; the caller logs each once.
+    public var dropped: [DroppedLevel]
+    /// True when the client in front takes orientation as input and the screen stays.
+    public var frozen: Bool
+}
+
+/// DESIGN.md "The rules" 1–6 as one pure function.
+public enum Policy {
+    /// Among orientations at the same angular distance, the first in this list wins:
+    /// the panel's natural orientation, then right-up (iOS's preferred landscape for a
+    /// portrait-native device), then left-up, then upside down. Fixed, so that the same
+    /// situation always lands on the same screen.
+    public static let tieBreak: [Orientation] = [.normal, .rightUp, .leftUp, .bottomUp]
+
+    public static func decide(_ input: PolicyInput) -> PolicyDecision {
+        // Rule 1: three levels must agree; drop the weakest until they do.
+        // An empty device mask is a configuration error the loader rejects; treat it as `all`
+        // here so that a bad caller can never produce an empty choice.
+        let device = input.device.isEmpty ? OrientationMask.all : input.device
+        var dropped: [DroppedLevel] = []
+        var base = device.intersection(input.global)
+        if base.isEmpty {
+            dropped.append(.globalLock)
+            base = device
+        }
+        var effective = base
+        if let client = input.client {
+            let withClient = base.intersection(client.mask)
+            if withClient.isEmpty {
+                dropped.append(.client(appID: client.appID))
+            } else {
+                effective = withClient
+            }
+        }
+
+        // Rule 6: a client that takes orientation as input freezes the screen: the sensor's
+        // felt orientation is replaced by what the screen shows. Rules 3–5 still apply, so a
+        // frozen screen still honours the client's mask.
+        let frozen = input.client?.sensorInput ?? false
+        let felt = frozen ? input.current : input.felt
+
+        // Rules 3–5: felt if allowed (both variants follow the sensor), else stay,
+        // else the nearest allowed orientation (launch in the supported orientation).
+        let target: Orientation
+        if effective.contains(felt) {
+            target = felt
+        } else if effective.contains(input.current) {
+            target = input.current
+        } else {
+            target = nearest(to: felt, in: effective)
+        }
+        return PolicyDecision(target: target, effective: effective, dropped: dropped, frozen: frozen)
+    }
+
+    /// The member of `mask` with the smallest turn from `orientation`: 90° before 180°,
+    /// then `tieBreak`. `mask` must not be empty; if it is, `orientation` is returned.
+    public static func nearest(to orientation: Orientation, in mask: OrientationMask) -> Orientation {
+        var best: Orientation?
+        for candidate in tieBreak where mask.contains(candidate) {
+            if let b = best, orientation.quarterTurns(to: b) <= orientation.quarterTurns(to: candidate) {
+                continue
+            }
+            best = candidate
+        }
+        return best ?? orientation
+    }
+}

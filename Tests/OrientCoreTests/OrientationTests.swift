@@ -1,0 +1,77 @@
+import Testing
+@testable import OrientCore
+
+@Suite struct OrientationTests {
+    @Test(arguments: [
+        (Orientation.normal, OutputTransform.normal),
+        (.leftUp, .rotated90),      // device turned clockwise: content turns back counter-clockwise
+        (.bottomUp, .rotated180),
+        (.rightUp, .rotated270),
+    ])
+    func transformMakesContentUpright(orientation: Orientation, transform: OutputTransform) {
+        #expect(orientation.outputTransform == transform)
+        #expect(transform.orientation == orientation)
+        #expect(transform.rawValue == Int32(orientation.clockwiseQuarterTurns))
+    }
+
+    @Test func quarterTurnsAreTheShortestWay() {
+        #expect(Orientation.normal.quarterTurns(to: .leftUp) == 1)
+        #expect(Orientation.normal.quarterTurns(to: .rightUp) == 1)
+        #expect(Orientation.normal.quarterTurns(to: .bottomUp) == 2)
+        #expect(Orientation.leftUp.quarterTurns(to: .rightUp) == 2)
+        for o in Orientation.allCases {
+            #expect(o.quarterTurns(to: o) == 0)
+            #expect(Orientation(clockwiseQuarterTurns: o.clockwiseQuarterTurns + 8) == o)
+        }
+    }
+
+    @Test func portraitAndLandscapeDependOnThePanel() {
+        #expect(OrientationMask.landscape(on: .landscape) == [.normal, .bottomUp])
+        #expect(OrientationMask.portrait(on: .landscape) == [.leftUp, .rightUp])
+        #expect(OrientationMask.portrait(on: .portrait) == [.normal, .bottomUp])
+        #expect(OrientationMask.landscape(on: .portrait) == [.leftUp, .rightUp])
+        #expect(PanelShape(width: 1920, height: 1080) == .landscape)
+        #expect(PanelShape(width: 720, height: 1440) == .portrait)
+        #expect(Orientation.leftUp.isLandscape(on: .portrait))
+        #expect(!Orientation.leftUp.isLandscape(on: .landscape))
+    }
+
+    @Test func maskWordsParse() throws {
+        #expect(MaskSpec(parsing: "landscape")?.resolve(on: .landscape) == [.normal, .bottomUp])
+        #expect(MaskSpec(parsing: "portrait, normal")?.resolve(on: .landscape) == [.leftUp, .rightUp, .normal])
+        #expect(MaskSpec(parsing: "all-but-upside-down")?.resolve(on: .portrait) == [.normal, .leftUp, .rightUp])
+        #expect(MaskSpec(parsing: "ALL")?.resolve(on: .portrait) == .all)
+        #expect(MaskSpec(parsing: "sideways") == nil)
+        #expect(MaskSpec(parsing: "") == nil)
+        for word in MaskWord.allCases {
+            #expect(!word.resolve(on: .landscape).isEmpty)
+            #expect(!word.resolve(on: .portrait).isEmpty)
+        }
+    }
+
+    @Test func mountMatrixParsesAndApplies() throws {
+        let m = try #require(MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 1"))
+        let v = m.apply(1, 2, 3)
+        #expect(v.0 == -2 && v.1 == -1 && v.2 == 3)
+        #expect(m.description == "0, -1, 0; -1, 0, 0; 0, 0, 1")
+        #expect(MountMatrix(parsing: "1, 0; 0, 1") == nil)
+        #expect(MountMatrix(parsing: "1, 0, 0; 0, 1, 0; 0, 0, x") == nil)
+        #expect(MountMatrix(parsing: "1, 0, 0; 0, 1, 0; 0, 0, nan") == nil)
+    }
+
+    @Test(arguments: [
+        ("org.example.Game", "org.example.Game", true),
+        ("org.example.*", "org.example.Game", true),
+        ("*.Game", "org.example.Game", true),
+        ("org.?xample.Game", "org.example.Game", true),
+        ("org.example", "org.example.Game", false),
+        ("eDP-*", "eDP-1", true),
+        ("eDP-*", "HDMI-A-1", false),
+        ("*", "", true),
+        ("a*b*c", "aXbYbZc", true),
+        ("a*b*c", "aXbYbZ", false),
+    ])
+    func globs(pattern: String, text: String, expected: Bool) {
+        #expect(Glob.matches(pattern: pattern, text) == expected)
+    }
+}

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Installs the Debian packages that a task needs, only those missing.
+#   scripts/install-deps.sh demo|test
+# The Swift toolchain itself is expected on the machine (see README).
+set -euo pipefail
+
+packages_for() {
+    case "$1" in
+        demo) echo "python3" ;;
+        test) echo "python3" ;;
+        *) echo "install-deps.sh: unknown task '$1' (demo|test)" >&2; exit 2 ;;
+    esac
+}
+
+missing=()
+for p in $(packages_for "${1:-test}"); do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "installing: ${missing[*]}"
+    if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+    $SUDO apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
+fi
+command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6.1 or newer first" >&2; exit 1; }
