@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import OrientCore
+
+struct Detect: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run the orientation detector on recorded traces, in the traces' own time.",
+        discussion: """
+            Prints one JSON line per change of the felt orientation, \
+            {"t": 1.234, "orientation": "left-up"}, the first being the first orientation \
+            established. The detector is the same code the plugin runs live. With several \
+            traces, each one's lines follow a {"trace": FILE} line. A malformed trace is \
+            reported as FILE:LINE: message, with exit status 1.
+            """
+    )
+
+    @Argument(help: "Trace files (# wlr-orient-trace v1), as written by 'wlr-orient record'.",
+              completion: .file(extensions: ["csv"]))
+    var traces: [String]
+
+    @Option(help: "A config file whose [detection] tunables to use (default: the built-in defaults).",
+            completion: .file(extensions: ["toml"]))
+    var config: String?
+
+    @Flag(help: "Also print each change's diagnostics (tilt, angle, posture) on standard error.")
+    var explain = false
+
+    func run() throws {
+        var detection = DetectionConfig()
+        if let config {
+            switch ConfigLoader.load(path: config) {
+            case .success(let c): detection = c.detection
+            case .failure(let errors):
+                for d in errors.diagnostics { printError(d.description) }
+                throw ExitCode(1)
+            }
+        }
+        var failed = false
+        for path in traces {
+            let text: String
+            do {
+                text = try String(contentsOfFile: path, encoding: .utf8)
+            } catch {
+                printError("\(path):1: cannot read the trace: \(error.localizedDescription)")
+                failed = true
+                continue
+            }
+            switch TraceReader.parse(text, file: path) {
+            case .failure(let error):
+                printError(error.description)
+                failed = true
+            case .success(let trace):
+                if traces.count > 1 { emit("{\"trace\": \(jsonString(path))}") }
+                var detector = Detector(config: detection)
+                for sample in trace.samples {
+                    guard let change = detector.add(trace.calibration.apply(sample), at: sample.t) else { continue }
+                    emit("{\"t\": \(formatSeconds(change.t)), \"orientation\": \"\(change.orientation.rawValue)\"}")
+                    if explain {
+                        printError(String(format: "t=%.3f %@ tilt=%.1f° angle=%.1f° posture=%@", change.t,
+                                          change.orientation.rawValue, detector.tiltDeg, detector.angleDeg,
+                                          detector.posture.rawValue))
+                    }
+                }
+            }
+        }
+        flushOutput()
+        if failed { throw ExitCode(1) }
+    }
+}
+
+/// Standard output, block-buffered for speed, flushed before exit.
+nonisolated(unsafe) private var pendingOutput = ""
+
+func emit(_ line: String) {
+    pendingOutput += line
+    pendingOutput += "\n"
+    if pendingOutput.utf8.count > 1 << 16 { flushOutput() }
+}
+
+func flushOutput() {
+    FileHandle.standardOutput.write(Data(pendingOutput.utf8))
+    pendingOutput = ""
+}
+
+func jsonString(_ s: String) -> String {
+    var out = "\""
+    for scalar in s.unicodeScalars {
+        switch scalar {
+        case "\"": out += "\\\""
+        case "\\": out += "\\\\"
+        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+        default: out.unicodeScalars.append(scalar)
+        }
+    }
+    return out + "\""
+}
