@@ -26,6 +26,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // Benchmarks: the detector's cost per sample (scripts/bench.sh runs it in release).
+        .executableTarget(name: "orient-bench", dependencies: ["OrientCore"]),
         .testTarget(
             name: "OrientCoreTests",
             dependencies: [

@@ -4,15 +4,15 @@ public struct DetectionConfig: Sendable, Hashable {
     /// The sampling rate asked of the sensor, in Hz.
     public var rateHz: Double = 50
     /// Time constant of the low-pass filter on the gravity vector, in ms.
-    public var filterMs: Double = 60
+    public var filterMs: Double = 30
     /// How far past a 45° boundary the device must turn before the orientation changes, in degrees.
     public var hysteresisDeg: Double = 15
     /// Tilt away from upright beyond which the device counts as lying flat, in degrees.
     public var flatTiltDeg: Double = 75
     /// How long a new orientation must be held still before it is taken, in ms.
-    public var settleMs: Double = 80
+    public var settleMs: Double = 50
     /// Turning faster than this (degrees per second) counts as moving, not holding.
-    public var stillDegPerS: Double = 45
+    public var stillDegPerS: Double = 90
     /// After the device is picked up from flat, wait this long before deciding, in ms.
     public var pickupHoldoffMs: Double = 200
     /// A reading whose magnitude differs from 1 g by more than this (m/s²) is acceleration, not gravity.

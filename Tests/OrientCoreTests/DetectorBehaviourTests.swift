@@ -1,0 +1,176 @@
+import Foundation
+import Testing
+@testable import OrientCore
+
+/// Each behaviour the detector promises (issue #3, point 2), one test each.
+@Suite struct DetectorBehaviourTests {
+    func orientations(_ changes: [Detector.Change]) -> [Orientation] { changes.map(\.orientation) }
+
+    @Test func anUprightStartIsReportedWithin300ms() throws {
+        var m = MotionScript(angle: 90)
+        m.hold(2)
+        let changes = m.run()
+        #expect(orientations(changes) == [.leftUp])
+        #expect(try #require(changes.first).t < 0.3)
+    }
+
+    @Test func flatHoldKeepsTheFeltOrientationAndReportsNothing() {
+        var m = MotionScript(angle: 270)
+        m.hold(1)
+        m.reclineTo(90, in: 0.8)
+        m.hold(6)
+        #expect(orientations(m.run()) == [.rightUp])
+        #expect(m.detector().posture == .faceUp)
+        #expect(m.detector().felt == .rightUp)
+    }
+
+    @Test func aFlatStartReportsNothingUntilPickUpThenWaitsTheHoldOff() throws {
+        var m = MotionScript(angle: 0, recline: 90)
+        m.hold(3)
+        #expect(m.run().isEmpty)
+        m.turn(90, in: 0.8, reclineTo: 20)   // picked up into left-up
+        let pickedUp = m.t
+        m.hold(2)
+        let changes = m.run()
+        #expect(orientations(changes) == [.leftUp])
+        let config = DetectionConfig()
+        // Not before the hold-off after the tilt left the flat zone (which is during the pick-up).
+        #expect(try #require(changes.first).t > pickedUp - 0.8 + config.pickupHoldoffMs / 1000)
+    }
+
+    @Test func aSavedOrientationIsUsedAtOnceAndTheFirstRealOneTakesOver() {
+        var m = MotionScript(angle: 0, recline: 90)
+        m.hold(2)
+        var d = Detector(savedFelt: .leftUp)
+        #expect(d.felt == .leftUp && !d.confirmed)
+        for s in m.samples { #expect(d.add(s.v, at: s.t) == nil) }
+        #expect(d.felt == .leftUp)
+        m.reclineTo(20, in: 0.6)
+        m.hold(1)
+        #expect(orientations(m.run(savedFelt: .leftUp)) == [.normal])
+    }
+
+    @Test func faceDownKeepsTheOrientation() {
+        var m = MotionScript(angle: 180)
+        m.hold(1)
+        m.reclineTo(-90, in: 0.8)
+        m.hold(5)
+        #expect(orientations(m.run()) == [.bottomUp])
+        #expect(m.detector().posture == .faceDown)
+    }
+
+    @Test func aSwingOutAndBackDoesNotRotate() {
+        var m = MotionScript(angle: 0)
+        m.hold(1)
+        m.add(0.4) { s in (70 * sin(.pi * s), 15, .zero) }   // swung 70° out and straight back
+        m.hold(2)
+        #expect(orientations(m.run()) == [.normal])
+    }
+
+    @Test func aBumpDoesNotRotate() {
+        var m = MotionScript(angle: 90)
+        m.hold(1)
+        // 15 m/s² sideways for 150 ms: the reading points towards another edge for a moment.
+        m.add(0.15) { s in (90, 15, Vector3(0, 15 * sin(.pi * s), 0)) }
+        m.hold(2)
+        #expect(orientations(m.run()) == [.leftUp])
+    }
+
+    @Test func walkingDoesNotRotate() {
+        var m = MotionScript(angle: 0, recline: 20)
+        m.hold(1)
+        m.add(15) { s in
+            let t = s * 15
+            let bounce = 3 * sin(2 * .pi * 2.0 * t)          // 3 m/s² at 2 Hz, along gravity
+            let g = MotionScript.reading(angle: 4 * sin(.pi * 2.0 * t), recline: 20)
+            return (4 * sin(.pi * 2.0 * t), 20, g * (bounce / standardGravity))
+        }
+        m.hold(1)
+        #expect(orientations(m.run()) == [.normal])
+    }
+
+    @Test func hysteresisHoldsUntilWellPastTheBoundary() {
+        let config = DetectionConfig()
+        var m = MotionScript(angle: 0)
+        m.hold(1)
+        m.turn(45 + config.hysteresisDeg - 5, in: 0.5)   // past 45°, not past the hysteresis
+        m.hold(3)
+        #expect(orientations(m.run()) == [.normal])
+        m.turn(10, in: 0.3)                               // now 5° past 45° + hysteresis
+        m.hold(1)
+        #expect(orientations(m.run()) == [.normal, .leftUp])
+        m.turn(-10, in: 0.3)                              // back to 50°: stays left-up
+        m.hold(2)
+        #expect(orientations(m.run()) == [.normal, .leftUp])
+    }
+
+    @Test func readingReclinedAt60DegreesStillRotates() {
+        var m = MotionScript(angle: 0, recline: 60)
+        m.hold(1)
+        m.turn(-90, in: 0.8)
+        m.hold(2)
+        #expect(orientations(m.run()) == [.normal, .rightUp])
+    }
+
+    @Test(arguments: [0.6, 1.0, 1.5])
+    func a180DegreeTurnShowsNoInBetweenOrientation(seconds: Double) {
+        var m = MotionScript(angle: 0)
+        m.hold(1)
+        m.turn(180, in: seconds)
+        m.hold(2)
+        m.turn(-180, in: seconds)
+        m.hold(2)
+        #expect(orientations(m.run()) == [.normal, .bottomUp, .normal])
+    }
+
+    @Test func aTornReadIsIgnored() {
+        var m = MotionScript(angle: 0)
+        m.hold(1)
+        // x from a left-up reading, y and z from the normal one: one impossible sample.
+        m.append(Vector3(standardGravity, -standardGravity, 0))
+        m.append(Vector3(standardGravity, 0, 0))
+        m.hold(2)
+        #expect(orientations(m.run()) == [.normal])
+    }
+
+    @Test func nanZeroAndSaturatedSamplesAreDroppedWithoutHarm() {
+        var m = MotionScript(angle: 270)
+        m.hold(1)
+        m.append(Vector3(.nan, 0, 0))
+        m.append(Vector3(.infinity, -.infinity, 1))
+        m.append(.zero)
+        for _ in 0..<5 { m.append(Vector3(19.6, 19.6, 19.6)) }   // every axis on the ±2 g rail
+        m.hold(2)
+        let d = m.detector()
+        #expect(orientations(m.run()) == [.rightUp])
+        #expect(d.droppedSamples == 3)
+        #expect(d.felt == .rightUp)
+    }
+
+    @Test func aGapOf1_5SecondsKeepsTheOrientationAndResumesQuickly() throws {
+        var m = MotionScript(angle: 0)
+        m.hold(1)
+        m.gap(1.5)                          // the device was turned while the sensor was silent
+        m = { var n = m; n.turn(90, in: 0.001); return n }()
+        let resumed = m.t
+        m.hold(1)
+        let changes = m.run()
+        #expect(orientations(changes) == [.normal, .leftUp])
+        #expect(try #require(changes.last).t - resumed < 0.3)
+    }
+
+    @Test func timeGoingBackwardsRestartsTheFilterNotTheOrientation() {
+        var d = Detector()
+        var t = 0.0
+        for _ in 0..<50 { _ = d.add(MotionScript.reading(angle: 90, recline: 10), at: t); t += 0.02 }
+        #expect(d.felt == .leftUp)
+        for _ in 0..<50 { _ = d.add(MotionScript.reading(angle: 90, recline: 10), at: t - 5); t += 0.02 }
+        #expect(d.felt == .leftUp)
+    }
+
+    @Test func theSameSamplesGiveTheSameChanges() {
+        var m = MotionScript(angle: 0, seed: 42)
+        m.hold(1); m.turn(90, in: 0.5); m.hold(1); m.turn(180, in: 1); m.hold(1)
+        #expect(m.run() == m.run())
+    }
+}
