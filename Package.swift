@@ -18,11 +18,20 @@ let package = Package(
             name: "OrientCore",
             dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
         ),
+        // System libraries from Debian, imported as they are.
+        .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
+        .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // The sensor layer: libiio accelerometers and udev properties, sampled on the caller's loop.
+        .target(
+            name: "OrientSensor",
+            dependencies: ["OrientCore", "CIIO", "CUdev"]
+        ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "wlr-orient",
             dependencies: [
                 "OrientCore",
+                "OrientSensor",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -6,8 +6,10 @@ set -euo pipefail
 
 packages_for() {
     case "$1" in
-        demo) echo "python3" ;;
-        test) echo "python3" ;;
+        # Building needs libiio and libudev; the sensor tests run real libiio against fake
+        # devices under umockdev, driven from Debian's python3 with its GObject bindings.
+        demo) echo "python3 pkg-config libiio-dev libudev-dev" ;;
+        test) echo "python3 pkg-config libiio-dev libudev-dev umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest" ;;
         *) echo "install-deps.sh: unknown task '$1' (demo|test)" >&2; exit 2 ;;
     esac
 }

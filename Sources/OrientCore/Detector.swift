@@ -70,6 +70,8 @@ public struct Detector: Sendable {
     /// The typical time between readings (a running average), for `settleIntervals`.
     private var interval = 0.0
     private var rejectedSince: Double?
+    /// The last time anything was in flux: motion, acceleration, a pending candidate.
+    private var lastBusy = -Double.infinity
     private var history = DirectionHistory()
     private var lastRaw: DirectionHistory.Entry?
 
@@ -115,6 +117,16 @@ public struct Detector: Sendable {
         lastT = t
         observe(v, at: t)
         return decide(at: t)
+    }
+
+    /// Seconds since the detector last saw motion, acceleration or a change it had not yet
+    /// decided on: how long the device has been left alone (for `SamplingPlan`).
+    public func quietFor(at t: Double) -> Double { t - lastBusy }
+
+    /// Tells the detector the sensor now delivers readings every `interval` seconds, so that
+    /// the minimum settle (`settleIntervals`) follows a rate change at once.
+    public mutating func samplingIntervalChanged(to interval: Double) {
+        if interval > 0, interval.isFinite { self.interval = interval }
     }
 
     /// Forgets the motion state (not the felt orientation): after a gap, or when the sensor
@@ -181,6 +193,13 @@ public struct Detector: Sendable {
     }
 
     private mutating func decide(at t: Double) -> Change? {
+        let change = judge(at: t)
+        let pending = posture == .upright && (candidate != felt || !confirmed)
+        if lastMoving == t || lastAccel == t || pending || change != nil { lastBusy = t }
+        return change
+    }
+
+    private mutating func judge(at t: Double) -> Change? {
         guard posture == .upright, filterStart.isFinite else {
             candidate = nil
             return nil

@@ -26,15 +26,8 @@ struct Detect: ParsableCommand {
     var explain = false
 
     func run() throws {
-        var detection = DetectionConfig()
-        if let config {
-            switch ConfigLoader.load(path: config) {
-            case .success(let c): detection = c.detection
-            case .failure(let errors):
-                for d in errors.diagnostics { printError(d.description) }
-                throw ExitCode(1)
-            }
-        }
+        // Only an explicit --config: a user's own tuning must not change what a trace replays to.
+        let detection = config == nil ? DetectionConfig() : try loadConfig(config).detection
         var failed = false
         for path in traces {
             let text: String

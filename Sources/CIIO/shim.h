@@ -1,0 +1,2 @@
+/* libiio from Debian (libiio-dev); nothing else. */
+#include <iio.h>

@@ -1,0 +1,2 @@
+/* libudev from Debian (libudev-dev); nothing else. */
+#include <libudev.h>

@@ -1,0 +1,49 @@
+/// What discovery learned about one accelerometer, before opening it.
+public struct AccelerometerCandidate: Sendable, Hashable {
+    /// The IIO id, `iio:deviceN`.
+    public var id: String
+    /// The driver's name (`accel_3d`, `bmc150_accel`…).
+    public var name: String
+    /// The sysfs `label` (`accel-display`, `accel-base`), if any.
+    public var label: String?
+    /// Where it sits: udev's `ACCEL_LOCATION`, else sysfs `location` (`display`, `base`, `lid`).
+    public var location: String?
+
+    public init(id: String, name: String, label: String? = nil, location: String? = nil) {
+        self.id = id
+        self.name = name
+        self.label = label
+        self.location = location
+    }
+
+    /// In the display (lid) half of a 2-in-1, as far as the system says.
+    public var isInDisplay: Bool {
+        ["display", "lid"].contains(location?.lowercased() ?? "") || (label?.lowercased().contains("display") ?? false)
+    }
+
+    /// In the keyboard base of a 2-in-1: its readings say nothing about the screen.
+    public var isInBase: Bool {
+        location?.lowercased() == "base" || (label?.lowercased().contains("base") ?? false)
+    }
+}
+
+public enum AccelerometerChoice {
+    /// The accelerometer to use: the one the config names (id, name or label); else the
+    /// display's; else the first not in the base; else the first. Nil when none fits,
+    /// with the reason for a log line.
+    public static func choose(_ candidates: [AccelerometerCandidate], configured: String?)
+        -> (chosen: AccelerometerCandidate?, reason: String)
+    {
+        if let configured, !configured.isEmpty {
+            if let c = candidates.first(where: { $0.id == configured || $0.name == configured || $0.label == configured }) {
+                return (c, "named in the config")
+            }
+            let known = candidates.map { c in "\(c.id) (\(c.label ?? c.name))" }
+            return (nil, "the configured sensor \"\(configured)\" is not among \(known.isEmpty ? "no accelerometers" : known.joined(separator: ", "))")
+        }
+        if let c = candidates.first(where: \.isInDisplay) { return (c, "in the display") }
+        if let c = candidates.first(where: { !$0.isInBase }) { return (c, candidates.count > 1 ? "not in the base" : "the only one") }
+        if let c = candidates.first { return (c, "the only kind there is (in the base)") }
+        return (nil, "no accelerometer found")
+    }
+}

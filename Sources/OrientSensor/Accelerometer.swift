@@ -1,0 +1,163 @@
+import OrientCore
+
+/// What the sensor layer found and how it will read it, for logs and `wlr-orient sensor`.
+public struct AccelerometerInfo: Sendable, CustomStringConvertible {
+    public var candidate: AccelerometerCandidate
+    /// Why this one (config, display, only one…).
+    public var reason: String
+    /// Per-axis scale and offset as the driver reports them.
+    public var scales: [Double]
+    public var offsets: [Double]
+    public var calibration: Calibration
+    public var matrixSource: MountMatrixSource
+    /// Streams through a buffer (the driver has a trigger) rather than polled attributes.
+    public var buffered: Bool
+    /// The driver's sampling frequency after our request, if it has one.
+    public var samplingFrequency: Double?
+
+    public var description: String {
+        let where_ = candidate.location.map { ", \($0)" } ?? ""
+        return "\(candidate.id) (\(candidate.label ?? candidate.name)\(where_); \(reason)), scale \(scales.map { String($0) }.joined(separator: "/"))"
+            + ", mount matrix \(calibration.mountMatrix) from \(matrixSource.rawValue), \(buffered ? "buffered" : "polled")"
+            + (samplingFrequency.map { " at \($0) Hz" } ?? "")
+    }
+}
+
+/// An opened accelerometer: its context, device and x/y/z channels.
+final class Accelerometer {
+    let context: IIOContext
+    let device: IIODevice
+    let channels: [IIOChannel]
+    let info: AccelerometerInfo
+    private var buffer: IIOBuffer?
+
+    private init(context: IIOContext, device: IIODevice, channels: [IIOChannel], info: AccelerometerInfo) {
+        self.context = context
+        self.device = device
+        self.channels = channels
+        self.info = info
+    }
+
+    /// Lists accelerometers, chooses one (AccelerometerChoice), opens it. Returns nil with the
+    /// reason when there is none to use; throws only when libiio itself cannot start.
+    static func open(config: DeviceConfig, requestedHz: Double, preferBuffer: Bool)
+        throws -> (Accelerometer?, reason: String, warnings: [String])
+    {
+        let context = try IIOContext()
+        var found: [(AccelerometerCandidate, IIODevice, [IIOChannel])] = []
+        for device in context.devices {
+            let axes = ["accel_x", "accel_y", "accel_z"].compactMap { device.channel($0) }
+            guard axes.count == 3 else { continue }
+            let udev = Udev.properties(ofIIODevice: device.id, ["ACCEL_LOCATION"])
+            let location = udev["ACCEL_LOCATION"] ?? device.attribute("location").map { String($0.split(separator: "\n").first ?? "") }
+            found.append((AccelerometerCandidate(id: device.id, name: device.name, label: device.label, location: location),
+                          device, axes))
+        }
+        let (choice, reason) = AccelerometerChoice.choose(found.map(\.0), configured: config.sensor)
+        guard let choice, let (candidate, device, axes) = found.first(where: { $0.0 == choice }) else {
+            return (nil, reason, [])
+        }
+
+        var warnings: [String] = []
+        // Scale and offset: per axis (in_accel_x_scale) or shared (in_accel_scale); libiio
+        // presents both as the channel's attribute.
+        var scales: [Double] = []
+        var offsets: [Double] = []
+        for axis in axes {
+            let scale = (try? axis.attribute("scale")).flatMap { try? RawReading.parse($0).get() } ?? 1
+            if scale <= 0 { warnings.append("\(device.id): unusable scale \(scale); using 1") }
+            scales.append(scale > 0 ? scale : 1)
+            offsets.append(axis.hasAttribute("offset") ? ((try? axis.attribute("offset")).flatMap { try? RawReading.parse($0).get() } ?? 0) : 0)
+        }
+        let udev = Udev.properties(ofIIODevice: device.id, ["ACCEL_MOUNT_MATRIX"])
+        let sysfs = axes[0].hasAttribute("mount_matrix") ? try? axes[0].attribute("mount_matrix") : device.attribute("mount_matrix")
+        let matrix = MountMatrixChoice.resolve(config: config.mountMatrix, udev: udev["ACCEL_MOUNT_MATRIX"], sysfs: sysfs)
+        warnings += matrix.warnings.map { "\(device.id): \($0)" }
+
+        // Ask for at least the configured rate where the device lets us.
+        var frequency: Double?
+        if device.attribute("sampling_frequency") != nil {
+            if let current = device.attribute("sampling_frequency").flatMap({ try? RawReading.parse($0).get() }), current < requestedHz {
+                do { try device.writeAttribute("sampling_frequency", requestedHz) } catch {
+                    warnings.append("\(device.id): cannot set sampling_frequency to \(requestedHz) Hz (\(error))")
+                }
+            }
+            frequency = device.attribute("sampling_frequency").flatMap { try? RawReading.parse($0).get() }
+        }
+
+        let buffered = preferBuffer && device.hasTrigger && axes.allSatisfy(\.isScanElement)
+        let info = AccelerometerInfo(candidate: candidate, reason: reason, scales: scales, offsets: offsets,
+                                     calibration: Calibration(scale: scales[0], mountMatrix: matrix.matrix),
+                                     matrixSource: matrix.source, buffered: buffered, samplingFrequency: frequency)
+        return (Accelerometer(context: context, device: device, channels: axes, info: info), reason, warnings)
+    }
+
+    /// Raw counts in units of the x axis' scale, offsets applied, so that one `Calibration`
+    /// (what a trace stores) turns every axis into m/s².
+    private func counts(_ raw: [Double]) -> (Double, Double, Double) {
+        let s0 = info.scales[0]
+        let v = (0..<3).map { (raw[$0] + info.offsets[$0]) * info.scales[$0] / s0 }
+        return (v[0], v[1], v[2])
+    }
+
+    /// Reads the three raw attributes once (polled devices).
+    func readPolled() -> Result<(Double, Double, Double), ReadFailure> {
+        var raw: [Double] = []
+        for axis in channels {
+            let text: String
+            do { text = try axis.attribute("raw") } catch let e as SensorError {
+                return .failure(e.isDeviceGone ? .gone(e.description) : .bad(e.description))
+            } catch { return .failure(.bad("\(error)")) }
+            switch RawReading.parse(text) {
+            case .success(let v): raw.append(v)
+            case .failure(let problem): return .failure(.bad("\(info.candidate.id): raw value \(problem.rawValue)"))
+            }
+        }
+        return .success(counts(raw))
+    }
+
+    enum ReadFailure: Error {
+        case gone(String)
+        case bad(String)
+    }
+
+    // MARK: buffered capture
+
+    /// Starts streaming `batch` samples per wakeup; returns the fd to poll.
+    func startBuffer(batch: Int) throws -> Int32 {
+        if let buffer { return buffer.fd }
+        for c in channels { c.enable() }
+        device.setKernelBuffers(4)
+        let b = try IIOBuffer(device: device, samples: max(1, batch))
+        buffer = b
+        return b.fd
+    }
+
+    func stopBuffer() {
+        buffer = nil
+        for c in channels { c.disable() }
+    }
+
+    /// Drains what the buffer holds: each sample in counts, with a flag for a saturated axis.
+    func readBuffered() -> Result<[(Double, Double, Double)], ReadFailure> {
+        guard let buffer else { return .success([]) }
+        do {
+            guard try buffer.refill() > 0 else { return .success([]) }
+        } catch let e as SensorError {
+            return .failure(e.isDeviceGone ? .gone(e.description) : .bad(e.description))
+        } catch { return .failure(.bad("\(error)")) }
+        var out: [(Double, Double, Double)] = []
+        let rails = channels.map { c -> Double in
+            let f = c.format
+            return Double((Int64(1) << Int64(min(max(f.bits, 2), 62) - (f.signed ? 1 : 0))) - 1)
+        }
+        var saturated = 0
+        buffer.forEachSample(channels) { starts in
+            let raw = (0..<3).map { Double(channels[$0].convert(starts[$0])) }
+            if (0..<3).contains(where: { abs(raw[$0]) >= rails[$0] }) { saturated += 1; return }
+            out.append(counts(raw))
+        }
+        if saturated > 0, out.isEmpty { return .failure(.bad("\(info.candidate.id): \(saturated) saturated sample(s) dropped")) }
+        return .success(out)
+    }
+}

@@ -1,0 +1,176 @@
+import CIIO
+import CUdev
+import Glibc
+
+// Every call into libiio and libudev, in one file, each turning C's conventions (NULL, negative
+// errno) into a typed error. Nothing here decides anything.
+
+/// A failed libiio/libudev/system call: which call, on what, and the errno it gave.
+public struct SensorError: Error, CustomStringConvertible, Sendable {
+    public var operation: String
+    public var errno: Int32
+
+    public var description: String {
+        "\(operation): \(String(cString: strerror(errno)))"
+    }
+
+    /// The device is gone (unplugged, driver unbound, sysfs node removed).
+    public var isDeviceGone: Bool { [ENODEV, ENOENT, ENXIO, EIO].contains(errno) }
+}
+
+/// A libiio context: the set of IIO devices visible now.
+final class IIOContext {
+    let pointer: OpaquePointer
+
+    init() throws {
+        guard let p = iio_create_local_context() else {
+            throw SensorError(operation: "iio_create_local_context", errno: Glibc.errno)
+        }
+        pointer = p
+    }
+
+    deinit { iio_context_destroy(pointer) }
+
+    var devices: [IIODevice] {
+        (0..<iio_context_get_devices_count(pointer)).compactMap { i in
+            iio_context_get_device(pointer, i).map { IIODevice(pointer: $0) }
+        }
+    }
+}
+
+/// One IIO device (not owned: lives as long as its context).
+struct IIODevice {
+    let pointer: OpaquePointer
+
+    var id: String { iio_device_get_id(pointer).map { String(cString: $0) } ?? "" }
+    var name: String { iio_device_get_name(pointer).map { String(cString: $0) } ?? "" }
+    var label: String? { iio_device_get_label(pointer).map { String(cString: $0) } }
+
+    func channel(_ id: String, output: Bool = false) -> IIOChannel? {
+        iio_device_find_channel(pointer, id, output).map { IIOChannel(pointer: $0) }
+    }
+
+    func attribute(_ name: String) -> String? {
+        var buffer = [CChar](repeating: 0, count: 256)
+        let n = iio_device_attr_read(pointer, name, &buffer, buffer.count)
+        return n > 0 ? String(cString: buffer) : nil
+    }
+
+    func writeAttribute(_ name: String, _ value: Double) throws {
+        let r = iio_device_attr_write_double(pointer, name, value)
+        if r < 0 { throw SensorError(operation: "write \(id)/\(name)", errno: -r) }
+    }
+
+    /// True when the device can stream samples through a buffer (it has a trigger or is triggerless-buffered).
+    var hasTrigger: Bool {
+        var trigger: OpaquePointer?
+        return iio_device_get_trigger(pointer, &trigger) == 0 && trigger != nil
+    }
+
+    func setKernelBuffers(_ count: UInt32) { _ = iio_device_set_kernel_buffers_count(pointer, count) }
+}
+
+/// One IIO channel (not owned).
+struct IIOChannel {
+    let pointer: OpaquePointer
+
+    /// A channel attribute's text (`raw`, `scale`, `offset`, `mount_matrix`…).
+    func attribute(_ name: String) throws -> String {
+        var buffer = [CChar](repeating: 0, count: 128)
+        let n = iio_channel_attr_read(pointer, name, &buffer, buffer.count)
+        if n < 0 { throw SensorError(operation: "read \(name)", errno: Int32(-n)) }
+        return String(cString: buffer)
+    }
+
+    func hasAttribute(_ name: String) -> Bool {
+        iio_channel_find_attr(pointer, name) != nil
+    }
+
+    var isScanElement: Bool { iio_channel_is_scan_element(pointer) }
+    func enable() { iio_channel_enable(pointer) }
+    func disable() { iio_channel_disable(pointer) }
+
+    /// Bits of the scan element (for saturation) and whether it is signed.
+    var format: (bits: UInt32, signed: Bool) {
+        guard let f = iio_channel_get_data_format(pointer) else { return (16, true) }
+        return (f.pointee.bits, f.pointee.is_signed)
+    }
+
+    /// Converts the channel's sample at `source` (raw bytes from a buffer) to a host integer.
+    func convert(_ source: UnsafeRawPointer) -> Int64 {
+        var value: Int64 = 0
+        iio_channel_convert(pointer, &value, source)
+        let f = format
+        if f.signed && f.bits < 64 {
+            // iio_channel_convert sign-extends into the destination's width only up to `bits`.
+            let shift = 64 - Int64(f.bits)
+            value = (value << shift) >> shift
+        }
+        return value
+    }
+}
+
+/// A capture buffer on a device: samples arrive in batches through a pollable fd.
+final class IIOBuffer {
+    let pointer: OpaquePointer
+    let fd: Int32
+
+    init(device: IIODevice, samples: Int) throws {
+        guard let p = iio_device_create_buffer(device.pointer, samples, false) else {
+            throw SensorError(operation: "iio_device_create_buffer \(device.id)", errno: Glibc.errno)
+        }
+        pointer = p
+        _ = iio_buffer_set_blocking_mode(p, false)
+        let fd = iio_buffer_get_poll_fd(p)
+        guard fd >= 0 else {
+            iio_buffer_destroy(p)
+            throw SensorError(operation: "iio_buffer_get_poll_fd \(device.id)", errno: -fd)
+        }
+        self.fd = fd
+    }
+
+    deinit { iio_buffer_destroy(pointer) }
+
+    /// Reads what is there without blocking; returns the bytes read (0: nothing yet).
+    func refill() throws -> Int {
+        let n = iio_buffer_refill(pointer)
+        if n == -Int(EAGAIN) { return 0 }
+        if n < 0 { throw SensorError(operation: "iio_buffer_refill", errno: Int32(-n)) }
+        return n
+    }
+
+    /// The samples of the last refill: for each, the start of `channel`'s data.
+    func forEachSample(_ channels: [IIOChannel], _ body: ([UnsafeRawPointer]) -> Void) {
+        let step = iio_buffer_step(pointer)
+        guard step > 0, let end = iio_buffer_end(pointer) else { return }
+        let starts = channels.compactMap { iio_buffer_first(pointer, $0.pointer) }
+        guard starts.count == channels.count else { return }
+        var offset = 0
+        while starts[0] + offset < end {
+            body(starts.map { UnsafeRawPointer($0 + offset) })
+            offset += step
+        }
+    }
+}
+
+/// udev properties of an IIO device (how systemd's hwdb quirks arrive).
+enum Udev {
+    static func properties(ofIIODevice id: String, _ names: [String]) -> [String: String] {
+        guard let udev = udev_new() else { return [:] }
+        defer { udev_unref(udev) }
+        guard let device = udev_device_new_from_subsystem_sysname(udev, "iio", id) else { return [:] }
+        defer { udev_device_unref(device) }
+        var out: [String: String] = [:]
+        for name in names {
+            if let v = udev_device_get_property_value(device, name) { out[name] = String(cString: v) }
+        }
+        return out
+    }
+}
+
+/// Monotonic time in seconds.
+func readMonotonicClock() -> Double {
+    var ts = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+}

@@ -1,0 +1,196 @@
+import OrientCore
+
+/// What the sensor reports to its host (the plugin, `wlr-orient sensor`, `record`).
+public enum SensorEvent: Sendable {
+    /// An accelerometer was opened (at start, or again after it vanished).
+    case opened(AccelerometerInfo)
+    /// One reading: raw counts (as a trace stores them) and the same in m/s², display frame.
+    case sample(RawSample, Vector3)
+    /// The felt orientation changed (or was first established).
+    case change(Detector.Change)
+    /// The accelerometer vanished or none could be found; reported once until it is back.
+    case lost(String)
+    /// Something worth a log line (already rate-limited).
+    case log(String)
+}
+
+/// The accelerometer and the detector, sampled without threads on the caller's event loop.
+///
+/// The host watches `pollDescriptor` (when set) for readability and calls `process()` when it
+/// is readable or when `deadline` (monotonic seconds) has passed; `process()` does whatever is
+/// due — opening the device, reading it, judging, re-discovering after a loss with backoff — and
+/// never blocks. `stop()` releases the device; after it there is no fd and no deadline.
+public final class OrientationSensor {
+    public let device: DeviceConfig
+    public private(set) var detector: Detector
+    public private(set) var info: AccelerometerInfo?
+    public private(set) var rateHz: Double
+    public private(set) var isRunning = false
+
+    /// The fd to poll for readability (buffered devices), if any.
+    public var pollDescriptor: Int32? { isRunning ? bufferFD : nil }
+    /// When `process()` is next due, in `clock()` seconds; nil when stopped.
+    public var deadline: Double? { isRunning ? nextDue : nil }
+
+    private let plan: SamplingPlan
+    private let clock: () -> Double
+    private let origin: Double
+    private var accelerometer: Accelerometer?
+    private var bufferFD: Int32?
+    private var nextDue: Double?
+    private var backoff = Backoff()
+    private var lossReported = false
+    private var badReadings = RateLimitedLog()
+    private let preferBuffer: Bool
+
+    /// - Parameters:
+    ///   - savedFelt: the orientation saved by the last run, used until the sensor confirms one.
+    ///   - clock: monotonic seconds; sample times are seconds since `init`, to the millisecond.
+    public init(device: DeviceConfig, detection: DetectionConfig, savedFelt: Orientation? = nil,
+                preferBuffer: Bool = true, clock: @escaping () -> Double = monotonicSeconds) {
+        self.device = device
+        self.detector = Detector(config: detection, savedFelt: savedFelt)
+        self.plan = SamplingPlan(activeHz: detection.rateHz)
+        self.rateHz = detection.rateHz
+        self.clock = clock
+        self.origin = clock()
+        self.preferBuffer = preferBuffer
+    }
+
+    /// Starts (or restarts) sampling; the device is opened on the first `process()`.
+    public func start() {
+        guard !isRunning else { return }
+        isRunning = true
+        backoff.reset()
+        nextDue = clock()
+    }
+
+    /// Releases the device (to save power when nothing can rotate). The felt orientation stays.
+    public func stop() {
+        isRunning = false
+        close()
+        nextDue = nil
+    }
+
+    /// Does what is due. Call when `pollDescriptor` is readable or `deadline` has passed.
+    public func process() -> [SensorEvent] {
+        guard isRunning else { return [] }
+        let now = clock()
+        var events: [SensorEvent] = []
+        if accelerometer == nil {
+            guard let due = nextDue, now >= due else { return [] }
+            openDevice(now: now, into: &events)
+            if accelerometer == nil { return events }
+        }
+        guard let accelerometer else { return events }
+        if accelerometer.info.buffered {
+            switch accelerometer.readBuffered() {
+            case .success(let batch):
+                let period = 1 / (accelerometer.info.samplingFrequency ?? rateHz)
+                for (i, counts) in batch.enumerated() {
+                    handle(counts, at: now - Double(batch.count - 1 - i) * period, into: &events)
+                }
+            case .failure(let failure):
+                fail(failure, now: now, into: &events)
+            }
+            nextDue = now + 1   // a watchdog: a silent buffer is read (and a gone device found) once a second
+        } else {
+            guard let due = nextDue, now >= due else { return events }
+            switch accelerometer.readPolled() {
+            case .success(let counts): handle(counts, at: now, into: &events)
+            case .failure(let failure): fail(failure, now: now, into: &events)
+            }
+            if self.accelerometer != nil {
+                // Keep the cadence; if the loop fell behind, continue from now.
+                let next = due + 1 / rateHz
+                nextDue = next > now ? next : now + 1 / rateHz
+            }
+        }
+        return events
+    }
+
+    // MARK: -
+
+    private func time(_ now: Double) -> Double {
+        ((now - origin) * 1000).rounded() / 1000
+    }
+
+    private func openDevice(now: Double, into events: inout [SensorEvent]) {
+        do {
+            let (opened, reason, warnings) = try Accelerometer.open(config: device, requestedHz: plan.activeHz,
+                                                                     preferBuffer: preferBuffer)
+            events += warnings.map(SensorEvent.log)
+            guard let opened else {
+                lose(reason, now: now, into: &events)
+                return
+            }
+            if opened.info.buffered {
+                do {
+                    let batch = max(1, Int((opened.info.samplingFrequency ?? plan.activeHz) / plan.activeHz))
+                    bufferFD = try opened.startBuffer(batch: batch)
+                } catch {
+                    events.append(.log("\(opened.info.candidate.id): cannot start buffered capture (\(error))"))
+                    lose("\(error)", now: now, into: &events)
+                    return
+                }
+            }
+            accelerometer = opened
+            info = opened.info
+            lossReported = false
+            backoff.reset()
+            rateHz = plan.activeHz
+            detector.samplingIntervalChanged(to: 1 / rateHz)
+            detector.restart(at: time(now))
+            events.append(.opened(opened.info))
+            nextDue = now
+        } catch {
+            lose("libiio: \(error)", now: now, into: &events)
+        }
+    }
+
+    private func handle(_ counts: (Double, Double, Double), at now: Double, into events: inout [SensorEvent]) {
+        guard let calibration = accelerometer?.info.calibration else { return }
+        let t = time(now)
+        let raw = RawSample(t: t, x: counts.0, y: counts.1, z: counts.2)
+        let v = calibration.apply(raw)
+        events.append(.sample(raw, v))
+        if let change = detector.add(v, at: t) { events.append(.change(change)) }
+        if accelerometer?.info.buffered == false {
+            let rate = plan.rate(quietFor: detector.quietFor(at: t))
+            if rate != rateHz {
+                rateHz = rate
+                detector.samplingIntervalChanged(to: 1 / rate)
+            }
+        }
+    }
+
+    private func fail(_ failure: Accelerometer.ReadFailure, now: Double, into events: inout [SensorEvent]) {
+        switch failure {
+        case .bad(let why):
+            if let line = badReadings.admit("dropping a reading: \(why)", at: now) { events.append(.log(line)) }
+        case .gone(let why):
+            let id = accelerometer?.info.candidate.id ?? "accelerometer"
+            close()
+            lose("\(id) vanished (\(why))", now: now, into: &events)
+        }
+    }
+
+    /// No usable device: report once, keep the felt orientation, look again with backoff.
+    private func lose(_ why: String, now: Double, into events: inout [SensorEvent]) {
+        if !lossReported {
+            events.append(.lost(why))
+            lossReported = true
+        }
+        nextDue = now + backoff.next()
+    }
+
+    private func close() {
+        accelerometer?.stopBuffer()
+        accelerometer = nil
+        bufferFD = nil
+        detector.restart(at: time(clock()))
+    }
+}
+
+/// Monotonic seconds, the default clock.
+public func monotonicSeconds() -> Double { readMonotonicClock() }

@@ -1,0 +1,74 @@
+import ArgumentParser
+import Foundation
+import OrientCore
+import OrientSensor
+
+struct Record: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Record the accelerometer to a trace file, to attach to a bug report.",
+        discussion: """
+            Writes a '# wlr-orient-trace v1' trace (raw counts, the device's scale and mount \
+            matrix) that 'wlr-orient detect' replays with the same decisions. While recording, \
+            the live decisions are printed on standard error as {"t": ..., "orientation": ...} \
+            lines. Stops after --seconds, or on Ctrl-C.
+            """
+    )
+
+    @Option(help: "A config file (default: the XDG config, else built-in defaults).", completion: .file(extensions: ["toml"]))
+    var config: String?
+
+    @Option(help: "Stop after this many seconds (default: until interrupted).")
+    var seconds: Double?
+
+    @Option(name: [.customShort("o"), .long], help: "Write the trace here (default: standard output).",
+            completion: .file(extensions: ["csv"]))
+    var output: String?
+
+    func run() throws {
+        let config = try loadConfig(config)
+        let sink: FileHandle
+        if let output {
+            guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
+                printError("\(output): cannot create the file")
+                throw ExitCode(1)
+            }
+            sink = handle
+        } else {
+            sink = FileHandle.standardOutput
+        }
+        var pending = ""
+        var wroteHeader = false
+        var samples = 0
+        func flush() {
+            sink.write(Data(pending.utf8))
+            pending = ""
+        }
+        let sensor = OrientationSensor(device: config.device, detection: config.detection)
+        runSensorLoop(sensor, seconds: seconds) { events in
+            for event in events {
+                switch event {
+                case .opened(let info):
+                    if !wroteHeader {
+                        pending += TraceWriter.header(device: "\(info.candidate.id) \(info.candidate.label ?? info.candidate.name), recorded by wlr-orient",
+                                                      calibration: info.calibration)
+                        wroteHeader = true
+                    }
+                    printError("recording \(info)")
+                case .sample(let raw, _):
+                    pending += TraceWriter.line(raw)
+                    samples += 1
+                case .change(let c):
+                    printError("{\"t\": \(formatSeconds(c.t)), \"orientation\": \"\(c.orientation.rawValue)\"}")
+                case .lost(let why):
+                    printError("lost: \(why); looking again")
+                case .log(let line):
+                    printError(line)
+                }
+            }
+            if pending.utf8.count > 4096 { flush() }
+        }
+        flush()
+        try? sink.synchronize()
+        printError("recorded \(samples) samples\(output.map { " to \($0)" } ?? "")")
+    }
+}

@@ -1,0 +1,67 @@
+import ArgumentParser
+import Foundation
+import OrientCore
+import OrientSensor
+
+struct Sensor: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Show the accelerometer live: device, scale, mount matrix and its source, readings, decisions.",
+        discussion: """
+            Opens the accelerometer the plugin would use ([device] in the config) and prints \
+            what it reads and what the detector decides, as it happens, until interrupted. \
+            A vanished sensor is reported once and looked for again.
+            """
+    )
+
+    @Option(help: "A config file (default: the XDG config, else built-in defaults).", completion: .file(extensions: ["toml"]))
+    var config: String?
+
+    @Option(help: "Stop after this many seconds.")
+    var seconds: Double?
+
+    @Flag(help: "One JSON object per line: opened, sample, orientation, lost, log events.")
+    var json = false
+
+    @Flag(help: "Print every reading (by default at most ten a second).")
+    var all = false
+
+    func run() throws {
+        let config = try loadConfig(config)
+        let sensor = OrientationSensor(device: config.device, detection: config.detection)
+        var lastShown = -Double.infinity
+        runSensorLoop(sensor, seconds: seconds) { events in
+            for event in events {
+                switch event {
+                case .opened(let info):
+                    printLine(json ? openedJSON(info) : "device: \(info)")
+                case .sample(let raw, let v):
+                    let d = sensor.detector
+                    if json {
+                        printLine("{\"event\": \"sample\", \"t\": \(jsonNumber(raw.t, decimals: 3)), \"raw\": [\(jsonNumber(raw.x, decimals: 1)), \(jsonNumber(raw.y, decimals: 1)), \(jsonNumber(raw.z, decimals: 1))], \"ms2\": [\(jsonNumber(v.x)), \(jsonNumber(v.y)), \(jsonNumber(v.z))], \"tilt\": \(jsonNumber(d.tiltDeg, decimals: 1)), \"angle\": \(jsonNumber(d.angleDeg, decimals: 1)), \"posture\": \"\(d.posture.rawValue)\", \"rate\": \(jsonNumber(sensor.rateHz, decimals: 1))}")
+                    } else if all || raw.t - lastShown >= 0.1 {
+                        lastShown = raw.t
+                        printLine(String(format: "t=%8.3f  %7.2f %7.2f %7.2f m/s²  tilt %5.1f°  angle %5.1f°  %@  %4.0f Hz",
+                                         raw.t, v.x, v.y, v.z, d.tiltDeg, d.angleDeg, d.posture.rawValue, sensor.rateHz))
+                    }
+                case .change(let c):
+                    printLine(json ? "{\"event\": \"orientation\", \"t\": \(formatSeconds(c.t)), \"orientation\": \"\(c.orientation.rawValue)\"}"
+                                   : "orientation: \(c.orientation.rawValue) (t=\(formatSeconds(c.t)))")
+                case .lost(let why):
+                    printLine(json ? "{\"event\": \"lost\", \"reason\": \(jsonString(why))}" : "lost: \(why); looking again")
+                case .log(let line):
+                    if json { printLine("{\"event\": \"log\", \"message\": \(jsonString(line))}") } else { printError(line) }
+                }
+            }
+        }
+    }
+}
+
+func openedJSON(_ info: AccelerometerInfo) -> String {
+    let c = info.candidate
+    let label = c.label.map(jsonString) ?? "null"
+    let location = c.location.map(jsonString) ?? "null"
+    return "{\"event\": \"opened\", \"id\": \(jsonString(c.id)), \"name\": \(jsonString(c.name)), \"label\": \(label), "
+        + "\"location\": \(location), \"reason\": \(jsonString(info.reason)), \"scale\": [\(info.scales.map { String($0) }.joined(separator: ", "))], "
+        + "\"matrix\": \(jsonString(info.calibration.mountMatrix.description)), \"matrix_source\": \"\(info.matrixSource.rawValue)\", "
+        + "\"buffered\": \(info.buffered), \"frequency\": \(info.samplingFrequency.map { jsonNumber($0, decimals: 1) } ?? "null")}"
+}

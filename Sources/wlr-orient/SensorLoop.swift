@@ -1,0 +1,48 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import OrientCore
+import OrientSensor
+
+/// Set by SIGINT/SIGTERM so that a loop can finish its file and exit cleanly.
+nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
+
+/// Runs the sensor on a poll(2) loop until `seconds` have passed or the user interrupts.
+func runSensorLoop(_ sensor: OrientationSensor, seconds: Double?, _ handle: ([SensorEvent]) -> Void) {
+    signal(SIGINT) { _ in stopRequested = 1 }
+    signal(SIGTERM) { _ in stopRequested = 1 }
+    let end = seconds.map { monotonicSeconds() + $0 }
+    sensor.start()
+    while stopRequested == 0 {
+        let now = monotonicSeconds()
+        if let end, now >= end { break }
+        var wait = [sensor.deadline, end].compactMap { $0 }.min().map { max(0, $0 - now) } ?? 1
+        wait = min(wait, 1)
+        var fd = pollfd(fd: sensor.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
+        _ = poll(&fd, 1, Int32((wait * 1000).rounded(.up)))
+        handle(sensor.process())
+    }
+    sensor.stop()
+}
+
+/// The config a command runs with: FILE if given, else the XDG search path, else defaults.
+/// Errors are printed as FILE:LINE:COLUMN lines and end the command with status 1.
+func loadConfig(_ file: String?) throws -> Config {
+    var source = ConfigSource(explicitPath: file, paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
+    let errors = source.reload(fileExists: { FileManager.default.fileExists(atPath: $0) })
+    if !errors.isEmpty {
+        for d in errors { printError(d.description) }
+        throw ExitCode(1)
+    }
+    return source.current
+}
+
+/// Line-buffered standard output for live tools (a pipe would otherwise hold lines back).
+func printLine(_ line: String) {
+    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+}
+
+func jsonNumber(_ v: Double, decimals: Int = 4) -> String {
+    guard v.isFinite else { return "null" }
+    return String(format: "%.\(decimals)f", v)
+}

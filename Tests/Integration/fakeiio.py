@@ -1,0 +1,173 @@
+"""Fake IIO accelerometers under umockdev, and a runner for wlr-orient against them.
+
+The program under test runs with libumockdev-preload, so libiio's local backend and libudev
+read the testbed's sysfs and udev database for real; nothing of libiio is mocked. Waits are
+on the program's own output (JSON lines), never on sleeps.
+"""
+import json
+import os
+import queue
+import subprocess
+import threading
+import time
+
+import gi
+
+gi.require_version("UMockdev", "1.0")
+from gi.repository import UMockdev  # noqa: E402
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+BIN = os.environ.get("WLR_ORIENT_BIN", os.path.join(ROOT, ".build", "debug", "wlr-orient"))
+G_COUNTS = 1000  # raw counts per g with the default scale below
+DEFAULT_SCALE = "0.009807"
+
+
+class FakeIIO:
+    """A umockdev testbed holding IIO accelerometers."""
+
+    def __init__(self):
+        self.tb = UMockdev.Testbed.new()
+
+    def add_accel(self, ident="iio:device0", name="accel_3d", raw=(0, -G_COUNTS, 0), scale=DEFAULT_SCALE,
+                  label=None, sysfs_matrix=None, udev=None, location=None, extra_attrs=None):
+        attrs = ["name", name + "\n", "in_accel_scale", scale + "\n", "sampling_frequency", "50\n"]
+        for axis, v in zip("xyz", raw):
+            attrs += ["in_accel_%s_raw" % axis, "%d\n" % v]
+        if label:
+            attrs += ["label", label + "\n"]
+        if location:
+            attrs += ["location", location + "\n"]
+        if sysfs_matrix:
+            attrs += ["in_accel_mount_matrix", sysfs_matrix + "\n"]
+        for k, v in (extra_attrs or {}).items():
+            attrs += [k, v]
+        props = []
+        for k, v in (udev or {}).items():
+            props += [k, v]
+        return self.tb.add_device("iio", ident, None, attrs, props)
+
+    def set(self, syspath, x, y, z):
+        for axis, v in zip("xyz", (x, y, z)):
+            self.tb.set_attribute(syspath, "in_accel_%s_raw" % axis, "%d\n" % int(round(v)))
+
+    def set_text(self, syspath, axis, text):
+        self.tb.set_attribute(syspath, "in_accel_%s_raw" % axis, text)
+
+    def remove(self, syspath):
+        self.tb.remove_device(syspath)
+
+    def env(self, **extra):
+        e = dict(os.environ, UMOCKDEV_DIR=self.tb.get_root_dir(), LD_PRELOAD="libumockdev-preload.so.0")
+        # Keep the user's config out of the test unless a test passes one.
+        e["XDG_CONFIG_HOME"] = self.tb.get_root_dir() + "/config"
+        e["XDG_CONFIG_DIRS"] = self.tb.get_root_dir() + "/config-dirs"
+        e.update(extra)
+        return e
+
+
+class Program:
+    """wlr-orient running under the testbed; its stdout/stderr lines arrive on queues."""
+
+    def __init__(self, args, env):
+        self.p = subprocess.Popen([BIN] + args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, text=True, bufsize=1)
+        self.out, self.err = queue.Queue(), queue.Queue()
+        self.stderr_lines = []
+        threading.Thread(target=self._pump, args=(self.p.stdout, self.out), daemon=True).start()
+        threading.Thread(target=self._pump, args=(self.p.stderr, self.err), daemon=True).start()
+        self.events = []
+
+    @staticmethod
+    def _pump(stream, q):
+        for line in stream:
+            q.put(line.rstrip("\n"))
+        q.put(None)
+
+    def wait_for(self, predicate, timeout=10.0, what="an event"):
+        """Returns the first JSON event on stdout for which predicate(event) is true."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("timed out waiting for %s; stderr: %s" % (what, self.drain_err()[-5:]))
+            try:
+                line = self.out.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise AssertionError("wlr-orient exited (status %s) while waiting for %s; stderr: %s"
+                                     % (self.p.wait(), what, self.drain_err()[-5:]))
+            try:
+                event = json.loads(line)
+            except ValueError:
+                continue
+            self.events.append(event)
+            if predicate(event):
+                return event
+
+    def wait_event(self, kind, timeout=10.0, **fields):
+        return self.wait_for(lambda e: e.get("event") == kind and all(e.get(k) == v for k, v in fields.items()),
+                             timeout, "%s %s" % (kind, fields or ""))
+
+    def drain_err(self):
+        while True:
+            try:
+                line = self.err.get_nowait()
+            except queue.Empty:
+                break
+            if line is not None:
+                self.stderr_lines.append(line)
+        return self.stderr_lines
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.terminate()
+        status = self.p.wait(timeout=10)
+        # Read what is left on stdout, for assertions over the whole run.
+        while True:
+            try:
+                line = self.out.get(timeout=2)
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            try:
+                self.events.append(json.loads(line))
+            except ValueError:
+                pass
+        self.drain_err()
+        return status
+
+
+def read_trace(path):
+    """-> (scale, mount matrix text or None, [(t, x, y, z)])"""
+    scale, matrix, samples = None, None, []
+    with open(path) as f:
+        for line in f:
+            s = line.strip()
+            if s.startswith("#"):
+                body = s[1:].strip()
+                if body.startswith("scale:"):
+                    scale = body.split(":", 1)[1].strip()
+                elif body.startswith("mount-matrix:"):
+                    matrix = body.split(":", 1)[1].strip()
+                continue
+            if not s or s == "t,x,y,z":
+                continue
+            t, x, y, z = s.split(",")
+            samples.append((float(t), float(x), float(y), float(z)))
+    return scale, matrix, samples
+
+
+def play(fake, syspath, samples, t_from=0.0, t_to=None):
+    """Writes the samples' raw values to the device at their times (the stimulus timeline)."""
+    start = time.monotonic()
+    for t, x, y, z in samples:
+        if t < t_from:
+            continue
+        if t_to is not None and t > t_to:
+            break
+        delay = (t - t_from) - (time.monotonic() - start)
+        if delay > 0:
+            time.sleep(delay)
+        fake.set(syspath, x, y, z)

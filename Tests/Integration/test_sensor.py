@@ -1,0 +1,208 @@
+"""The sensor layer against fake accelerometers under umockdev (issue #4, points 1-3)."""
+import os
+import subprocess
+import tempfile
+import time
+
+import pytest
+
+from fakeiio import BIN, G_COUNTS, ROOT, FakeIIO, Program, play, read_trace
+
+G = G_COUNTS
+
+
+@pytest.fixture
+def fake():
+    return FakeIIO()
+
+
+def sensor(fake, *extra, env=None):
+    return Program(["sensor", "--json"] + list(extra), env or fake.env())
+
+
+def test_polled_device_is_read_and_judged(fake):
+    dev = fake.add_accel()
+    p = sensor(fake)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["id"] == "iio:device0" and opened["buffered"] is False
+        assert opened["matrix_source"] == "identity"
+        p.wait_event("orientation", orientation="normal")
+        fake.set(dev, G, 0, 0)  # the left edge is up
+        p.wait_event("orientation", orientation="left-up")
+        s = p.wait_event("sample")
+        assert abs(s["ms2"][0] - 9.807) < 0.05
+    finally:
+        p.stop()
+
+
+def test_mount_matrix_from_sysfs_is_applied(fake):
+    # M·(G, 0, 0) = (0, -G, 0): upright for this device, though its raw x axis points up.
+    fake.add_accel(raw=(G, 0, 0), sysfs_matrix="0, 1, 0; -1, 0, 0; 0, 0, 1")
+    p = sensor(fake)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["matrix_source"] == "sysfs"
+        assert opened["matrix"] == "0, 1, 0; -1, 0, 0; 0, 0, 1"
+        p.wait_event("orientation", orientation="normal")
+    finally:
+        p.stop()
+
+
+def test_udev_mount_matrix_wins_over_sysfs(fake):
+    fake.add_accel(raw=(0, G, 0), sysfs_matrix="0, 1, 0; -1, 0, 0; 0, 0, 1",
+                   udev={"ACCEL_MOUNT_MATRIX": "-1, 0, 0; 0, -1, 0; 0, 0, 1"})
+    p = sensor(fake)
+    try:
+        assert p.wait_event("opened")["matrix_source"] == "udev"
+        p.wait_event("orientation", orientation="normal")
+    finally:
+        p.stop()
+
+
+def test_config_mount_matrix_wins_over_udev(fake):
+    fake.add_accel(raw=(0, -G, 0), udev={"ACCEL_MOUNT_MATRIX": "-1, 0, 0; 0, -1, 0; 0, 0, 1"})
+    config = os.path.join(fake.tb.get_root_dir(), "c.toml")
+    with open(config, "w") as f:
+        f.write('[device]\nmount-matrix = "0, -1, 0; 1, 0, 0; 0, 0, 1"\n')
+    p = sensor(fake, "--config", config)
+    try:
+        assert p.wait_event("opened")["matrix_source"] == "config"
+        # M·(0, -G, 0) = (G, 0, 0): left-up.
+        p.wait_event("orientation", orientation="left-up")
+    finally:
+        p.stop()
+
+
+def test_an_unparsable_matrix_is_reported_with_its_source_and_ignored(fake):
+    fake.add_accel(raw=(G, 0, 0), sysfs_matrix="0, 1, 0; -1, 0, 0; 0, 0, 1",
+                   udev={"ACCEL_MOUNT_MATRIX": "1, 0; banana"})
+    p = sensor(fake)
+    try:
+        log = p.wait_event("log")
+        assert "udev ACCEL_MOUNT_MATRIX" in log["message"] and "banana" in log["message"]
+        assert p.wait_event("opened")["matrix_source"] == "sysfs"
+        p.wait_event("orientation", orientation="normal")
+    finally:
+        p.stop()
+
+
+@pytest.mark.parametrize("how", ["label", "udev-location", "sysfs-location"])
+def test_of_two_accelerometers_the_display_one_is_chosen(fake, how):
+    base = {"label": {"label": "accel-base"}, "udev-location": {"udev": {"ACCEL_LOCATION": "base"}},
+            "sysfs-location": {"location": "base"}}[how]
+    lid = {"label": {"label": "accel-display"}, "udev-location": {"udev": {"ACCEL_LOCATION": "display"}},
+           "sysfs-location": {"location": "lid"}}[how]
+    # The base lies flat on the table; the display stands on its right edge... left edge up.
+    fake.add_accel("iio:device0", raw=(0, 0, -G), **base)
+    fake.add_accel("iio:device1", raw=(G, 0, 0), **lid)
+    p = sensor(fake)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["id"] == "iio:device1", opened
+        p.wait_event("orientation", orientation="left-up")
+    finally:
+        p.stop()
+
+
+def test_the_config_can_name_the_sensor(fake):
+    fake.add_accel("iio:device0", raw=(0, -G, 0), label="accel-base")
+    fake.add_accel("iio:device1", raw=(G, 0, 0), label="accel-display")
+    config = os.path.join(fake.tb.get_root_dir(), "c.toml")
+    with open(config, "w") as f:
+        f.write('[device]\nsensor = "accel-base"\n')
+    p = sensor(fake, "--config", config)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["id"] == "iio:device0" and opened["reason"] == "named in the config"
+    finally:
+        p.stop()
+
+
+@pytest.mark.parametrize("text,problem", [
+    ("abc\n", "not a number"), ("\n", "an empty value"), ("nan\n", "not finite"),
+    ("-inf\n", "not finite"), ("40000\n", "at the sensor's limit"),
+])
+def test_a_garbage_value_is_dropped_with_a_log_line(fake, text, problem):
+    dev = fake.add_accel(raw=(-G, 0, 0))
+    p = sensor(fake)
+    try:
+        p.wait_event("orientation", orientation="right-up")
+        fake.set_text(dev, "x", text)
+        log = p.wait_for(lambda e: e.get("event") == "log", what="a log line")
+        assert "dropping a reading" in log["message"] and problem in log["message"], log
+        fake.set_text(dev, "x", "%d\n" % -G)
+        p.wait_for(lambda e: e.get("event") == "sample" and e["raw"][0] == -G, what="good samples again")
+    finally:
+        p.stop()
+    assert not [e for e in p.events if e.get("event") == "orientation" and e["orientation"] != "right-up"]
+    assert not [e for e in p.events if e.get("event") == "lost"]
+
+
+def test_garbage_for_a_while_is_logged_a_few_times_not_per_reading(fake):
+    dev = fake.add_accel(raw=(-G, 0, 0))
+    p = sensor(fake)
+    try:
+        p.wait_event("orientation", orientation="right-up")
+        fake.set_text(dev, "y", "???\n")
+        time.sleep(1.5)  # the fault lasting a while is the stimulus here, not a synchronisation
+        fake.set_text(dev, "y", "0\n")
+        p.wait_for(lambda e: e.get("event") == "sample" and e["raw"][1] == 0, what="recovery")
+    finally:
+        p.stop()
+    logs = [e for e in p.events if e.get("event") == "log"]
+    assert len(logs) == 3, logs  # the burst, then quiet (at 8-50 Hz that stretch had 12-75 bad readings)
+    assert p.p.returncode == 0 or p.p.returncode == -15
+
+
+def test_unplug_and_replug(fake):
+    dev = fake.add_accel(raw=(0, G, 0))  # bottom-up
+    p = sensor(fake)
+    try:
+        p.wait_event("orientation", orientation="bottom-up")
+        p.wait_event("sample")
+        fake.remove(dev)
+        lost = p.wait_event("lost")
+        assert "vanished" in lost["reason"]
+        time.sleep(1.5)  # it stays away a while (stimulus)
+        assert p.p.poll() is None, "wlr-orient died when the device vanished"
+        fake.add_accel(raw=(0, G, 0))
+        back = time.monotonic()
+        p.wait_event("opened", timeout=5)
+        p.wait_event("sample", timeout=5)
+        resumed = time.monotonic() - back
+        assert resumed < 2.0, "sampling resumed %.2f s after the device returned" % resumed
+        # The orientation was kept: no second report of the same, nothing else.
+        time.sleep(0.3)
+    finally:
+        p.stop()
+    lost = [e for e in p.events if e.get("event") == "lost"]
+    assert len(lost) == 1, "a loss is reported once, not per retry: %s" % lost
+    orientations = [e["orientation"] for e in p.events if e.get("event") == "orientation"]
+    assert orientations in (["bottom-up"], ["bottom-up", "bottom-up"]), orientations
+
+
+def test_a_recording_replays_to_the_live_decisions(fake, tmp_path):
+    trace = os.path.join(ROOT, "Tests", "Fixtures", "traces", "edge", "trace_000.csv")  # slow 180° turns
+    scale, matrix, samples = read_trace(trace)
+    dev = fake.add_accel(raw=samples[0][1:], scale=scale, sysfs_matrix=matrix)
+    out = str(tmp_path / "recorded.csv")
+    duration = min(samples[-1][0], 12.0)
+    rec = Program(["record", "--seconds", str(duration + 0.5), "-o", out], fake.env())
+    try:
+        # Recording starts when the device is opened; then the trace plays in real time.
+        deadline = time.monotonic() + 10
+        while not any("recording" in line for line in rec.drain_err()):
+            assert time.monotonic() < deadline, "record did not start"
+            time.sleep(0.02)
+        play(fake, dev, samples, t_to=duration)
+        assert rec.p.wait(timeout=30) == 0
+    finally:
+        rec.stop()
+    live = [line for line in rec.stderr_lines if line.startswith('{"t":')]
+    assert len(live) >= 3, rec.stderr_lines  # normal, bottom-up, normal
+    replay = subprocess.run([BIN, "detect", out], capture_output=True, text=True)
+    assert replay.returncode == 0, replay.stderr
+    assert replay.stdout.splitlines() == live
+    orientations = [line.split('"orientation": "')[1].rstrip('"}') for line in live]
+    assert orientations[:3] == ["normal", "bottom-up", "normal"], orientations
