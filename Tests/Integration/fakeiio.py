@@ -7,6 +7,7 @@ on the program's own output (JSON lines), never on sleeps.
 import json
 import os
 import queue
+import struct
 import subprocess
 import threading
 import time
@@ -46,6 +47,33 @@ class FakeIIO:
             props += [k, v]
         return self.tb.add_device("iio", ident, None, attrs, props)
 
+    def add_buffered_accel(self, ident="iio:device0", scale=DEFAULT_SCALE, raw=(0, -G_COUNTS, 0)):
+        """An accelerometer with a trigger and scan elements: libiio streams it through
+        /dev/<ident>, which umockdev backs with a PTY that push() writes scans to."""
+        lines = ["P: /devices/%s" % ident, "N: %s" % ident, "E: SUBSYSTEM=iio", "E: DEVNAME=/dev/%s" % ident,
+                 "A: name=accel_3d", "A: in_accel_scale=%s" % scale, "A: sampling_frequency=50",
+                 "A: buffer/enable=0", "A: buffer/length=0", "A: buffer/watermark=1",
+                 "A: trigger/current_trigger=accel_3d-dev0"]
+        for i, (axis, v) in enumerate(zip("xyz", raw)):
+            lines += ["A: in_accel_%s_raw=%d" % (axis, v), "A: scan_elements/in_accel_%s_en=0" % axis,
+                      "A: scan_elements/in_accel_%s_index=%d" % (axis, i),
+                      "A: scan_elements/in_accel_%s_type=le:s16/16>>0" % axis]
+        trigger = ["P: /devices/trigger0", "E: SUBSYSTEM=iio", "A: name=accel_3d-dev0"]
+        # libiio drops an attribute's last byte (it expects sysfs' newline): write one.
+        text = "\n".join(l + ("\\n" if l.startswith("A: ") else "") for l in lines + [""] + trigger) + "\n"
+        self.tb.add_from_string(text)
+        return "/dev/" + ident
+
+    def push(self, devnode, *scans):
+        """Writes scans (x, y, z raw counts, little-endian s16) to a buffered device."""
+        fd = self.tb.get_dev_fd(devnode)
+        os.write(fd, b"".join(struct.pack("<hhh", *(int(v) for v in scan)) for scan in scans))
+
+    def stream(self, devnode, rate=50.0):
+        """Starts a thread that pushes the current scan at `rate` Hz, as the hardware would;
+        returns a Stream whose .scan the test sets (None pauses it) and .stop() ends."""
+        return Stream(self, devnode, rate)
+
     def set(self, syspath, x, y, z):
         for axis, v in zip("xyz", (x, y, z)):
             self.tb.set_attribute(syspath, "in_accel_%s_raw" % axis, "%d\n" % int(round(v)))
@@ -63,6 +91,26 @@ class FakeIIO:
         e["XDG_CONFIG_DIRS"] = self.tb.get_root_dir() + "/config-dirs"
         e.update(extra)
         return e
+
+
+class Stream:
+    def __init__(self, fake, devnode, rate):
+        self.scan = (0, -G_COUNTS, 0)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, args=(fake, devnode, 1.0 / rate), daemon=True)
+        self._thread.start()
+
+    def _run(self, fake, devnode, period):
+        next_t = time.monotonic()
+        while not self._stop.is_set():
+            if self.scan is not None:
+                fake.push(devnode, self.scan)
+            next_t += period
+            self._stop.wait(max(0.0, next_t - time.monotonic()))
+
+    def stop(self):
+        self._stop.set()
+        self._thread.join()
 
 
 class Program:

@@ -206,3 +206,30 @@ def test_a_recording_replays_to_the_live_decisions(fake, tmp_path):
     assert replay.stdout.splitlines() == live
     orientations = [line.split('"orientation": "')[1].rstrip('"}') for line in live]
     assert orientations[:3] == ["normal", "bottom-up", "normal"], orientations
+
+
+def test_a_buffered_device_streams_through_its_buffer(fake):
+    node = fake.add_buffered_accel()
+    p = sensor(fake)
+    stream = None
+    try:
+        opened = p.wait_event("opened")
+        assert opened["buffered"] is True, opened
+        # Scans arrive only through the buffer: the attributes keep saying "normal".
+        stream = fake.stream(node)
+        stream.scan = (G, 0, 0)
+        p.wait_event("orientation", orientation="left-up")
+        stream.scan = (0, G, 0)
+        p.wait_event("orientation", orientation="bottom-up")
+        stream.scan = None
+        fake.push(node, (32767, 0, 0))  # an axis on its rail
+        log = p.wait_event("log")
+        assert "saturated" in log["message"], log
+    finally:
+        if stream:
+            stream.stop()
+        p.stop()
+    samples = [e for e in p.events if e.get("event") == "sample"]
+    assert len(samples) > 10 and all(abs(s["raw"][0]) < 32767 for s in samples)
+    orientations = [e["orientation"] for e in p.events if e.get("event") == "orientation"]
+    assert orientations == ["left-up", "bottom-up"], orientations

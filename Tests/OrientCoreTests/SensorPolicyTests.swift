@@ -1,0 +1,100 @@
+import Testing
+@testable import OrientCore
+
+@Suite struct SensorPolicyTests {
+    let m1 = "0, 1, 0; -1, 0, 0; 0, 0, 1"
+    let m2 = "-1, 0, 0; 0, -1, 0; 0, 0, 1"
+
+    @Test func mountMatrixPrecedenceIsConfigThenUdevThenSysfsThenIdentity() throws {
+        let config = try #require(MountMatrix(parsing: m2))
+        #expect(MountMatrixChoice.resolve(config: config, udev: m1, sysfs: m1).source == .config)
+        #expect(MountMatrixChoice.resolve(config: nil, udev: m1, sysfs: m2) == (MountMatrix(parsing: m1)!, .udev, []))
+        #expect(MountMatrixChoice.resolve(config: nil, udev: nil, sysfs: m2 + "\n").source == .sysfs)
+        #expect(MountMatrixChoice.resolve(config: nil, udev: "", sysfs: nil) == (.identity, .identity, []))
+    }
+
+    @Test func anUnparsableMatrixIsReportedWithItsSourceAndSkipped() {
+        let r = MountMatrixChoice.resolve(config: nil, udev: "1, 0; x", sysfs: m1)
+        #expect(r.source == .sysfs)
+        #expect(r.warnings == ["ignoring udev ACCEL_MOUNT_MATRIX \"1, 0; x\": not three rows of three numbers"])
+        let both = MountMatrixChoice.resolve(config: nil, udev: "?", sysfs: "1,2,3")
+        #expect(both.source == .identity)
+        #expect(both.warnings.count == 2)
+    }
+
+    @Test func theDisplayAccelerometerIsPreferred() {
+        let base = AccelerometerCandidate(id: "iio:device0", name: "bmc150", label: "accel-base")
+        let lid = AccelerometerCandidate(id: "iio:device1", name: "bmc150", label: "accel-display")
+        let located = AccelerometerCandidate(id: "iio:device2", name: "x", location: "display")
+        let lidLocation = AccelerometerCandidate(id: "iio:device3", name: "x", location: "lid")
+        let plain = AccelerometerCandidate(id: "iio:device4", name: "accel_3d")
+        #expect(AccelerometerChoice.choose([base, lid], configured: nil).chosen == lid)
+        #expect(AccelerometerChoice.choose([base, located], configured: nil).chosen == located)
+        #expect(AccelerometerChoice.choose([base, lidLocation], configured: nil).chosen == lidLocation)
+        #expect(AccelerometerChoice.choose([base, plain], configured: nil).chosen == plain)
+        #expect(AccelerometerChoice.choose([base], configured: nil).chosen == base)
+        #expect(AccelerometerChoice.choose([], configured: nil).chosen == nil)
+    }
+
+    @Test func theConfigNamesTheAccelerometerByIdNameOrLabel() {
+        let a = AccelerometerCandidate(id: "iio:device0", name: "accel_3d", label: "accel-base")
+        let b = AccelerometerCandidate(id: "iio:device1", name: "bmi160", label: "accel-display")
+        #expect(AccelerometerChoice.choose([a, b], configured: "iio:device0").chosen == a)
+        #expect(AccelerometerChoice.choose([a, b], configured: "accel-base").chosen == a)
+        #expect(AccelerometerChoice.choose([a, b], configured: "bmi160").chosen == b)
+        let missing = AccelerometerChoice.choose([a, b], configured: "iio:device9")
+        #expect(missing.chosen == nil)
+        #expect(missing.reason.contains("iio:device0 (accel-base)"))
+    }
+
+    @Test func backoffIsQuickThenAtMostOneSecond() {
+        var b = Backoff()
+        let delays = (0..<8).map { _ in b.next() }
+        #expect(delays == [0.1, 0.2, 0.4, 0.8, 1.0, 1.0, 1.0, 1.0])
+        b.reset()
+        #expect(b.next() == 0.1)
+    }
+
+    @Test func samplingIsSlowOnlyWhenTheDeviceHasBeenLeftAlone() {
+        let plan = SamplingPlan(activeHz: 50)
+        #expect(plan.rate(quietFor: 0) == 50)
+        #expect(plan.rate(quietFor: 0.9) == 50)
+        #expect(plan.rate(quietFor: 1.0) == 8)
+        #expect(SamplingPlan(activeHz: 5).rate(quietFor: 10) == 5)   // idle never faster than active
+    }
+
+    @Test func theDetectorIsQuietOnlyWhenNothingMoves() {
+        var m = MotionScript(angle: 0)
+        m.hold(2)
+        var d = m.detector()
+        #expect(d.quietFor(at: m.t) > 1.5)
+        m.turn(90, in: 0.5)
+        d = m.detector()
+        #expect(d.quietFor(at: m.t) < 0.1)
+    }
+
+    @Test(arguments: [
+        ("-980\n", Result<Double, RawReading.Problem>.success(-980)),
+        ("12", .success(12)),
+        ("", .failure(.empty)),
+        ("\n", .failure(.empty)),
+        ("abc\n", .failure(.notANumber)),
+        ("nan\n", .failure(.notFinite)),
+        ("inf", .failure(.notFinite)),
+        ("32767\n", .failure(.saturated)),
+        ("-40000", .failure(.saturated)),
+    ])
+    func rawReadingsAreChecked(text: String, expected: Result<Double, RawReading.Problem>) {
+        #expect(RawReading.parse(text) == expected)
+    }
+
+    @Test func logLinesAreRateLimited() {
+        var log = RateLimitedLog(burst: 2, window: 10)
+        #expect(log.admit("a", at: 0) == "a")
+        #expect(log.admit("a", at: 1) == "a")
+        #expect(log.admit("a", at: 2) == nil)
+        #expect(log.admit("a", at: 3) == nil)
+        #expect(log.admit("a", at: 10) == "a (2 similar lines suppressed)")
+        #expect(log.admit("a", at: 11) == "a")
+    }
+}
