@@ -37,6 +37,8 @@ let package = Package(
         ),
         // Benchmarks: the detector's cost per sample (scripts/bench.sh runs it in release).
         .executableTarget(name: "orient-bench", dependencies: ["OrientCore"]),
+        // Benchmarks: wakeups of an idle session (benchmarks/wakeups.py runs it under umockdev).
+        .executableTarget(name: "sensor-bench", dependencies: ["OrientCore", "OrientSensor"]),
         .testTarget(
             name: "OrientCoreTests",
             dependencies: [

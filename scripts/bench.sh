@@ -3,10 +3,12 @@
 #   bash scripts/bench.sh
 # 1. the detector's cost per sample (release build);
 # 2. detection quality on the public traces, ours beside the three peers' reimplementations
-#    (shared/traces/tools/baselines: Android's judge, iio-sensor-proxy, rot8), in one run.
+#    (shared/traces/tools/baselines: Android's judge, iio-sensor-proxy, rot8), in one run;
+# 3. the live sensor: wakeups of an idle session, and latency and CPU beside Debian's
+#    iio-sensor-proxy on the same fake device (about two minutes).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-scripts/install-deps.sh test
+scripts/install-deps.sh bench
 shared=${WLR_ORIENT_SHARED:-../shared}
 baselines="$shared/traces/tools/baselines"
 [ -d "$baselines" ] || { echo "bench.sh: $baselines not found (set WLR_ORIENT_SHARED)" >&2; exit 1; }
@@ -39,3 +41,9 @@ for name in wlr-orient android iio-sensor-proxy rot8; do
         --name "$name" --json-out "$out/v-$name.json" --summary-only | sed "s/^/detect_validation_$name: /"
 done
 python3 tools/score.py --compare "$out"/v-wlr-orient.json "$out"/v-android.json "$out"/v-iio-sensor-proxy.json "$out"/v-rot8.json
+
+echo "== sensor: wakeups of an idle session (umockdev device), default settings"
+/usr/bin/python3 benchmarks/wakeups.py 10
+
+echo "== sensor: step changes, ours beside iio-sensor-proxy + monitor-sensor on one umockdev device"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py --steps 30

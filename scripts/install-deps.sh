@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that a task needs, only those missing.
-#   scripts/install-deps.sh demo|test
+#   scripts/install-deps.sh demo|test|bench
 # The Swift toolchain itself is expected on the machine (see README).
 set -euo pipefail
 
@@ -10,7 +10,9 @@ packages_for() {
         # devices under umockdev, driven from Debian's python3 with its GObject bindings.
         demo) echo "python3 pkg-config libiio-dev libudev-dev" ;;
         test) echo "python3 pkg-config libiio-dev libudev-dev umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest" ;;
-        *) echo "install-deps.sh: unknown task '$1' (demo|test)" >&2; exit 2 ;;
+        # The peer the sensor benchmark measures against, on a private D-Bus.
+        bench) echo "python3 pkg-config libiio-dev libudev-dev umockdev gir1.2-umockdev-1.0 python3-gi iio-sensor-proxy dbus coreutils" ;;
+        *) echo "install-deps.sh: unknown task '$1' (demo|test|bench)" >&2; exit 2 ;;
     esac
 }
 

@@ -23,7 +23,7 @@ py_status=${PIPESTATUS[0]}
 set -e
 
 swift_total=$(sed -nE 's/.*Test run with ([0-9]+) tests.*/\1/p' "$log" | tail -n 1)
-swift_failed=$(grep -cE '^✘ Test .* failed' "$log" || true)
+swift_failed=$(grep -cE '^✘ Test [^ ]+\(.*\) (with .*)?failed' "$log" || true)
 py_passed=$( (grep -oE '[0-9]+ passed' "$pylog" || true) | tail -n 1 | grep -oE '[0-9]+' || true)
 py_failed=$( (grep -oE '[0-9]+ (failed|error)' "$pylog" || true) | awk '{s+=$1} END {print s+0}')
 swift_total=${swift_total:-0}

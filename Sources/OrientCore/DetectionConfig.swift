@@ -2,7 +2,7 @@
 /// they are exposed for unusual hardware and for experiments with `wlr-orient detect`.
 public struct DetectionConfig: Sendable, Hashable {
     /// The sampling rate asked of the sensor, in Hz.
-    public var rateHz: Double = 50
+    public var rateHz: Double = 25
     /// Time constant of the low-pass filter on the gravity vector, in ms.
     public var filterMs: Double = 30
     /// How far past a 45° boundary the device must turn before the orientation changes, in degrees.

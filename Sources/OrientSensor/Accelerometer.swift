@@ -1,3 +1,4 @@
+import Glibc
 import OrientCore
 
 /// What the sensor layer found and how it will read it, for logs and `wlr-orient sensor`.
@@ -30,6 +31,10 @@ final class Accelerometer {
     let channels: [IIOChannel]
     let info: AccelerometerInfo
     private var buffer: IIOBuffer?
+    /// The three `raw` files, held open for the polled path (see SysfsAttributeFile).
+    private var rawFiles: [SysfsAttributeFile] = []
+    /// One read buffer for the polled path, kept for the device's life.
+    private let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
 
     private init(context: IIOContext, device: IIODevice, channels: [IIOChannel], info: AccelerometerInfo) {
         self.context = context
@@ -37,6 +42,8 @@ final class Accelerometer {
         self.channels = channels
         self.info = info
     }
+
+    deinit { readBuffer.deallocate() }
 
     /// Lists accelerometers, chooses one (AccelerometerChoice), opens it. Returns nil with the
     /// reason when there is none to use; throws only when libiio itself cannot start.
@@ -94,26 +101,40 @@ final class Accelerometer {
 
     /// Raw counts in units of the x axis' scale, offsets applied, so that one `Calibration`
     /// (what a trace stores) turns every axis into m/s².
-    private func counts(_ raw: [Double]) -> (Double, Double, Double) {
-        let s0 = info.scales[0]
-        let v = (0..<3).map { (raw[$0] + info.offsets[$0]) * info.scales[$0] / s0 }
-        return (v[0], v[1], v[2])
+    private func counts(_ x: Double, _ y: Double, _ z: Double) -> (Double, Double, Double) {
+        let s = info.scales, o = info.offsets
+        return (x + o[0], (y + o[1]) * s[1] / s[0], (z + o[2]) * s[2] / s[0])
     }
 
     /// Reads the three raw attributes once (polled devices).
     func readPolled() -> Result<(Double, Double, Double), ReadFailure> {
-        var raw: [Double] = []
-        for axis in channels {
-            let text: String
-            do { text = try axis.attribute("raw") } catch let e as SensorError {
+        var raw = (0.0, 0.0, 0.0)
+        do {
+            if rawFiles.isEmpty {
+                rawFiles = try channels.map { axis in
+                    guard let name = axis.attributeFilename("raw") else {
+                        throw SensorError(operation: "\(info.candidate.id): no raw attribute", errno: ENOENT)
+                    }
+                    return try SysfsAttributeFile(path: "/sys/bus/iio/devices/\(info.candidate.id)/\(name)")
+                }
+            }
+        } catch let e as SensorError {
+            return .failure(e.isDeviceGone ? .gone(e.description) : .bad(e.description))
+        } catch { return .failure(.bad("\(error)")) }
+        for (i, file) in rawFiles.enumerated() {
+            let parsed: Result<Double, RawReading.Problem>
+            do {
+                parsed = try file.read(into: readBuffer) { RawReading.parse(bytes: $0) }
+            } catch let e as SensorError {
                 return .failure(e.isDeviceGone ? .gone(e.description) : .bad(e.description))
             } catch { return .failure(.bad("\(error)")) }
-            switch RawReading.parse(text) {
-            case .success(let v): raw.append(v)
+            switch parsed {
+            case .success(let v):
+                if i == 0 { raw.0 = v } else if i == 1 { raw.1 = v } else { raw.2 = v }
             case .failure(let problem): return .failure(.bad("\(info.candidate.id): raw value \(problem.rawValue)"))
             }
         }
-        return .success(counts(raw))
+        return .success(counts(raw.0, raw.1, raw.2))
     }
 
     enum ReadFailure: Error {
@@ -155,7 +176,7 @@ final class Accelerometer {
         buffer.forEachSample(channels) { starts in
             let raw = (0..<3).map { Double(channels[$0].convert(starts[$0])) }
             if (0..<3).contains(where: { abs(raw[$0]) >= rails[$0] }) { saturated += 1; return }
-            out.append(counts(raw))
+            out.append(counts(raw[0], raw[1], raw[2]))
         }
         if saturated > 0, out.isEmpty { return .failure(.bad("\(info.candidate.id): \(saturated) saturated sample(s) dropped")) }
         return .success(out)

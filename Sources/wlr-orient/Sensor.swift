@@ -25,15 +25,22 @@ struct Sensor: ParsableCommand {
     @Flag(help: "Print every reading (by default at most ten a second).")
     var all = false
 
+    @Flag(help: "Print no readings, only the device and the decisions (for status bars and scripts).")
+    var noSamples = false
+
     func run() throws {
         let config = try loadConfig(config)
         let sensor = OrientationSensor(device: config.device, detection: config.detection)
+        // Plain copies: reading a property wrapper on every event costs more than the event.
+        let (json, all, noSamples) = (json, all, noSamples)
         var lastShown = -Double.infinity
         runSensorLoop(sensor, seconds: seconds) { events in
             for event in events {
                 switch event {
                 case .opened(let info):
                     printLine(json ? openedJSON(info) : "device: \(info)")
+                case .sample where noSamples:
+                    continue
                 case .sample(let raw, let v):
                     let d = sensor.detector
                     if json {

@@ -11,17 +11,8 @@ nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 func runSensorLoop(_ sensor: OrientationSensor, seconds: Double?, _ handle: ([SensorEvent]) -> Void) {
     signal(SIGINT) { _ in stopRequested = 1 }
     signal(SIGTERM) { _ in stopRequested = 1 }
-    let end = seconds.map { monotonicSeconds() + $0 }
     sensor.start()
-    while stopRequested == 0 {
-        let now = monotonicSeconds()
-        if let end, now >= end { break }
-        var wait = [sensor.deadline, end].compactMap { $0 }.min().map { max(0, $0 - now) } ?? 1
-        wait = min(wait, 1)
-        var fd = pollfd(fd: sensor.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
-        _ = poll(&fd, 1, Int32((wait * 1000).rounded(.up)))
-        handle(sensor.process())
-    }
+    PollLoop.run(sensor, until: seconds.map { monotonicSeconds() + $0 }, shouldStop: { stopRequested != 0 }, handle: handle)
     sensor.stop()
 }
 

@@ -56,10 +56,10 @@ import Testing
     }
 
     @Test func samplingIsSlowOnlyWhenTheDeviceHasBeenLeftAlone() {
-        let plan = SamplingPlan(activeHz: 50)
-        #expect(plan.rate(quietFor: 0) == 50)
-        #expect(plan.rate(quietFor: 0.9) == 50)
-        #expect(plan.rate(quietFor: 1.0) == 8)
+        let plan = SamplingPlan(activeHz: 25)
+        #expect(plan.rate(quietFor: 0) == 25)
+        #expect(plan.rate(quietFor: 0.45) == 25)
+        #expect(plan.rate(quietFor: 0.5) == 8)
         #expect(SamplingPlan(activeHz: 5).rate(quietFor: 10) == 5)   // idle never faster than active
     }
 

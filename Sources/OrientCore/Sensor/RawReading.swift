@@ -11,12 +11,39 @@ public enum RawReading {
     public static let rail = 32767.0
 
     public static func parse(_ text: String) -> Result<Double, Problem> {
-        let t = text.trimmingWhitespace()
-        if t.isEmpty { return .failure(.empty) }
-        guard let v = Double(t) else { return .failure(.notANumber) }
-        guard v.isFinite else { return .failure(.notFinite) }
-        if abs(v) >= rail { return .failure(.saturated) }
-        return .success(v)
+        var text = text
+        return text.withUTF8 { parse(bytes: $0) }
+    }
+
+    /// The same from the bytes a read returned; sysfs values are ASCII, so this avoids
+    /// building a String for every reading.
+    public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<Double, Problem> {
+        func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) || b == 0 }
+        var start = 0, end = bytes.count
+        while start < end, isSpace(bytes[start]) { start += 1 }
+        while end > start, isSpace(bytes[end - 1]) { end -= 1 }
+        if start == end { return .failure(.empty) }
+        // Plain integers (what every accelerometer driver writes) without Double(String).
+        var value = 0.0, i = start, negative = false
+        if bytes[i] == UInt8(ascii: "-") || bytes[i] == UInt8(ascii: "+") { negative = bytes[i] == UInt8(ascii: "-"); i += 1 }
+        var digits = 0
+        while i < end, bytes[i] >= UInt8(ascii: "0"), bytes[i] <= UInt8(ascii: "9"), digits < 15 {
+            value = value * 10 + Double(bytes[i] - UInt8(ascii: "0"))
+            i += 1
+            digits += 1
+        }
+        if i != end || digits == 0 {
+            // Anything else (decimals, exponents, nan, words) goes through the full parser.
+            guard let v = Double(String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)) else {
+                return .failure(.notANumber)
+            }
+            value = v
+            negative = false
+        }
+        if negative { value = -value }
+        guard value.isFinite else { return .failure(.notFinite) }
+        if abs(value) >= rail { return .failure(.saturated) }
+        return .success(value)
     }
 }
 

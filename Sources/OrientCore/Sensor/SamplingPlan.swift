@@ -9,7 +9,7 @@ public struct SamplingPlan: Sendable, Hashable {
     public var idleHz: Double
     public var idleAfter: Double
 
-    public init(activeHz: Double, idleHz: Double = 8, idleAfter: Double = 1.0) {
+    public init(activeHz: Double, idleHz: Double = 8, idleAfter: Double = 0.5) {
         self.activeHz = max(activeHz, 0.1)
         self.idleHz = min(max(idleHz, 0.1), self.activeHz)
         self.idleAfter = idleAfter

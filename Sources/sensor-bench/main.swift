@@ -1,0 +1,49 @@
+// sensor-bench: wakeups per second of an idle session at default settings, while sampling
+// and after the sensor is stopped (issue #4, point 5). Run it where an accelerometer is
+// visible (benchmarks/wakeups.py starts it under umockdev):
+//
+//   sensor-bench [SECONDS]
+//
+// Counts the loop's own wakeups, and cross-checks with the kernel's count of context switches
+// of every thread of the process (/proc/self/task/*/status).
+import Foundation
+import OrientCore
+import OrientSensor
+
+let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 10
+
+func contextSwitches() -> Int {
+    let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task")) ?? []
+    return tasks.reduce(0) { total, task in
+        let status = (try? String(contentsOfFile: "/proc/self/task/\(task)/status", encoding: .utf8)) ?? ""
+        return total + status.split(separator: "\n").filter { $0.hasPrefix("voluntary_ctxt_switches") || $0.hasPrefix("nonvoluntary_ctxt_switches") }
+            .compactMap { Int($0.split(separator: ":").last?.trimmingCharacters(in: .whitespaces) ?? "") }.reduce(0, +)
+    }
+}
+
+let sensor = OrientationSensor(device: DeviceConfig(), detection: DetectionConfig())
+var opened = false
+sensor.start()
+// Warm up: open the device, settle, fall to the idle rate.
+PollLoop.run(sensor, until: monotonicSeconds() + 3, shouldStop: { false }) { events in
+    if events.contains(where: { if case .opened = $0 { return true } else { return false } }) { opened = true }
+}
+guard opened else {
+    FileHandle.standardError.write(Data("sensor-bench: no accelerometer opened\n".utf8))
+    exit(1)
+}
+
+var c0 = contextSwitches()
+let sampling = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
+let samplingSwitches = contextSwitches() - c0
+sensor.stop()
+c0 = contextSwitches()
+let stopped = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
+let stoppedSwitches = contextSwitches() - c0
+
+print("idle_rate_hz=\(sensor.rateHz)")
+print(String(format: "idle_sampling_wakeups_per_s=%.2f", Double(sampling) / seconds))
+print(String(format: "idle_sampling_context_switches_per_s=%.2f", Double(samplingSwitches) / seconds))
+print(String(format: "stopped_wakeups_per_s=%.2f", Double(stopped) / seconds))
+// The one context switch left is the measurement's own end of sleep.
+print(String(format: "stopped_context_switches_per_s=%.2f", Double(max(0, stoppedSwitches - 1)) / seconds))

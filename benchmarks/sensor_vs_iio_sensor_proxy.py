@@ -1,0 +1,136 @@
+#!/usr/bin/python3
+"""Step changes on one fake accelerometer, read at once by wlr-orient and by Debian's
+iio-sensor-proxy + monitor-sensor (issue #4, point 4). Prints named numbers.
+
+    /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py [--steps N] [--seed S]
+
+Both read the same umockdev device through their own stacks (libiio for us; GUdev/sysfs
+polling for iio-sensor-proxy, with IIO_SENSOR_PROXY_TYPE=iio-poll-accel). Latency is from
+the first attribute write of a step to the line that reports the new orientation, both
+stamped by this script on arrival. CPU is the time on CPU of every thread (/proc/PID/task/*/schedstat)
+over the stepping phase.
+"""
+import argparse
+import os
+import random
+import re
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
+from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
+
+POSES = {"normal": (0, -G, 0), "left-up": (G, 0, 0), "bottom-up": (0, G, 0), "right-up": (-G, 0, 0)}
+
+
+def cpu_seconds(pid):
+    """CPU time of all the process's threads, in ns precision (schedstat), as seconds."""
+    total = 0
+    for task in os.listdir("/proc/%d/task" % pid):
+        with open("/proc/%d/task/%s/schedstat" % (pid, task)) as f:
+            total += int(f.read().split()[0])
+    return total / 1e9
+
+
+def reader(stream, pattern, sink):
+    for line in stream:
+        m = re.search(pattern, line)
+        if m:
+            sink.append((time.monotonic(), m.group(1)))
+
+
+def percentile(values, p):
+    v = sorted(values)
+    return v[max(0, min(len(v) - 1, int(round(p / 100.0 * len(v) + 0.5)) - 1))]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--steps", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+
+    fake = FakeIIO()
+    dev = fake.add_accel(udev={"IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"})
+    bus = subprocess.Popen(["dbus-daemon", "--session", "--print-address", "--nofork"], stdout=subprocess.PIPE, text=True)
+    address = bus.stdout.readline().strip()
+    env = fake.env(DBUS_SYSTEM_BUS_ADDRESS=address)
+    procs = []
+    try:
+        proxy = subprocess.Popen(["iio-sensor-proxy"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        procs.append(proxy)
+        time.sleep(1.0)  # let it claim its bus name before the client asks
+        monitor = subprocess.Popen(["stdbuf", "-oL", "monitor-sensor"], env=env, stdout=subprocess.PIPE,
+                                   stderr=subprocess.DEVNULL, text=True)
+        ours = subprocess.Popen([BIN, "sensor", "--json", "--no-samples"], env=env, stdout=subprocess.PIPE,
+                                stderr=subprocess.DEVNULL, text=True)
+        procs += [monitor, ours]
+        peer_events, our_events = [], []
+        threading.Thread(target=reader, args=(monitor.stdout, r"orientation(?: changed)?: ([a-z-]+)", peer_events),
+                         daemon=True).start()
+        threading.Thread(target=reader, args=(ours.stdout, r'"event": "orientation".*"orientation": "([a-z-]+)"',
+                                              our_events), daemon=True).start()
+        deadline = time.monotonic() + 15
+        while not (peer_events and our_events):
+            if time.monotonic() > deadline:
+                sys.exit("benchmark: a detector never reported (peer %s, ours %s)" % (peer_events, our_events))
+            time.sleep(0.05)
+        time.sleep(2.0)
+
+        cpu0 = {"ours": cpu_seconds(ours.pid), "peer": cpu_seconds(proxy.pid) + cpu_seconds(monitor.pid),
+                "bus": cpu_seconds(bus.pid)}
+        t_start = time.monotonic()
+        current = "normal"
+        steps = []
+        for _ in range(a.steps):
+            time.sleep(rng.uniform(1.5, 3.0))  # the step's time: the stimulus, drawn at random
+            target = rng.choice([o for o in POSES if o != current])
+            t = time.monotonic()
+            fake.set(dev, *POSES[target])
+            steps.append((t, target))
+            current = target
+        time.sleep(2.0)
+        duration = time.monotonic() - t_start
+        cpu = {"ours": cpu_seconds(ours.pid) - cpu0["ours"],
+               "peer": cpu_seconds(proxy.pid) + cpu_seconds(monitor.pid) - cpu0["peer"],
+               "bus": cpu_seconds(bus.pid) - cpu0["bus"]}
+    finally:
+        for p in procs:
+            p.terminate()
+        for p in procs:
+            try:
+                p.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                p.kill()
+        bus.terminate()
+
+    def latencies(events):
+        out, missed = [], 0
+        for i, (t, target) in enumerate(steps):
+            end = steps[i + 1][0] if i + 1 < len(steps) else float("inf")
+            hit = next((te for te, o in events if t <= te < end and o == target), None)
+            if hit is None:
+                missed += 1
+            else:
+                out.append((hit - t) * 1000)
+        return out, missed
+
+    print("steps=%d" % len(steps))
+    print("duration_s=%.1f" % duration)
+    for name, events in (("wlr_orient", our_events), ("iio_sensor_proxy", peer_events)):
+        lat, missed = latencies(events)
+        key = "ours" if name == "wlr_orient" else "peer"
+        print("%s_latency_median_ms=%.0f" % (name, statistics.median(lat) if lat else float("nan")))
+        print("%s_latency_p95_ms=%.0f" % (name, percentile(lat, 95) if lat else float("nan")))
+        print("%s_latency_max_ms=%.0f" % (name, max(lat) if lat else float("nan")))
+        print("%s_missed_steps=%d" % (name, missed))
+        print("%s_cpu_ms_per_min=%.1f" % (name, cpu[key] * 1000 * 60 / duration))
+    print("iio_sensor_proxy_bus_cpu_ms_per_min=%.1f" % (cpu["bus"] * 1000 * 60 / duration))
+
+
+if __name__ == "__main__":
+    main()
