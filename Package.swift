@@ -6,6 +6,8 @@ let package = Package(
     products: [
         .executable(name: "wlr-orient", targets: ["wlr-orient"]),
         .library(name: "OrientCore", targets: ["OrientCore"]),
+        // The plugin compositors load; scripts/build-plugin.sh installs it as libwlr-orient.so.
+        .library(name: "wlr-orient-plugin", type: .dynamic, targets: ["WlrOrientPlugin"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -25,6 +27,14 @@ let package = Package(
         .target(
             name: "OrientSensor",
             dependencies: ["OrientCore", "CIIO", "CUdev"]
+        ),
+        .systemLibrary(name: "CWlroots", pkgConfig: "wlroots", providers: [.apt(["libwlroots-dev"])]),
+        // Listener trampolines and other C that Swift cannot express, plus the public header.
+        .target(name: "CWlrGlue", dependencies: ["CWlroots"]),
+        // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
+        .target(
+            name: "WlrOrientPlugin",
+            dependencies: ["OrientCore", "OrientSensor", "CWlrGlue"]
         ),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(

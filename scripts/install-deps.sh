@@ -4,14 +4,18 @@
 # The Swift toolchain itself is expected on the machine (see README).
 set -euo pipefail
 
+# Building: libiio and libudev (the sensor), wlroots 0.15 and what its headers need (the plugin
+# and the reference host), wayland-scanner (protocol glue for the test clients).
+build="python3 pkg-config gcc libiio-dev libudev-dev libwlroots-dev libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev libpixman-1-dev libdrm-dev"
+
 packages_for() {
     case "$1" in
         # Building needs libiio and libudev; the sensor tests run real libiio against fake
         # devices under umockdev, driven from Debian's python3 with its GObject bindings.
-        demo) echo "python3 pkg-config libiio-dev libudev-dev" ;;
-        test) echo "python3 pkg-config libiio-dev libudev-dev umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest" ;;
+        demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi grim wlr-randr" ;;
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest grim wlr-randr" ;;
         # The peer the sensor benchmark measures against, on a private D-Bus.
-        bench) echo "python3 pkg-config libiio-dev libudev-dev umockdev gir1.2-umockdev-1.0 python3-gi iio-sensor-proxy dbus coreutils" ;;
+        bench) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi iio-sensor-proxy dbus coreutils" ;;
         *) echo "install-deps.sh: unknown task '$1' (demo|test|bench)" >&2; exit 2 ;;
     esac
 }

@@ -1,0 +1,82 @@
+/*
+ * wlr-orient: screen auto-rotation for wlroots 0.15 compositors.
+ *
+ * A compositor loads libwlr-orient.so (link it, or dlopen it and look up the two functions
+ * below), hands it what it already has, and the built-in panel rotates with the device:
+ * the plugin reads the accelerometer on the compositor's event loop, decides the orientation
+ * (the user's lock, the device's supported orientations) and sets the output transform.
+ *
+ * What the compositor must do in return:
+ *   - listen to `events.output_transformed` and re-configure the clients on that output to
+ *     its new size (maximized and fullscreen toplevels especially): the output's box in the
+ *     layout has changed, and clients should re-layout, not be scaled;
+ *   - call wlr_orient_destroy() before destroying anything it handed over.
+ *
+ * Everything the plugin decides lives in the plugin; this header carries no policy.
+ * Every function is safe to call with NULL. No Swift error or trap crosses this boundary.
+ */
+#ifndef WLR_ORIENT_H
+#define WLR_ORIENT_H
+
+#include <wayland-server-core.h>
+
+struct wlr_backend;
+struct wlr_renderer;
+struct wlr_allocator;
+struct wlr_output_layout;
+struct wlr_output_manager_v1;
+struct wlr_seat;
+struct wlr_cursor;
+struct wlr_xdg_shell;
+struct wlr_output;
+
+/* What the compositor already has. Pointers may be NULL where noted. */
+struct wlr_orient_host {
+	struct wl_display *display;          /* required: its event loop runs the sensor */
+	struct wlr_backend *backend;         /* required: outputs and input devices appear here */
+	struct wlr_renderer *renderer;       /* for transitions (later versions) */
+	struct wlr_allocator *allocator;     /* for transitions (later versions) */
+	struct wlr_output_layout *output_layout; /* required: which outputs exist and where */
+	struct wlr_output_manager_v1 *output_manager; /* optional: the plugin publishes each new
+	                                                 configuration there after a rotation */
+	struct wlr_seat *seat;               /* optional */
+	struct wlr_cursor *cursor;           /* optional: touchscreens and pen tablets attached to it
+	                                        are mapped to the rotated panel */
+	struct wlr_xdg_shell *xdg_shell;     /* optional: app awareness (later versions) */
+	const char *config_path;             /* NULL: $XDG_CONFIG_HOME/wlr-orient/config.toml, then
+	                                        /etc/xdg/wlr-orient/config.toml, else defaults */
+};
+
+struct wlr_orient {
+	struct {
+		/* An output's transform changed, so its box did. data: struct wlr_output *. */
+		struct wl_signal output_transformed;
+		/* Emitted at the start of wlr_orient_destroy(). data: struct wlr_orient *. */
+		struct wl_signal destroy;
+	} events;
+
+	void *data; /* the compositor's own */
+};
+
+/*
+ * Creates the plugin. Call after creating the backend, layout, seat and cursor, and before
+ * wlr_backend_start(), so that the panel is rotated before its first frame. Returns NULL if
+ * `host` lacks a required pointer; a bad config file or a missing sensor is logged and the
+ * plugin runs on with defaults (and keeps looking for a sensor).
+ */
+struct wlr_orient *wlr_orient_create(const struct wlr_orient_host *host);
+
+/* Releases the sensor, removes every listener, frees the plugin. NULL is fine. */
+void wlr_orient_destroy(struct wlr_orient *orient);
+
+/*
+ * In the compositor's frame path, after it rendered `output` and before it commits.
+ * Reserved for rotation transitions; does nothing yet. NULL arguments are fine.
+ */
+void wlr_orient_render_output(struct wlr_orient *orient, struct wlr_output *output);
+
+/* The function types, for compositors that dlopen() the plugin. */
+typedef struct wlr_orient *(*wlr_orient_create_func)(const struct wlr_orient_host *host);
+typedef void (*wlr_orient_destroy_func)(struct wlr_orient *orient);
+
+#endif

@@ -1,0 +1,27 @@
+import CWlrGlue
+
+// The C entry points of include/wlr-orient.h. Each is a thin shell: NULL-safe, no throwing,
+// no force unwraps; the work happens in Plugin.
+
+@_cdecl("wlr_orient_create")
+public func wlr_orient_create(_ host: UnsafePointer<wlr_orient_host>?) -> UnsafeMutablePointer<wlr_orient>? {
+    guard let host, let plugin = Plugin(host: host.pointee) else { return nil }
+    // The plugin lives until wlr_orient_destroy: the C struct holds the retained reference.
+    let impl = Unmanaged.passRetained(plugin).toOpaque()
+    glue_orient_set_impl(plugin.orient, impl)
+    plugin.attach()
+    return plugin.orient
+}
+
+@_cdecl("wlr_orient_destroy")
+public func wlr_orient_destroy(_ orient: UnsafeMutablePointer<wlr_orient>?) {
+    guard let orient, let impl = glue_orient_impl(orient) else { return }
+    let plugin = Unmanaged<Plugin>.fromOpaque(impl)
+    plugin.takeUnretainedValue().destroy()
+    plugin.release()
+}
+
+@_cdecl("wlr_orient_render_output")
+public func wlr_orient_render_output(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: UnsafeMutablePointer<wlr_output>?) {
+    // Reserved for rotation transitions.
+}

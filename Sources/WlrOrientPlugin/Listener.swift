@@ -1,0 +1,39 @@
+import CWlrGlue
+
+/// A wl_listener owned by Swift: added on creation, removed by `remove()` or when released.
+/// Objects keep their listeners in an array and remove them all in their destroy handler.
+final class Listener {
+    private var raw: OpaquePointer?
+    private let handler: (UnsafeMutableRawPointer?) -> Void
+
+    init?(_ signal: UnsafeMutablePointer<wl_signal>?, _ handler: @escaping (UnsafeMutableRawPointer?) -> Void) {
+        guard let signal else { return nil }
+        self.handler = handler
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        raw = glue_listener_create(signal, context) { context, data in
+            guard let context else { return }
+            Unmanaged<Listener>.fromOpaque(context).takeUnretainedValue().handler(data)
+        }
+        if raw == nil { return nil }
+    }
+
+    func remove() {
+        glue_listener_destroy(raw)
+        raw = nil
+    }
+
+    deinit { remove() }
+}
+
+/// The address of a wl_signal inside a C struct (signals must not be copied).
+func signal<T>(_ base: UnsafeMutablePointer<T>?, _ field: KeyPath<T, wl_signal>) -> UnsafeMutablePointer<wl_signal>? {
+    guard let base, let offset = MemoryLayout<T>.offset(of: field) else { return nil }
+    return UnsafeMutableRawPointer(base).advanced(by: offset).assumingMemoryBound(to: wl_signal.self)
+}
+
+/// Writes to the compositor's log through wlroots.
+enum Log {
+    static func info(_ message: String) { glue_log(WLR_INFO, message) }
+    static func error(_ message: String) { glue_log(WLR_ERROR, message) }
+    static func debug(_ message: String) { glue_log(WLR_DEBUG, message) }
+}

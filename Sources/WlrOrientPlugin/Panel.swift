@@ -1,0 +1,50 @@
+import CWlrGlue
+import OrientCore
+
+/// A built-in panel the plugin rotates: one wlr_output, what it shows, its listeners.
+final class Panel {
+    let output: UnsafeMutablePointer<wlr_output>
+    let name: String
+    /// The panel's native shape (its mode, before any transform): what portrait means here.
+    var shape: PanelShape {
+        PanelShape(width: Int(output.pointee.width), height: Int(output.pointee.height))
+    }
+    /// The orientation the panel shows now.
+    private(set) var current: Orientation
+    private var listeners: [Listener] = []
+    private var failureLogged = false
+
+    init(output: UnsafeMutablePointer<wlr_output>, onDestroy: @escaping (Panel) -> Void) {
+        self.output = output
+        self.name = output.pointee.name.map { String(cString: $0) } ?? "?"
+        let transform = OutputTransform(rawValue: Int32(output.pointee.transform.rawValue)) ?? .normal
+        self.current = transform.orientation
+        let destroy = Listener(signal(output, \.events.destroy)) { [unowned self] _ in onDestroy(self) }
+        listeners = [destroy].compactMap { $0 }
+    }
+
+    /// Sets the transform for `orientation`: test, then commit; a failure is rolled back
+    /// (so its pending state cannot leak into the next commit) and logged once.
+    func show(_ orientation: Orientation) -> Bool {
+        guard orientation != current else { return false }
+        let transform = wl_output_transform(rawValue: UInt32(orientation.outputTransform.rawValue))
+        wlr_output_set_transform(output, transform)
+        guard wlr_output_test(output), wlr_output_commit(output) else {
+            wlr_output_rollback(output)
+            if !failureLogged {
+                Log.error("\(name): the output refused transform \(orientation.outputTransform) for \(orientation.rawValue); staying \(current.rawValue)")
+                failureLogged = true
+            }
+            return false
+        }
+        current = orientation
+        wlr_output_schedule_frame(output)
+        return true
+    }
+
+    /// Removes every listener (the output is going away, or the plugin is).
+    func detach() {
+        listeners.forEach { $0.remove() }
+        listeners = []
+    }
+}

@@ -1,0 +1,179 @@
+import CWlrGlue
+import Foundation
+import OrientCore
+import OrientSensor
+
+/// The plugin: translates wlroots events into core inputs and core decisions into wlroots calls.
+final class Plugin {
+    let orient: UnsafeMutablePointer<wlr_orient>
+    private let host: wlr_orient_host
+    private let config: Config
+    private let stateStore: StateStore
+    private var state: PersistentState
+    private let sensor: OrientationSensor
+    /// The felt orientation: the sensor's once it has one, the saved one before.
+    private var felt: Orientation?
+    private var panels: [Panel] = []
+    private var listeners: [Listener] = []
+    private var timer: OpaquePointer?
+    private var fdSource: OpaquePointer?
+    private var watchedFD: Int32?
+    private var droppedLogged: Set<DroppedLevel> = []
+
+    init?(host: wlr_orient_host) {
+        guard host.display != nil, host.backend != nil, host.output_layout != nil else {
+            Log.error("wlr_orient_create: the host must give display, backend and output_layout")
+            return nil
+        }
+        self.host = host
+        let environment = ProcessInfo.processInfo.environment
+        var source = ConfigSource(explicitPath: host.config_path.map { String(cString: $0) }, paths: XDGPaths(environment: environment))
+        for d in source.reload(fileExists: { FileManager.default.fileExists(atPath: $0) }) {
+            Log.error("config: \(d); using built-in defaults")
+        }
+        config = source.current
+        stateStore = StateStore(directory: XDGPaths(environment: environment).stateDirectory)
+        let (saved, warnings) = stateStore.load()
+        warnings.forEach(Log.error)
+        state = saved
+        felt = saved.lastFelt
+        sensor = OrientationSensor(device: config.device, detection: config.detection, savedFelt: saved.lastFelt)
+        guard let orient = glue_orient_alloc(nil) else { return nil }
+        self.orient = orient
+    }
+
+    /// Hooks into the compositor: outputs and input devices, the event loop; starts the sensor.
+    func attach() {
+        let backend = host.backend
+        listeners += [
+            Listener(signal(backend, \.events.new_output)) { [unowned self] data in
+                addOutput(data?.assumingMemoryBound(to: wlr_output.self))
+            },
+            Listener(signal(backend, \.events.new_input)) { [unowned self] data in
+                mapInput(data?.assumingMemoryBound(to: wlr_input_device.self))
+            },
+        ].compactMap { $0 }
+        glue_output_layout_for_each(host.output_layout, Unmanaged.passUnretained(self).toOpaque()) { context, output in
+            guard let context else { return }
+            Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().addOutput(output)
+        }
+        let loop = wl_display_get_event_loop(host.display)
+        timer = glue_add_timer(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
+            guard let context else { return 0 }
+            Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().runSensor()
+            return 0
+        }
+        sensor.start()
+        schedule()
+        Log.info("started; panels match \(config.device.outputs.joined(separator: ", "))"
+                 + (felt.map { "; last orientation \($0.rawValue)" } ?? ""))
+    }
+
+    func destroy() {
+        glue_signal_emit(signal(orient, \.events.destroy), orient)
+        sensor.stop()
+        if let timer { wl_event_source_remove(timer) }
+        if let fdSource { wl_event_source_remove(fdSource) }
+        timer = nil
+        fdSource = nil
+        listeners.forEach { $0.remove() }
+        listeners = []
+        panels.forEach { $0.detach() }
+        panels = []
+        glue_orient_free(orient)
+    }
+
+    // MARK: outputs and inputs
+
+    private func addOutput(_ output: UnsafeMutablePointer<wlr_output>?) {
+        guard let output, !panels.contains(where: { $0.output == output }) else { return }
+        let name = output.pointee.name.map { String(cString: $0) } ?? ""
+        guard config.device.outputs.contains(where: { Glob.matches(pattern: $0, name) }) else { return }
+        let panel = Panel(output: output) { [unowned self] gone in
+            gone.detach()
+            panels.removeAll { $0 === gone }
+        }
+        panels.append(panel)
+        Log.info("\(name): a built-in panel (\(panel.shape.rawValue)); it follows the device")
+        apply(to: panel)
+    }
+
+    /// Touchscreens and pen tablets are mapped to the panel, so that their coordinates follow it.
+    private func mapInput(_ device: UnsafeMutablePointer<wlr_input_device>?) {
+        guard let device, let cursor = host.cursor, let panel = panels.first else { return }
+        guard device.pointee.type == WLR_INPUT_DEVICE_TOUCH || device.pointee.type == WLR_INPUT_DEVICE_TABLET_TOOL else { return }
+        wlr_cursor_map_input_to_output(cursor, device, panel.output)
+    }
+
+    // MARK: the sensor on the event loop
+
+    private func runSensor() {
+        for event in sensor.process() {
+            switch event {
+            case .opened(let info): Log.info("accelerometer: \(info)")
+            case .lost(let why): Log.error("accelerometer: \(why); keeping \(felt?.rawValue ?? "the current orientation")")
+            case .log(let line): Log.info(line)
+            case .sample: break
+            case .change(let change): feltChanged(change.orientation)
+            }
+        }
+        schedule()
+    }
+
+    /// Re-arms the timer for the sensor's next deadline and watches its fd, if it has one.
+    private func schedule() {
+        if sensor.pollDescriptor != watchedFD {
+            if let fdSource { wl_event_source_remove(fdSource) }
+            fdSource = nil
+            watchedFD = sensor.pollDescriptor
+            if let fd = watchedFD {
+                fdSource = glue_add_fd(wl_display_get_event_loop(host.display), fd, Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
+                    guard let context else { return 0 }
+                    Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().runSensor()
+                    return 0
+                }
+            }
+        }
+        guard let timer else { return }
+        if let deadline = sensor.deadline {
+            let ms = max(1, Int32(min(((deadline - monotonicSeconds()) * 1000).rounded(.up), 60_000)))
+            wl_event_source_timer_update(timer, ms)
+        } else {
+            wl_event_source_timer_update(timer, 0)
+        }
+    }
+
+    // MARK: decisions
+
+    private func feltChanged(_ orientation: Orientation) {
+        felt = orientation
+        if state.lastFelt != orientation {
+            state.lastFelt = orientation
+            do { try stateStore.save(state) } catch { Log.error("cannot save the state in \(stateStore.directory): \(error)") }
+        }
+        panels.forEach(apply)
+    }
+
+    /// Runs the policy for one panel and shows its decision.
+    private func apply(to panel: Panel) {
+        guard let felt else { return }   // nothing known yet: leave the panel as it is
+        let decision = Policy.decide(PolicyInput(
+            felt: felt, current: panel.current,
+            device: config.device.orientations.resolve(on: panel.shape),
+            global: state.lock?.resolve(on: panel.shape) ?? .all,
+            client: nil))
+        for level in decision.dropped where !droppedLogged.contains(level) {
+            droppedLogged.insert(level)
+            switch level {
+            case .globalLock: Log.error("the lock \(state.lock?.description ?? "") allows nothing this device can show; ignoring it")
+            case .client(let app): Log.error("\(app) supports nothing the lock and device allow; ignoring what it asks")
+            }
+        }
+        guard panel.show(decision.target) else { return }
+        Log.info("\(panel.name): \(decision.target.rawValue) (transform \(decision.target.outputTransform))")
+        if let manager = host.output_manager {
+            glue_publish_output_configuration(manager, host.output_layout)
+        }
+        glue_signal_emit(signal(orient, \.events.output_transformed), UnsafeMutableRawPointer(panel.output))
+    }
+}

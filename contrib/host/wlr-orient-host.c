@@ -1,0 +1,463 @@
+/*
+ * wlr-orient-host: a minimal wlroots 0.15 compositor that loads the wlr-orient plugin exactly
+ * as a real compositor would (dlopen + the public header), for tests, demos and as an example
+ * for compositor authors. Headless, pixman renderer, one output, every toplevel maximized.
+ *
+ *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [-s COMMAND]
+ *
+ * On start it prints "WAYLAND_DISPLAY=<socket>". It reads commands on standard input, one per
+ * line, and answers each on standard output:
+ *   touch-down X Y     a touch at normalized panel coordinates (0..1, the panel's own axes)
+ *   touch-up
+ *   dump PATH          writes the last committed frame, as the panel holds it (its raw pixels,
+ *                      before any transform), as a binary PPM
+ *   quit
+ */
+#define _POSIX_C_SOURCE 200809L
+#define WLR_USE_UNSTABLE 1
+#include <dlfcn.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <wayland-server-core.h>
+#include <wlr/backend.h>
+#include <wlr/backend/headless.h>
+#include <wlr/interfaces/wlr_touch.h>
+#include <wlr/render/allocator.h>
+#include <wlr/render/pixman.h>
+#include <wlr/render/wlr_renderer.h>
+#include <wlr/types/wlr_buffer.h>
+#include <wlr/types/wlr_compositor.h>
+#include <wlr/types/wlr_cursor.h>
+#include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_output.h>
+#include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_output_management_v1.h>
+#include <wlr/types/wlr_scene.h>
+#include <wlr/types/wlr_screencopy_v1.h>
+#include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_touch.h>
+#include <wlr/types/wlr_xdg_output_v1.h>
+#include <wlr/types/wlr_xdg_shell.h>
+#include <wlr/util/log.h>
+#include <drm_fourcc.h>
+
+#include "wlr-orient.h"
+
+struct host {
+	struct wl_display *display;
+	struct wlr_backend *backend;
+	struct wlr_renderer *renderer;
+	struct wlr_allocator *allocator;
+	struct wlr_scene *scene;
+	struct wlr_output_layout *output_layout;
+	struct wlr_output_manager_v1 *output_manager;
+	struct wlr_xdg_shell *xdg_shell;
+	struct wlr_seat *seat;
+	struct wlr_cursor *cursor;
+	struct wlr_input_device *touch;
+	struct wl_list outputs;   /* struct host_output.link */
+	struct wl_list toplevels; /* struct host_toplevel.link */
+
+	void *plugin_handle;
+	struct wlr_orient *orient;
+	wlr_orient_destroy_func orient_destroy;
+
+	struct wl_listener new_output;
+	struct wl_listener new_input;
+	struct wl_listener new_xdg_surface;
+	struct wl_listener cursor_touch_down;
+	struct wl_listener cursor_touch_up;
+	struct wl_listener output_transformed;
+	struct wl_event_source *stdin_source;
+};
+
+struct host_output {
+	struct wl_list link;
+	struct host *host;
+	struct wlr_output *output;
+	struct wlr_scene_output *scene_output;
+	struct wlr_buffer *last_frame; /* locked: the frame the panel shows */
+	int last_transform;            /* of the last frame reported on stdout, -1 before any */
+	struct wl_listener frame;
+	struct wl_listener commit;
+	struct wl_listener destroy;
+};
+
+struct host_toplevel {
+	struct wl_list link;
+	struct host *host;
+	struct wlr_xdg_surface *xdg_surface;
+	struct wl_listener destroy;
+};
+
+static struct wlr_output *first_output(struct host *host) {
+	if (wl_list_empty(&host->outputs)) {
+		return NULL;
+	}
+	struct host_output *o = wl_container_of(host->outputs.next, o, link);
+	return o->output;
+}
+
+/* Every toplevel fills the output: sized to its box, so clients re-layout after a rotation. */
+static void fit_toplevel(struct host_toplevel *toplevel) {
+	struct wlr_output *output = first_output(toplevel->host);
+	if (output == NULL) {
+		return;
+	}
+	struct wlr_box *box = wlr_output_layout_get_box(toplevel->host->output_layout, output);
+	if (box == NULL) {
+		return;
+	}
+	wlr_xdg_toplevel_set_maximized(toplevel->xdg_surface, true);
+	wlr_xdg_toplevel_set_size(toplevel->xdg_surface, box->width, box->height);
+}
+
+static void handle_output_transformed(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, output_transformed);
+	struct host_toplevel *toplevel;
+	wl_list_for_each(toplevel, &host->toplevels, link) {
+		fit_toplevel(toplevel);
+	}
+}
+
+static void output_handle_frame(struct wl_listener *listener, void *data) {
+	struct host_output *o = wl_container_of(listener, o, frame);
+	wlr_scene_output_commit(o->scene_output);
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	wlr_scene_output_send_frame_done(o->scene_output, &now);
+}
+
+static void output_handle_commit(struct wl_listener *listener, void *data) {
+	struct host_output *o = wl_container_of(listener, o, commit);
+	struct wlr_output_event_commit *event = data;
+	if (event->buffer == NULL) {
+		return;
+	}
+	if (o->last_frame != NULL) {
+		wlr_buffer_unlock(o->last_frame);
+	}
+	o->last_frame = wlr_buffer_lock(event->buffer);
+	/* Reported once per transform: the first frame that shows it. */
+	if ((int)o->output->transform != o->last_transform) {
+		o->last_transform = o->output->transform;
+		printf("frame %d %d transform %d\n", event->buffer->width, event->buffer->height, o->output->transform);
+		fflush(stdout);
+	}
+}
+
+static void output_handle_destroy(struct wl_listener *listener, void *data) {
+	struct host_output *o = wl_container_of(listener, o, destroy);
+	if (o->last_frame != NULL) {
+		wlr_buffer_unlock(o->last_frame);
+	}
+	wl_list_remove(&o->frame.link);
+	wl_list_remove(&o->commit.link);
+	wl_list_remove(&o->destroy.link);
+	wl_list_remove(&o->link);
+	free(o);
+}
+
+static void publish_outputs(struct host *host) {
+	struct wlr_output_configuration_v1 *config = wlr_output_configuration_v1_create();
+	struct host_output *o;
+	wl_list_for_each(o, &host->outputs, link) {
+		struct wlr_output_configuration_head_v1 *head = wlr_output_configuration_head_v1_create(config, o->output);
+		struct wlr_box *box = wlr_output_layout_get_box(host->output_layout, o->output);
+		if (head != NULL && box != NULL) {
+			head->state.x = box->x;
+			head->state.y = box->y;
+		}
+	}
+	wlr_output_manager_v1_set_configuration(host->output_manager, config);
+}
+
+static void handle_new_output(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, new_output);
+	struct wlr_output *output = data;
+	wlr_output_init_render(output, host->allocator, host->renderer);
+	wlr_output_enable(output, true);
+	if (!wlr_output_commit(output)) {
+		wlr_output_rollback(output);
+		return;
+	}
+	struct host_output *o = calloc(1, sizeof(*o));
+	o->host = host;
+	o->output = output;
+	o->last_transform = -1;
+	o->frame.notify = output_handle_frame;
+	wl_signal_add(&output->events.frame, &o->frame);
+	o->commit.notify = output_handle_commit;
+	wl_signal_add(&output->events.commit, &o->commit);
+	o->destroy.notify = output_handle_destroy;
+	wl_signal_add(&output->events.destroy, &o->destroy);
+	wl_list_insert(&host->outputs, &o->link);
+	wlr_output_layout_add_auto(host->output_layout, output);
+	o->scene_output = wlr_scene_output_create(host->scene, output);
+	publish_outputs(host);
+}
+
+static void toplevel_handle_destroy(struct wl_listener *listener, void *data) {
+	struct host_toplevel *toplevel = wl_container_of(listener, toplevel, destroy);
+	wl_list_remove(&toplevel->destroy.link);
+	wl_list_remove(&toplevel->link);
+	free(toplevel);
+}
+
+/* In 0.15 this fires at the toplevel's initial commit: the size set here is in its first configure. */
+static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, new_xdg_surface);
+	struct wlr_xdg_surface *xdg_surface = data;
+	if (xdg_surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
+		return;
+	}
+	struct host_toplevel *toplevel = calloc(1, sizeof(*toplevel));
+	toplevel->host = host;
+	toplevel->xdg_surface = xdg_surface;
+	toplevel->destroy.notify = toplevel_handle_destroy;
+	wl_signal_add(&xdg_surface->events.destroy, &toplevel->destroy);
+	wl_list_insert(&host->toplevels, &toplevel->link);
+	wlr_scene_xdg_surface_create(&host->scene->node, xdg_surface);
+	fit_toplevel(toplevel);
+}
+
+static void handle_new_input(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, new_input);
+	struct wlr_input_device *device = data;
+	if (device->type == WLR_INPUT_DEVICE_TOUCH || device->type == WLR_INPUT_DEVICE_TABLET_TOOL) {
+		wlr_cursor_attach_input_device(host->cursor, device);
+		wlr_seat_set_capabilities(host->seat, WL_SEAT_CAPABILITY_TOUCH);
+	}
+}
+
+static void handle_touch_down(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, cursor_touch_down);
+	struct wlr_event_touch_down *event = data;
+	double lx, ly, sx, sy;
+	wlr_cursor_absolute_to_layout_coords(host->cursor, event->device, event->x, event->y, &lx, &ly);
+	struct wlr_scene_node *node = wlr_scene_node_at(&host->scene->node, lx, ly, &sx, &sy);
+	if (node == NULL || node->type != WLR_SCENE_NODE_SURFACE) {
+		printf("touch-down nothing at %.1f %.1f\n", lx, ly);
+		fflush(stdout);
+		return;
+	}
+	struct wlr_surface *surface = wlr_scene_surface_from_node(node)->surface;
+	wlr_seat_touch_notify_down(host->seat, surface, event->time_msec, event->touch_id, sx, sy);
+	wlr_seat_touch_notify_frame(host->seat);
+	printf("touch-down layout %.1f %.1f\n", lx, ly);
+	fflush(stdout);
+}
+
+static void handle_touch_up(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, cursor_touch_up);
+	struct wlr_event_touch_up *event = data;
+	wlr_seat_touch_notify_up(host->seat, event->time_msec, event->touch_id);
+	wlr_seat_touch_notify_frame(host->seat);
+}
+
+/* Writes the last committed frame exactly as the panel holds it. */
+static bool dump_frame(struct host *host, const char *path) {
+	struct host_output *o;
+	if (wl_list_empty(&host->outputs)) {
+		return false;
+	}
+	o = wl_container_of(host->outputs.next, o, link);
+	if (o->last_frame == NULL) {
+		return false;
+	}
+	void *data;
+	uint32_t format;
+	size_t stride;
+	if (!wlr_buffer_begin_data_ptr_access(o->last_frame, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
+		return false;
+	}
+	bool ok = false;
+	FILE *f = fopen(path, "wb");
+	if (f != NULL && (format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_ARGB8888)) {
+		int w = o->last_frame->width, h = o->last_frame->height;
+		fprintf(f, "P6\n%d %d\n255\n", w, h);
+		for (int y = 0; y < h; y++) {
+			const uint32_t *row = (const uint32_t *)((const char *)data + y * stride);
+			for (int x = 0; x < w; x++) {
+				unsigned char rgb[3] = { (row[x] >> 16) & 0xff, (row[x] >> 8) & 0xff, row[x] & 0xff };
+				fwrite(rgb, 1, 3, f);
+			}
+		}
+		ok = true;
+	}
+	if (f != NULL) {
+		fclose(f);
+	}
+	wlr_buffer_end_data_ptr_access(o->last_frame);
+	return ok;
+}
+
+static uint32_t now_ms(void) {
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int handle_stdin(int fd, uint32_t mask, void *data) {
+	struct host *host = data;
+	char line[512];
+	/* Read before looking at HANGUP: the last command and the end of input arrive together. */
+	if (fgets(line, sizeof(line), stdin) == NULL) {
+		wl_event_source_remove(host->stdin_source);
+		host->stdin_source = NULL;
+		return 0;
+	}
+	double x, y;
+	char path[400];
+	if (sscanf(line, "touch-down %lf %lf", &x, &y) == 2 && host->touch != NULL) {
+		struct wlr_event_touch_down event = { .device = host->touch, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
+		wl_signal_emit(&host->touch->touch->events.down, &event);
+		struct wlr_event_touch_up up = { .device = host->touch, .time_msec = now_ms(), .touch_id = 0 };
+		wl_signal_emit(&host->touch->touch->events.up, &up);
+		wl_signal_emit(&host->touch->touch->events.frame, NULL);
+	} else if (sscanf(line, "dump %399s", path) == 1) {
+		printf(dump_frame(host, path) ? "dumped %s\n" : "dump failed %s\n", path);
+	} else if (strncmp(line, "quit", 4) == 0) {
+		wl_display_terminate(host->display);
+	} else {
+		printf("unknown command\n");
+	}
+	fflush(stdout);
+	return 0;
+}
+
+/* Loads the plugin through its public header. A missing or broken file is logged; the host runs on. */
+static void load_plugin(struct host *host, const char *path) {
+	host->plugin_handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+	if (host->plugin_handle == NULL) {
+		wlr_log(WLR_ERROR, "cannot load the wlr-orient plugin %s: %s; running without it", path, dlerror());
+		return;
+	}
+	wlr_orient_create_func create = (wlr_orient_create_func)dlsym(host->plugin_handle, "wlr_orient_create");
+	host->orient_destroy = (wlr_orient_destroy_func)dlsym(host->plugin_handle, "wlr_orient_destroy");
+	if (create == NULL || host->orient_destroy == NULL) {
+		wlr_log(WLR_ERROR, "%s is not a wlr-orient plugin (no wlr_orient_create/destroy); running without it", path);
+		dlclose(host->plugin_handle);
+		host->plugin_handle = NULL;
+		return;
+	}
+	struct wlr_orient_host description = {
+		.display = host->display,
+		.backend = host->backend,
+		.renderer = host->renderer,
+		.allocator = host->allocator,
+		.output_layout = host->output_layout,
+		.output_manager = host->output_manager,
+		.seat = host->seat,
+		.cursor = host->cursor,
+		.xdg_shell = host->xdg_shell,
+		.config_path = getenv("WLR_ORIENT_CONFIG"),
+	};
+	host->orient = create(&description);
+	if (host->orient == NULL) {
+		wlr_log(WLR_ERROR, "the wlr-orient plugin refused to start; running without it");
+		return;
+	}
+	host->output_transformed.notify = handle_output_transformed;
+	wl_signal_add(&host->orient->events.output_transformed, &host->output_transformed);
+}
+
+int main(int argc, char *argv[]) {
+	const char *plugin = NULL, *command = NULL;
+	int width = 1280, height = 800;
+	bool touch = false;
+	static const struct option options[] = {
+		{ "plugin", required_argument, NULL, 'p' },
+		{ "size", required_argument, NULL, 'g' },
+		{ "touch", no_argument, NULL, 't' },
+		{ 0 },
+	};
+	int c;
+	while ((c = getopt_long(argc, argv, "s:", options, NULL)) != -1) {
+		switch (c) {
+		case 'p': plugin = optarg; break;
+		case 'g': sscanf(optarg, "%dx%d", &width, &height); break;
+		case 't': touch = true; break;
+		case 's': command = optarg; break;
+		default:
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [-s COMMAND]\n", argv[0]);
+			return 1;
+		}
+	}
+	wlr_log_init(WLR_INFO, NULL);
+
+	struct host host = { 0 };
+	wl_list_init(&host.outputs);
+	wl_list_init(&host.toplevels);
+	host.display = wl_display_create();
+	host.backend = wlr_headless_backend_create(host.display);
+	host.renderer = wlr_pixman_renderer_create();
+	if (host.backend == NULL || host.renderer == NULL) {
+		return 1;
+	}
+	wlr_renderer_init_wl_display(host.renderer, host.display);
+	host.allocator = wlr_allocator_autocreate(host.backend, host.renderer);
+	wlr_compositor_create(host.display, host.renderer);
+	wlr_data_device_manager_create(host.display);
+	host.output_layout = wlr_output_layout_create();
+	wlr_xdg_output_manager_v1_create(host.display, host.output_layout);
+	wlr_screencopy_manager_v1_create(host.display);
+	host.output_manager = wlr_output_manager_v1_create(host.display);
+	host.scene = wlr_scene_create();
+	wlr_scene_attach_output_layout(host.scene, host.output_layout);
+	host.xdg_shell = wlr_xdg_shell_create(host.display);
+	host.seat = wlr_seat_create(host.display, "seat0");
+	host.cursor = wlr_cursor_create();
+	wlr_cursor_attach_output_layout(host.cursor, host.output_layout);
+
+	host.new_output.notify = handle_new_output;
+	wl_signal_add(&host.backend->events.new_output, &host.new_output);
+	host.new_input.notify = handle_new_input;
+	wl_signal_add(&host.backend->events.new_input, &host.new_input);
+	host.new_xdg_surface.notify = handle_new_xdg_surface;
+	wl_signal_add(&host.xdg_shell->events.new_surface, &host.new_xdg_surface);
+	host.cursor_touch_down.notify = handle_touch_down;
+	wl_signal_add(&host.cursor->events.touch_down, &host.cursor_touch_down);
+	host.cursor_touch_up.notify = handle_touch_up;
+	wl_signal_add(&host.cursor->events.touch_up, &host.cursor_touch_up);
+
+	/* The plugin comes after the host's own listeners and before the backend starts. */
+	if (plugin != NULL) {
+		load_plugin(&host, plugin);
+	}
+	wlr_headless_add_output(host.backend, width, height);
+	if (touch) {
+		host.touch = wlr_headless_add_input_device(host.backend, WLR_INPUT_DEVICE_TOUCH);
+	}
+
+	const char *socket = wl_display_add_socket_auto(host.display);
+	if (socket == NULL || !wlr_backend_start(host.backend)) {
+		return 1;
+	}
+	setenv("WAYLAND_DISPLAY", socket, true);
+	printf("WAYLAND_DISPLAY=%s\n", socket);
+	fflush(stdout);
+	host.stdin_source = wl_event_loop_add_fd(wl_display_get_event_loop(host.display), STDIN_FILENO,
+		WL_EVENT_READABLE, handle_stdin, &host);
+	if (command != NULL && fork() == 0) {
+		execl("/bin/sh", "/bin/sh", "-c", command, (void *)NULL);
+		_exit(127);
+	}
+	wl_display_run(host.display);
+
+	if (host.orient != NULL) {
+		wl_list_remove(&host.output_transformed.link);
+		host.orient_destroy(host.orient);
+	}
+	wl_display_destroy_clients(host.display);
+	wl_display_destroy(host.display);
+	if (host.plugin_handle != NULL) {
+		dlclose(host.plugin_handle);
+	}
+	return 0;
+}
