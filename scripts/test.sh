@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The whole test suite, installing what it needs first:
 #  1. Swift tests: the pure core, the CLI as a user runs it, the trace corpus;
-#  2. integration tests: the sensor layer against fake accelerometers under umockdev
-#     (real libiio and libudev), driven by Debian's python3.
+#  2. integration tests, driven by Debian's python3: the sensor layer against fake
+#     accelerometers under umockdev (real libiio and libudev), and the plugin end to end in
+#     the reference host compositor with real clients (wlr-randr, grim, our own).
 # Ends with one line "tests: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -12,6 +13,8 @@ log=$(mktemp)
 pylog=$(mktemp)
 trap 'rm -f "$log" "$pylog"' EXIT
 swift build --build-tests 2>&1 | tail -n 3
+# The plugin as libwlr-orient.so and the reference host, for the end-to-end tests.
+bash scripts/build-plugin.sh debug
 
 set +e
 swift test 2>&1 | tee "$log" | grep -E '^(✘|✔ Suite)|error:|Test run with'

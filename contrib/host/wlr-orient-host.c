@@ -11,6 +11,7 @@
  *   touch-up
  *   dump PATH          writes the last committed frame, as the panel holds it (its raw pixels,
  *                      before any transform), as a binary PPM
+ *   next-frame         answers "next-frame" when the next frame is committed
  *   quit
  */
 #define _POSIX_C_SOURCE 200809L
@@ -83,6 +84,7 @@ struct host_output {
 	struct wlr_scene_output *scene_output;
 	struct wlr_buffer *last_frame; /* locked: the frame the panel shows */
 	int last_transform;            /* of the last frame reported on stdout, -1 before any */
+	bool report_next_frame;        /* a "next-frame" command is waiting */
 	struct wl_listener frame;
 	struct wl_listener commit;
 	struct wl_listener destroy;
@@ -143,6 +145,11 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 		wlr_buffer_unlock(o->last_frame);
 	}
 	o->last_frame = wlr_buffer_lock(event->buffer);
+	if (o->report_next_frame) {
+		o->report_next_frame = false;
+		printf("next-frame\n");
+		fflush(stdout);
+	}
 	/* Reported once per transform: the first frame that shows it. */
 	if ((int)o->output->transform != o->last_transform) {
 		o->last_transform = o->output->transform;
@@ -322,6 +329,11 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		wl_signal_emit(&host->touch->touch->events.frame, NULL);
 	} else if (sscanf(line, "dump %399s", path) == 1) {
 		printf(dump_frame(host, path) ? "dumped %s\n" : "dump failed %s\n", path);
+	} else if (strncmp(line, "next-frame", 10) == 0 && !wl_list_empty(&host->outputs)) {
+		struct host_output *o = wl_container_of(host->outputs.next, o, link);
+		o->report_next_frame = true;
+		wlr_output_schedule_frame(o->output);
+		return 0;
 	} else if (strncmp(line, "quit", 4) == 0) {
 		wl_display_terminate(host->display);
 	} else {

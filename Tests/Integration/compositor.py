@@ -1,0 +1,156 @@
+"""The reference host compositor with the plugin, headless, for end-to-end tests.
+
+Everything is real: the host (contrib/host) dlopens build/libwlr-orient.so through the public
+header, libiio reads a umockdev accelerometer, and real clients connect: wlr-randr, grim and
+orient-client (ours, which logs its configures and touches). Waits are on output lines.
+"""
+import json
+import os
+import queue
+import re
+import struct
+import subprocess
+import tempfile
+import threading
+import time
+
+from fakeiio import ROOT
+
+HOST = os.path.join(ROOT, "build", "wlr-orient-host")
+PLUGIN = os.path.join(ROOT, "build", "libwlr-orient.so")
+CLIENT_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "clients", "orient-client.c")
+XDG_SHELL = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
+
+
+def build_client(directory):
+    """Builds orient-client with xdg-shell glue from wayland-scanner; returns its path."""
+    header = os.path.join(directory, "xdg-shell-client-protocol.h")
+    code = os.path.join(directory, "xdg-shell-protocol.c")
+    subprocess.run(["wayland-scanner", "client-header", XDG_SHELL, header], check=True)
+    subprocess.run(["wayland-scanner", "private-code", XDG_SHELL, code], check=True)
+    binary = os.path.join(directory, "orient-client")
+    subprocess.run(["cc", "-O2", "-Wall", "-o", binary, CLIENT_SRC, code, "-I", directory, "-lwayland-client"],
+                   check=True)
+    return binary
+
+
+class Lines:
+    """A child's output lines, arriving on a queue, with waits that match them."""
+
+    def __init__(self, stream):
+        self.q = queue.Queue()
+        self.seen = []
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
+
+    def _pump(self, stream):
+        for line in stream:
+            self.q.put(line.rstrip("\n"))
+        self.q.put(None)
+
+    def wait(self, pattern, timeout=10.0):
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("timed out waiting for %r; last lines: %s" % (pattern, self.seen[-8:]))
+            try:
+                line = self.q.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line is None:
+                raise AssertionError("the process ended while waiting for %r; last lines: %s" % (pattern, self.seen[-8:]))
+            self.seen.append(line)
+            m = re.search(pattern, line)
+            if m:
+                return m
+
+
+class Compositor:
+    def __init__(self, fake, config="", state=None, touch=True, size="1280x800"):
+        self.dir = tempfile.mkdtemp(prefix="wlr-orient-e2e-")
+        self.runtime = os.path.join(self.dir, "runtime")
+        os.mkdir(self.runtime, 0o700)
+        config_path = os.path.join(self.dir, "config.toml")
+        with open(config_path, "w") as f:
+            f.write('[device]\noutputs = ["HEADLESS-*"]\n' + config)
+        state_home = os.path.join(self.dir, "state")
+        if state:
+            os.makedirs(os.path.join(state_home, "wlr-orient"))
+            with open(os.path.join(state_home, "wlr-orient", "state.toml"), "w") as f:
+                f.write(state)
+        self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, WLR_ORIENT_CONFIG=config_path, XDG_STATE_HOME=state_home)
+        args = [HOST, "--plugin", PLUGIN, "--size", size] + (["--touch"] if touch else [])
+        self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.out = Lines(self.p.stdout)
+        self.log = Lines(self.p.stderr)
+        socket = self.out.wait(r"^WAYLAND_DISPLAY=(\S+)").group(1)
+        self.client_env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, WAYLAND_DISPLAY=socket)
+
+    def command(self, line, answer, timeout=10.0):
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        return self.out.wait(answer, timeout)
+
+    def wait_frame(self, transform, timeout=10.0):
+        """Waits for the first committed frame with this wl_output transform; returns (w, h)."""
+        m = self.out.wait(r"^frame (\d+) (\d+) transform %d$" % transform, timeout)
+        return int(m.group(1)), int(m.group(2))
+
+    def randr_transform(self):
+        out = subprocess.run(["wlr-randr"], env=self.client_env, capture_output=True, text=True, check=True).stdout
+        return re.search(r"Transform: (\S+)", out).group(1)
+
+    def screenshot_size(self):
+        path = os.path.join(self.dir, "shot.png")
+        subprocess.run(["grim", path], env=self.client_env, check=True, capture_output=True)
+        with open(path, "rb") as f:
+            head = f.read(24)
+        return struct.unpack(">II", head[16:24])
+
+    def raw_panel(self):
+        """The panel's raw pixels (the committed buffer, no transform applied): (w, h, rgb bytes)."""
+        path = os.path.join(self.dir, "raw.ppm")
+        self.command("dump " + path, r"^dumped ")
+        with open(path, "rb") as f:
+            data = f.read()
+        magic, size, maxval, pixels = data.split(b"\n", 3)
+        assert magic == b"P6" and maxval == b"255", data[:20]
+        w, h = map(int, size.split())
+        return w, h, pixels
+
+    def stop(self):
+        if self.p.poll() is None:
+            try:
+                self.p.stdin.write("quit\n")
+                self.p.stdin.flush()
+            except BrokenPipeError:
+                pass
+            try:
+                return self.p.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.p.kill()
+                return self.p.wait()
+        return self.p.returncode
+
+
+def pixel(w, rgb, x, y):
+    i = (y * w + x) * 3
+    return tuple(rgb[i:i + 3])
+
+
+class Client:
+    def __init__(self, binary, env, app_id="wlr-orient-test"):
+        self.p = subprocess.Popen([binary, app_id], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        self.out = Lines(self.p.stdout)
+
+    def wait_configure(self, width, height, timeout=10.0):
+        self.out.wait(r'^\{"configure": \[%d, %d\]\}$' % (width, height), timeout)
+
+    def wait_touch(self, timeout=10.0):
+        m = self.out.wait(r'^\{"touch": \[([-\d.]+), ([-\d.]+)\]\}$', timeout)
+        return float(m.group(1)), float(m.group(2))
+
+    def stop(self):
+        self.p.terminate()
+        self.p.wait(timeout=5)

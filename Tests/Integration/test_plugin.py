@@ -1,0 +1,82 @@
+"""The plugin in the reference host, end to end (issue #5)."""
+import pytest
+
+from compositor import Client, Compositor, build_client, pixel
+from fakeiio import G_COUNTS as G, FakeIIO
+
+RED = (255, 0, 0)
+WHITE = (255, 255, 255)
+# Device pose, wl_output transform, logical size, and where the client's top edge must lie on
+# the panel (a raw pixel near that edge, and one near the opposite edge) for a 1280x800 panel.
+STEPS = [
+    ("normal", (0, -G, 0), 0, (1280, 800), (640, 5), (640, 794)),
+    ("left-up", (G, 0, 0), 1, (800, 1280), (5, 400), (1274, 400)),
+    ("bottom-up", (0, G, 0), 2, (1280, 800), (640, 794), (640, 5)),
+    ("right-up", (-G, 0, 0), 3, (800, 1280), (1274, 400), (5, 400)),
+    ("normal", (0, -G, 0), 0, (1280, 800), (640, 5), (640, 794)),
+]
+RANDR = {0: "normal", 1: "90", 2: "180", 3: "270"}
+
+
+@pytest.fixture(scope="module")
+def client_binary(tmp_path_factory):
+    return build_client(str(tmp_path_factory.mktemp("client")))
+
+
+def test_the_panel_follows_the_device_through_all_four_orientations(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=(0, -G, 0))
+    host = Compositor(fake)
+    client = None
+    try:
+        host.log.wait(r"accelerometer: iio:device0")
+        client = Client(client_binary, host.client_env)
+        client.wait_configure(1280, 800)
+        for i, (name, raw, transform, (w, h), up, down) in enumerate(STEPS):
+            fake.set(dev, *raw)
+            if i > 0:
+                assert host.wait_frame(transform) == (1280, 800), "the panel's buffer keeps its native size"
+                client.wait_configure(w, h)
+            assert host.randr_transform() == RANDR[transform], name
+            assert host.screenshot_size() == (w, h), name
+            # Once the client's redraw at its new size is on screen, its red top band must lie
+            # along the panel's physically-up edge in the raw buffer. Frames are awaited, a few.
+            for _ in range(5):
+                pw, ph, rgb = host.raw_panel()
+                if (pixel(pw, rgb, *up), pixel(pw, rgb, *down)) == (RED, WHITE):
+                    break
+                host.command("next-frame", r"^next-frame$", timeout=2)
+            assert (pw, ph) == (1280, 800)
+            assert pixel(pw, rgb, *up) == RED, "%s: the client's top is not on the up edge" % name
+            assert pixel(pw, rgb, *down) == WHITE, name
+    finally:
+        if client:
+            client.stop()
+        assert host.stop() == 0
+
+
+def test_a_flat_start_shows_the_saved_orientation_in_the_first_frame():
+    fake = FakeIIO()
+    fake.add_accel(raw=(0, 0, -G))  # lying face up on a table
+    host = Compositor(fake, state='felt = "left-up"\n')
+    try:
+        first = host.out.wait(r"^frame (\d+) (\d+) transform (\d)$")
+        assert first.group(3) == "1", "the first frame must already be rotated for left-up: %s" % first.group(0)
+        assert host.randr_transform() == "90"
+        assert host.screenshot_size() == (800, 1280)
+    finally:
+        assert host.stop() == 0
+
+
+def test_a_missing_plugin_is_logged_and_the_host_runs_on(tmp_path):
+    import compositor
+    fake = FakeIIO()
+    saved = compositor.PLUGIN
+    compositor.PLUGIN = str(tmp_path / "absent.so")
+    try:
+        host = Compositor(fake)
+        host.log.wait(r"cannot load the wlr-orient plugin")
+        assert host.randr_transform() == "normal"
+        assert host.stop() == 0
+    finally:
+        compositor.PLUGIN = saved
