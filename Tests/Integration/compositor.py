@@ -119,6 +119,16 @@ class Compositor:
         w, h = map(int, size.split())
         return w, h, pixels
 
+    def wait_for_panel(self, predicate, frames=20):
+        """Dumps the raw panel until predicate(w, h, rgb) holds, waiting a frame between tries
+        (a client's redraw reaches the screen a frame or two after its configure)."""
+        for _ in range(frames):
+            w, h, rgb = self.raw_panel()
+            if predicate(w, h, rgb):
+                break
+            self.command("next-frame", r"^next-frame$", timeout=2)
+        return w, h, rgb
+
     def stop(self):
         if self.p.poll() is None:
             try:

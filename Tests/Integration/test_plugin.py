@@ -40,12 +40,8 @@ def test_the_panel_follows_the_device_through_all_four_orientations(client_binar
             assert host.randr_transform() == RANDR[transform], name
             assert host.screenshot_size() == (w, h), name
             # Once the client's redraw at its new size is on screen, its red top band must lie
-            # along the panel's physically-up edge in the raw buffer. Frames are awaited, a few.
-            for _ in range(5):
-                pw, ph, rgb = host.raw_panel()
-                if (pixel(pw, rgb, *up), pixel(pw, rgb, *down)) == (RED, WHITE):
-                    break
-                host.command("next-frame", r"^next-frame$", timeout=2)
+            # along the panel's physically-up edge in the raw buffer.
+            pw, ph, rgb = host.wait_for_panel(lambda pw, ph, rgb: (pixel(pw, rgb, *up), pixel(pw, rgb, *down)) == (RED, WHITE))
             assert (pw, ph) == (1280, 800)
             assert pixel(pw, rgb, *up) == RED, "%s: the client's top is not on the up edge" % name
             assert pixel(pw, rgb, *down) == WHITE, name
@@ -80,3 +76,33 @@ def test_a_missing_plugin_is_logged_and_the_host_runs_on(tmp_path):
         assert host.stop() == 0
     finally:
         compositor.PLUGIN = saved
+
+
+# A touch at (0.1, 0.2) of the panel's own axes, native pixel (128, 160) of 1280x800, seen by
+# a maximized client in each orientation: the same physical spot, in upright coordinates.
+TOUCH = {"normal": (128, 160), "left-up": (640, 128), "bottom-up": (1152, 640), "right-up": (160, 1152)}
+
+
+def test_touch_reaches_the_client_at_the_right_point_in_every_orientation(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=(0, -G, 0))
+    host = Compositor(fake, touch=True)
+    client = None
+    try:
+        host.log.wait(r"accelerometer: iio:device0")
+        client = Client(client_binary, host.client_env)
+        client.wait_configure(1280, 800)
+        for i, (name, raw, transform, (w, h), up, down) in enumerate(STEPS):
+            fake.set(dev, *raw)
+            if i > 0:
+                host.wait_frame(transform)
+                client.wait_configure(w, h)
+            # The client's redraw at the new size is on screen before the touch.
+            host.wait_for_panel(lambda pw, ph, rgb: (pixel(pw, rgb, *up), pixel(pw, rgb, *down)) == (RED, WHITE))
+            host.command("touch-down 0.1 0.2", r"^touch-down layout")
+            x, y = client.wait_touch()
+            assert (round(x), round(y)) == TOUCH[name], "%s: touch at %s" % (name, (x, y))
+    finally:
+        if client:
+            client.stop()
+        assert host.stop() == 0

@@ -11,7 +11,8 @@
  *   touch-up
  *   dump PATH          writes the last committed frame, as the panel holds it (its raw pixels,
  *                      before any transform), as a binary PPM
- *   next-frame         answers "next-frame" when the next frame is committed
+ *   next-frame         answers "next-frame" after the next frame (what clients committed
+ *                      before it is then on screen)
  *   quit
  */
 #define _POSIX_C_SOURCE 200809L
@@ -130,6 +131,12 @@ static void handle_output_transformed(struct wl_listener *listener, void *data) 
 static void output_handle_frame(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, frame);
 	wlr_scene_output_commit(o->scene_output);
+	/* After the scene had its chance to commit: whatever clients sent before is on screen. */
+	if (o->report_next_frame) {
+		o->report_next_frame = false;
+		printf("next-frame\n");
+		fflush(stdout);
+	}
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	wlr_scene_output_send_frame_done(o->scene_output, &now);
@@ -145,11 +152,6 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 		wlr_buffer_unlock(o->last_frame);
 	}
 	o->last_frame = wlr_buffer_lock(event->buffer);
-	if (o->report_next_frame) {
-		o->report_next_frame = false;
-		printf("next-frame\n");
-		fflush(stdout);
-	}
 	/* Reported once per transform: the first frame that shows it. */
 	if ((int)o->output->transform != o->last_transform) {
 		o->last_transform = o->output->transform;
