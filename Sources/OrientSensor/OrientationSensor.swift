@@ -57,6 +57,9 @@ public final class OrientationSensor {
         self.preferBuffer = preferBuffer
     }
 
+    /// The monotonic time (the `clock`'s seconds) of a sample time `t` from this sensor's events.
+    public func monotonicTime(ofSampleAt t: Double) -> Double { origin + t }
+
     /// Starts (or restarts) sampling; the device is opened on the first `process()`.
     public func start() {
         guard !isRunning else { return }

@@ -114,7 +114,10 @@ final class Plugin {
             case .lost(let why): Log.error("accelerometer: \(why); keeping \(felt?.rawValue ?? "the current orientation")")
             case .log(let line): Log.info(line)
             case .sample: break
-            case .change(let change): feltChanged(change.orientation)
+            case .change(let change):
+                // For the latency benchmark: when the sample that completed this decision was read.
+                Log.debug("decision \(change.orientation.rawValue) from the sample read at \(sensor.monotonicTime(ofSampleAt: change.t)) s")
+                feltChanged(change.orientation)
             }
         }
         schedule()

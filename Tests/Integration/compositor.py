@@ -66,7 +66,7 @@ class Lines:
 
 
 class Compositor:
-    def __init__(self, fake, config="", state=None, touch=True, size="1280x800"):
+    def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=()):
         self.dir = tempfile.mkdtemp(prefix="wlr-orient-e2e-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
@@ -79,7 +79,7 @@ class Compositor:
             with open(os.path.join(state_home, "wlr-orient", "state.toml"), "w") as f:
                 f.write(state)
         self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, WLR_ORIENT_CONFIG=config_path, XDG_STATE_HOME=state_home)
-        args = [HOST, "--plugin", PLUGIN, "--size", size] + (["--touch"] if touch else [])
+        args = [HOST, "--plugin", PLUGIN, "--size", size] + (["--touch"] if touch else []) + list(extra_args)
         self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, bufsize=1)
         self.out = Lines(self.p.stdout)
@@ -94,7 +94,7 @@ class Compositor:
 
     def wait_frame(self, transform, timeout=10.0):
         """Waits for the first committed frame with this wl_output transform; returns (w, h)."""
-        m = self.out.wait(r"^frame (\d+) (\d+) transform %d$" % transform, timeout)
+        m = self.out.wait(r"^frame (\d+) (\d+) transform %d at " % transform, timeout)
         return int(m.group(1)), int(m.group(2))
 
     def randr_transform(self):

@@ -3,7 +3,7 @@
  * as a real compositor would (dlopen + the public header), for tests, demos and as an example
  * for compositor authors. Headless, pixman renderer, one output, every toplevel maximized.
  *
- *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [-s COMMAND]
+ *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--debug] [-s COMMAND]
  *
  * On start it prints "WAYLAND_DISPLAY=<socket>". It reads commands on standard input, one per
  * line, and answers each on standard output:
@@ -155,7 +155,10 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 	/* Reported once per transform: the first frame that shows it. */
 	if ((int)o->output->transform != o->last_transform) {
 		o->last_transform = o->output->transform;
-		printf("frame %d %d transform %d\n", event->buffer->width, event->buffer->height, o->output->transform);
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		printf("frame %d %d transform %d at %.6f\n", event->buffer->width, event->buffer->height,
+			o->output->transform, now.tv_sec + now.tv_nsec / 1e9);
 		fflush(stdout);
 	}
 }
@@ -384,11 +387,12 @@ static void load_plugin(struct host *host, const char *path) {
 int main(int argc, char *argv[]) {
 	const char *plugin = NULL, *command = NULL;
 	int width = 1280, height = 800;
-	bool touch = false;
+	bool touch = false, debug = false;
 	static const struct option options[] = {
 		{ "plugin", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 'g' },
 		{ "touch", no_argument, NULL, 't' },
+		{ "debug", no_argument, NULL, 'd' },
 		{ 0 },
 	};
 	int c;
@@ -397,13 +401,14 @@ int main(int argc, char *argv[]) {
 		case 'p': plugin = optarg; break;
 		case 'g': sscanf(optarg, "%dx%d", &width, &height); break;
 		case 't': touch = true; break;
+		case 'd': debug = true; break;
 		case 's': command = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [-s COMMAND]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--debug] [-s COMMAND]\n", argv[0]);
 			return 1;
 		}
 	}
-	wlr_log_init(WLR_INFO, NULL);
+	wlr_log_init(debug ? WLR_DEBUG : WLR_INFO, NULL);
 
 	struct host host = { 0 };
 	wl_list_init(&host.outputs);
