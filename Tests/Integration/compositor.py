@@ -66,7 +66,8 @@ class Lines:
 
 
 class Compositor:
-    def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=()):
+    def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=(), wrapper=(),
+                 plugin=None):
         self.dir = tempfile.mkdtemp(prefix="wlr-orient-e2e-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
@@ -79,12 +80,13 @@ class Compositor:
             with open(os.path.join(state_home, "wlr-orient", "state.toml"), "w") as f:
                 f.write(state)
         self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, WLR_ORIENT_CONFIG=config_path, XDG_STATE_HOME=state_home)
-        args = [HOST, "--plugin", PLUGIN, "--size", size] + (["--touch"] if touch else []) + list(extra_args)
+        args = list(wrapper) + [HOST, "--plugin", plugin or PLUGIN, "--size", size] \
+            + (["--touch"] if touch else []) + list(extra_args)
         self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, bufsize=1)
         self.out = Lines(self.p.stdout)
         self.log = Lines(self.p.stderr)
-        socket = self.out.wait(r"^WAYLAND_DISPLAY=(\S+)").group(1)
+        socket = self.out.wait(r"^WAYLAND_DISPLAY=(\S+)", timeout=60).group(1)
         self.client_env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, WAYLAND_DISPLAY=socket)
 
     def command(self, line, answer, timeout=10.0):

@@ -473,8 +473,18 @@ int main(int argc, char *argv[]) {
 		wl_list_remove(&host.output_transformed.link);
 		host.orient_destroy(host.orient);
 	}
+	if (host.stdin_source != NULL) {
+		wl_event_source_remove(host.stdin_source);
+	}
+	/* Outputs go first (with the display and its backend), then the layout, then the scene
+	 * that was following both: the reverse order leaves wlroots reading freed scene memory. */
 	wl_display_destroy_clients(host.display);
+	wlr_cursor_destroy(host.cursor);
 	wl_display_destroy(host.display);
+	wlr_output_layout_destroy(host.output_layout);
+	wlr_scene_node_destroy(&host.scene->node);
+	wlr_allocator_destroy(host.allocator);
+	wlr_renderer_destroy(host.renderer);
 	if (host.plugin_handle != NULL) {
 		dlclose(host.plugin_handle);
 	}

@@ -1,0 +1,47 @@
+"""The host with the plugin under valgrind: rotations and clients coming and going must cause
+no invalid memory access and leak nothing definitely (issue #5, point 5)."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from compositor import PLUGIN, Client, Compositor, build_client
+from fakeiio import G_COUNTS as G, FakeIIO
+
+ROTATIONS = int(os.environ.get("WLR_ORIENT_MEMCHECK_ROTATIONS", "100"))
+CLIENTS = int(os.environ.get("WLR_ORIENT_MEMCHECK_CLIENTS", "20"))
+POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
+
+
+def test_rotations_and_clients_under_valgrind(tmp_path):
+    client_binary = build_client(str(tmp_path))
+    # Valgrind cannot read the Swift toolchain's debug info; the code is the same without it.
+    plugin = str(tmp_path / "libwlr-orient.so")
+    subprocess.run(["strip", "-g", PLUGIN, "-o", plugin], check=True)
+    log = str(tmp_path / "valgrind.log")
+    suppressions = os.path.join(os.path.dirname(os.path.abspath(__file__)), "valgrind.supp")
+    wrapper = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite", "--error-exitcode=99",
+               "--suppressions=" + suppressions, "--log-file=" + log]
+    fake = FakeIIO()
+    dev = fake.add_accel()
+    host = Compositor(fake, wrapper=wrapper, plugin=plugin)
+    try:
+        host.wait_frame(0, timeout=60)
+        for i in range(ROTATIONS):
+            raw, transform = POSES[i % len(POSES)]
+            fake.set(dev, *raw)
+            host.wait_frame(transform, timeout=30)
+            if i % (ROTATIONS // CLIENTS or 1) == 0:
+                client = Client(client_binary, host.client_env)
+                client.out.wait(r'^\{"configure"', timeout=30)
+                client.stop()
+    finally:
+        status = host.stop()
+    with open(log) as f:
+        report = f.read()
+    definitely = re.search(r"definitely lost: ([\d,]+) bytes", report)
+    errors = re.search(r"ERROR SUMMARY: (\d+) errors", report)
+    assert errors and errors.group(1) == "0", report[-4000:]
+    assert definitely is None or definitely.group(1) == "0", report[-4000:]
+    assert status == 0, "valgrind exit status %s\n%s" % (status, report[-4000:])
