@@ -24,6 +24,19 @@ struct glue_listener *glue_listener_create(struct wl_signal *signal, void *conte
 	return glue;
 }
 
+struct glue_listener *glue_listener_create_display_destroy(struct wl_display *display, void *context,
+		glue_callback callback) {
+	struct glue_listener *glue = calloc(1, sizeof(*glue));
+	if (glue == NULL) {
+		return NULL;
+	}
+	glue->context = context;
+	glue->callback = callback;
+	glue->listener.notify = glue_notify;
+	wl_display_add_destroy_listener(display, &glue->listener);
+	return glue;
+}
+
 void glue_listener_destroy(struct glue_listener *glue) {
 	if (glue == NULL) {
 		return;

@@ -9,12 +9,21 @@ final class Listener {
     init?(_ signal: UnsafeMutablePointer<wl_signal>?, _ handler: @escaping (UnsafeMutableRawPointer?) -> Void) {
         guard let signal else { return nil }
         self.handler = handler
-        let context = Unmanaged.passUnretained(self).toOpaque()
-        raw = glue_listener_create(signal, context) { context, data in
-            guard let context else { return }
-            Unmanaged<Listener>.fromOpaque(context).takeUnretainedValue().handler(data)
-        }
+        raw = glue_listener_create(signal, Unmanaged.passUnretained(self).toOpaque(), Listener.trampoline)
         if raw == nil { return nil }
+    }
+
+    /// A listener on the display's destroy signal.
+    init?(displayDestroy display: OpaquePointer?, _ handler: @escaping (UnsafeMutableRawPointer?) -> Void) {
+        guard let display else { return nil }
+        self.handler = handler
+        raw = glue_listener_create_display_destroy(display, Unmanaged.passUnretained(self).toOpaque(), Listener.trampoline)
+        if raw == nil { return nil }
+    }
+
+    private static let trampoline: glue_callback = { context, data in
+        guard let context else { return }
+        Unmanaged<Listener>.fromOpaque(context).takeUnretainedValue().handler(data)
     }
 
     func remove() {

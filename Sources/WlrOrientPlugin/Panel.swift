@@ -17,7 +17,7 @@ final class Panel {
     init(output: UnsafeMutablePointer<wlr_output>, onDestroy: @escaping (Panel) -> Void) {
         self.output = output
         self.name = output.pointee.name.map { String(cString: $0) } ?? "?"
-        let transform = OutputTransform(rawValue: Int32(output.pointee.transform.rawValue)) ?? .normal
+        let transform = OutputTransform(rawValue: Int32(truncatingIfNeeded: output.pointee.transform.rawValue)) ?? .normal
         self.current = transform.orientation
         let destroy = Listener(signal(output, \.events.destroy)) { [unowned self] _ in onDestroy(self) }
         listeners = [destroy].compactMap { $0 }

@@ -15,6 +15,8 @@ final class Plugin {
     private var felt: Orientation?
     private var panels: [Panel] = []
     private var listeners: [Listener] = []
+    /// Listeners on the backend, removed when it is destroyed (it may go before we do).
+    private var backendListeners: [Listener] = []
     private var timer: OpaquePointer?
     private var fdSource: OpaquePointer?
     private var watchedFD: Int32?
@@ -45,12 +47,20 @@ final class Plugin {
     /// Hooks into the compositor: outputs and input devices, the event loop; starts the sensor.
     func attach() {
         let backend = host.backend
-        listeners += [
+        // If the compositor destroys its display before calling wlr_orient_destroy, everything we
+        // hooked (signals, event sources) is going away: unhook it now, while it exists.
+        listeners += [Listener(displayDestroy: host.display) { [unowned self] _ in unhook() }].compactMap { $0 }
+        backendListeners = [
             Listener(signal(backend, \.events.new_output)) { [unowned self] data in
                 addOutput(data?.assumingMemoryBound(to: wlr_output.self))
             },
             Listener(signal(backend, \.events.new_input)) { [unowned self] data in
                 mapInput(data?.assumingMemoryBound(to: wlr_input_device.self))
+            },
+            // The backend can go first (a headless backend goes with the display, before us).
+            Listener(signal(backend, \.events.destroy)) { [unowned self] _ in
+                backendListeners.forEach { $0.remove() }
+                backendListeners = []
             },
         ].compactMap { $0 }
         glue_output_layout_for_each(host.output_layout, Unmanaged.passUnretained(self).toOpaque()) { context, output in
@@ -71,16 +81,24 @@ final class Plugin {
 
     func destroy() {
         glue_signal_emit(signal(orient, \.events.destroy), orient)
+        unhook()
+        glue_orient_free(orient)
+    }
+
+    /// Releases the sensor and removes every listener and event source. Safe to call twice.
+    private func unhook() {
         sensor.stop()
         if let timer { wl_event_source_remove(timer) }
         if let fdSource { wl_event_source_remove(fdSource) }
         timer = nil
         fdSource = nil
+        watchedFD = nil
         listeners.forEach { $0.remove() }
         listeners = []
+        backendListeners.forEach { $0.remove() }
+        backendListeners = []
         panels.forEach { $0.detach() }
         panels = []
-        glue_orient_free(orient)
     }
 
     // MARK: outputs and inputs
@@ -139,8 +157,8 @@ final class Plugin {
         }
         guard let timer else { return }
         if let deadline = sensor.deadline {
-            let ms = max(1, Int32(min(((deadline - monotonicSeconds()) * 1000).rounded(.up), 60_000)))
-            wl_event_source_timer_update(timer, ms)
+            let ms = ((deadline - monotonicSeconds()) * 1000).rounded(.up)
+            wl_event_source_timer_update(timer, ms.isFinite ? Int32(max(1, min(ms, 60_000))) : 1000)
         } else {
             wl_event_source_timer_update(timer, 0)
         }

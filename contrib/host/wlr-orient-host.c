@@ -3,7 +3,7 @@
  * as a real compositor would (dlopen + the public header), for tests, demos and as an example
  * for compositor authors. Headless, pixman renderer, one output, every toplevel maximized.
  *
- *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--debug] [-s COMMAND]
+ *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--debug] [--destroy-plugin-last] [-s COMMAND]
  *
  * On start it prints "WAYLAND_DISPLAY=<socket>". It reads commands on standard input, one per
  * line, and answers each on standard output:
@@ -387,12 +387,13 @@ static void load_plugin(struct host *host, const char *path) {
 int main(int argc, char *argv[]) {
 	const char *plugin = NULL, *command = NULL;
 	int width = 1280, height = 800;
-	bool touch = false, debug = false;
+	bool touch = false, debug = false, plugin_last = false;
 	static const struct option options[] = {
 		{ "plugin", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 'g' },
 		{ "touch", no_argument, NULL, 't' },
 		{ "debug", no_argument, NULL, 'd' },
+		{ "destroy-plugin-last", no_argument, NULL, 'l' },
 		{ 0 },
 	};
 	int c;
@@ -402,6 +403,7 @@ int main(int argc, char *argv[]) {
 		case 'g': sscanf(optarg, "%dx%d", &width, &height); break;
 		case 't': touch = true; break;
 		case 'd': debug = true; break;
+		case 'l': plugin_last = true; break;
 		case 's': command = optarg; break;
 		default:
 			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--debug] [-s COMMAND]\n", argv[0]);
@@ -469,9 +471,14 @@ int main(int argc, char *argv[]) {
 	}
 	wl_display_run(host.display);
 
+	/* The right order: the plugin first. --destroy-plugin-last tests that the plugin survives
+	 * a compositor that destroys its display first. */
 	if (host.orient != NULL) {
 		wl_list_remove(&host.output_transformed.link);
-		host.orient_destroy(host.orient);
+		if (!plugin_last) {
+			host.orient_destroy(host.orient);
+			host.orient = NULL;
+		}
 	}
 	if (host.stdin_source != NULL) {
 		wl_event_source_remove(host.stdin_source);
@@ -485,6 +492,9 @@ int main(int argc, char *argv[]) {
 	wlr_scene_node_destroy(&host.scene->node);
 	wlr_allocator_destroy(host.allocator);
 	wlr_renderer_destroy(host.renderer);
+	if (host.orient != NULL) {
+		host.orient_destroy(host.orient);
+	}
 	if (host.plugin_handle != NULL) {
 		dlclose(host.plugin_handle);
 	}

@@ -27,6 +27,8 @@
 struct glue_listener;
 typedef void (*glue_callback)(void *context, void *data);
 struct glue_listener *glue_listener_create(struct wl_signal *signal, void *context, glue_callback callback);
+/* The same on the display's destroy signal (which libwayland keeps private). */
+struct glue_listener *glue_listener_create_display_destroy(struct wl_display *display, void *context, glue_callback callback);
 /* Removes it from its signal and frees it. NULL is fine. */
 void glue_listener_destroy(struct glue_listener *listener);
 
