@@ -12,28 +12,30 @@ static void glue_notify(struct wl_listener *listener, void *data) {
 	glue->callback(glue->context, data);
 }
 
-struct glue_listener *glue_listener_create(struct wl_signal *signal, void *context, glue_callback callback) {
+static struct glue_listener *glue_listener_alloc(void *context, glue_callback callback) {
 	struct glue_listener *glue = calloc(1, sizeof(*glue));
-	if (glue == NULL) {
-		return NULL;
+	if (glue != NULL) {
+		glue->context = context;
+		glue->callback = callback;
+		glue->listener.notify = glue_notify;
 	}
-	glue->context = context;
-	glue->callback = callback;
-	glue->listener.notify = glue_notify;
-	wl_signal_add(signal, &glue->listener);
+	return glue;
+}
+
+struct glue_listener *glue_listener_create(struct wl_signal *signal, void *context, glue_callback callback) {
+	struct glue_listener *glue = glue_listener_alloc(context, callback);
+	if (glue != NULL) {
+		wl_signal_add(signal, &glue->listener);
+	}
 	return glue;
 }
 
 struct glue_listener *glue_listener_create_display_destroy(struct wl_display *display, void *context,
 		glue_callback callback) {
-	struct glue_listener *glue = calloc(1, sizeof(*glue));
-	if (glue == NULL) {
-		return NULL;
+	struct glue_listener *glue = glue_listener_alloc(context, callback);
+	if (glue != NULL) {
+		wl_display_add_destroy_listener(display, &glue->listener);
 	}
-	glue->context = context;
-	glue->callback = callback;
-	glue->listener.notify = glue_notify;
-	wl_display_add_destroy_listener(display, &glue->listener);
 	return glue;
 }
 

@@ -82,16 +82,6 @@ struct IIOChannel {
         return String(cString: buffer)
     }
 
-    /// Reads an attribute into `buffer` (reused across calls: no allocation per sample) and
-    /// hands the bytes read to `body`.
-    func readAttribute<R>(_ name: UnsafePointer<CChar>, into buffer: UnsafeMutableBufferPointer<CChar>,
-                          _ body: (UnsafeBufferPointer<UInt8>) -> R) throws -> R {
-        let n = iio_channel_attr_read(pointer, name, buffer.baseAddress, buffer.count)
-        if n < 0 { throw SensorError(operation: "read \(String(cString: name))", errno: Int32(-n)) }
-        let length = min(Int(n), buffer.count)
-        return buffer.withMemoryRebound(to: UInt8.self) { body(UnsafeBufferPointer(rebasing: $0[..<length])) }
-    }
-
     /// The sysfs file name of a channel attribute (`in_accel_x_raw`).
     func attributeFilename(_ name: String) -> String? {
         iio_channel_attr_get_filename(pointer, name).map { String(cString: $0) }

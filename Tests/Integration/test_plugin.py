@@ -23,6 +23,18 @@ def client_binary(tmp_path_factory):
     return build_client(str(tmp_path_factory.mktemp("client")))
 
 
+def walk_orientations(host, client, fake, dev):
+    """Turns the fake device through STEPS; yields each step once the panel shows it and the
+    client has redrawn at the new size."""
+    client.wait_configure(1280, 800)
+    for i, (name, raw, transform, (w, h), up, down) in enumerate(STEPS):
+        fake.set(dev, *raw)
+        if i > 0:
+            assert host.wait_frame(transform) == (1280, 800), "the panel's buffer keeps its native size"
+            client.wait_configure(w, h)
+        yield name, transform, (w, h), up, down
+
+
 def test_the_panel_follows_the_device_through_all_four_orientations(client_binary):
     fake = FakeIIO()
     dev = fake.add_accel(raw=(0, -G, 0))
@@ -31,12 +43,7 @@ def test_the_panel_follows_the_device_through_all_four_orientations(client_binar
     try:
         host.log.wait(r"accelerometer: iio:device0")
         client = Client(client_binary, host.client_env)
-        client.wait_configure(1280, 800)
-        for i, (name, raw, transform, (w, h), up, down) in enumerate(STEPS):
-            fake.set(dev, *raw)
-            if i > 0:
-                assert host.wait_frame(transform) == (1280, 800), "the panel's buffer keeps its native size"
-                client.wait_configure(w, h)
+        for name, transform, (w, h), up, down in walk_orientations(host, client, fake, dev):
             assert host.randr_transform() == RANDR[transform], name
             assert host.screenshot_size() == (w, h), name
             # Once the client's redraw at its new size is on screen, its red top band must lie
@@ -93,12 +100,7 @@ def test_touch_reaches_the_client_at_the_right_point_in_every_orientation(client
     try:
         host.log.wait(r"accelerometer: iio:device0")
         client = Client(client_binary, host.client_env)
-        client.wait_configure(1280, 800)
-        for i, (name, raw, transform, (w, h), up, down) in enumerate(STEPS):
-            fake.set(dev, *raw)
-            if i > 0:
-                host.wait_frame(transform)
-                client.wait_configure(w, h)
+        for name, _transform, _size, up, down in walk_orientations(host, client, fake, dev):
             # The client's redraw at the new size is on screen before the touch.
             host.wait_for_panel(lambda pw, ph, rgb: (pixel(pw, rgb, *up), pixel(pw, rgb, *down)) == (RED, WHITE))
             host.command("touch-down 0.1 0.2", r"^touch-down layout")
