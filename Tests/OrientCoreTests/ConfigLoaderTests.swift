@@ -17,6 +17,11 @@ import Testing
         #expect(config.rule(for: "org.example.Game")?.sensorInput == true)
         #expect(config.rule(for: "org.example.Game")?.transition == .crossfade)
         #expect(config.rule(for: "com.acme.VideoPlayer")?.orientations == MaskSpec([.landscape]))
+        // "every key, with its default": the example's values are the built-in ones.
+        #expect(config.detection == DetectionConfig())
+        #expect(config.transition == TransitionConfig())
+        #expect(config.device.outputs == DeviceConfig().outputs)
+        #expect(config.scope == Config().scope && config.rotateWhen == Config().rotateWhen)
         let text = try String(contentsOfFile: path, encoding: .utf8)
         for key in ["scope", "rotate-when", "orientations", "outputs", "mount-matrix", "sensor", "kind",
                     "duration-ms", "match", "transition", "sensor-input"] + DetectionConfig.tunables.map(\.key) {
