@@ -110,3 +110,31 @@ def test_touch_reaches_the_client_at_the_right_point_in_every_orientation(client
         if client:
             client.stop()
         assert host.stop() == 0
+
+
+def test_the_compositor_runs_on_when_the_accelerometer_vanishes_and_returns(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=(G, 0, 0))  # left-up
+    host = Compositor(fake)
+    client = None
+    try:
+        host.wait_frame(1)
+        client = Client(client_binary, host.client_env)
+        client.wait_configure(800, 1280)
+        fake.remove(dev)
+        host.log.wait(r"accelerometer: .*vanished.*keeping left-up")
+        assert host.randr_transform() == "90", "the orientation is kept while the sensor is away"
+        # Clients still come and go, the compositor still answers.
+        other = Client(client_binary, host.client_env, app_id="second")
+        other.wait_configure(800, 1280)
+        other.stop()
+        # The sensor returns, held another way: sampling resumes and the panel follows.
+        dev = fake.add_accel(raw=(-G, 0, 0))
+        host.log.wait(r"accelerometer: iio:device0", timeout=5)
+        host.wait_frame(3)
+        client.wait_configure(800, 1280)
+        assert host.randr_transform() == "270"
+    finally:
+        if client:
+            client.stop()
+        assert host.stop() == 0
