@@ -20,7 +20,7 @@ public struct AccelerometerInfo: Sendable, CustomStringConvertible {
         let where_ = candidate.location.map { ", \($0)" } ?? ""
         return "\(candidate.id) (\(candidate.label ?? candidate.name)\(where_); \(reason)), scale \(scales.map { String($0) }.joined(separator: "/"))"
             + ", mount matrix \(calibration.mountMatrix) from \(matrixSource.rawValue), \(buffered ? "buffered" : "polled")"
-            + (samplingFrequency.map { " at \($0) Hz" } ?? "")
+            + (samplingFrequency.map { " (the device samples at \($0) Hz)" } ?? "")
     }
 }
 
