@@ -138,3 +138,44 @@ def test_the_compositor_runs_on_when_the_accelerometer_vanishes_and_returns(clie
         if client:
             client.stop()
         assert host.stop() == 0
+
+
+def test_a_broken_config_is_reported_and_the_plugin_runs_on_defaults():
+    fake = FakeIIO()
+    fake.add_accel(raw=(G, 0, 0))
+    # Replaces the test's panel setting with nonsense: the defaults (eDP/LVDS/DSI) then apply,
+    # so the headless output is not a panel and must stay as it is.
+    host = Compositor(fake, config="orientations = [\n")
+    try:
+        line = host.log.wait(r"config: (.*config\.toml:\d+:\d+: .*); using built-in defaults")
+        assert "TOML syntax" in line.group(1)
+        host.log.wait(r"started; panels match eDP-\*, LVDS-\*, DSI-\*")
+        host.log.wait(r"accelerometer: iio:device0")
+        host.wait_frame(0)
+        assert host.randr_transform() == "normal"
+    finally:
+        assert host.stop() == 0
+
+
+def test_the_users_landscape_lock_holds_and_follows_both_landscape_variants():
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=(0, -G, 0))
+    host = Compositor(fake, state='lock = "landscape"\n', extra_args=["--debug"])
+    try:
+        host.log.wait(r"decision normal from the sample")
+        fake.set(dev, G, 0, 0)  # held portrait (left-up): the sensor says so, the lock keeps landscape
+        host.log.wait(r"decision left-up from the sample")
+        assert host.randr_transform() == "normal"
+        fake.set(dev, 0, G, 0)  # the other landscape variant: a 180° rotation
+        host.log.wait(r"decision bottom-up from the sample")
+        host.wait_frame(2)
+        assert host.randr_transform() == "180"
+        fake.set(dev, -G, 0, 0)  # portrait again (right-up): stays where it is
+        host.log.wait(r"decision right-up from the sample")
+        assert host.randr_transform() == "180"
+        fake.set(dev, 0, -G, 0)
+        host.wait_frame(0)
+    finally:
+        assert host.stop() == 0
+    frames = [line for line in host.out.seen if line.startswith("frame ")]
+    assert not [f for f in frames if " transform 1 " in f or " transform 3 " in f], frames
