@@ -35,6 +35,11 @@ public struct DeviceConfig: Sendable, Hashable {
     /// Names the accelerometer to use (IIO device name or `iio:deviceN`); nil: discover.
     public var sensor: String?
     public init() {}
+
+    /// Whether an output is a built-in panel that follows the device (only those rotate).
+    public func isBuiltInPanel(outputName name: String) -> Bool {
+        outputs.contains { Glob.matches(pattern: $0, name) }
+    }
 }
 
 public enum TransitionKind: String, Sendable, CaseIterable {

@@ -106,7 +106,7 @@ final class Plugin {
     private func addOutput(_ output: UnsafeMutablePointer<wlr_output>?) {
         guard let output, !panels.contains(where: { $0.output == output }) else { return }
         let name = output.pointee.name.map { String(cString: $0) } ?? ""
-        guard config.device.outputs.contains(where: { Glob.matches(pattern: $0, name) }) else { return }
+        guard config.device.isBuiltInPanel(outputName: name) else { return }
         let panel = Panel(output: output) { [unowned self] gone in
             gone.detach()
             panels.removeAll { $0 === gone }

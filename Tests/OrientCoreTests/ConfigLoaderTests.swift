@@ -172,6 +172,19 @@ import Testing
         #expect(source.current.scope == .focused)
     }
 
+    @Test func onlyBuiltInPanelsRotate() {
+        let device = DeviceConfig()
+        #expect(device.isBuiltInPanel(outputName: "eDP-1"))
+        #expect(device.isBuiltInPanel(outputName: "DSI-2"))
+        #expect(device.isBuiltInPanel(outputName: "LVDS-1"))
+        #expect(!device.isBuiltInPanel(outputName: "HDMI-A-1"))
+        #expect(!device.isBuiltInPanel(outputName: "DP-3"))
+        var custom = DeviceConfig()
+        custom.outputs = ["HEADLESS-*"]
+        #expect(custom.isBuiltInPanel(outputName: "HEADLESS-1"))
+        #expect(!custom.isBuiltInPanel(outputName: "eDP-1"))
+    }
+
     @Test func configSearchFollowsXDG() {
         let paths = XDGPaths(environment: ["HOME": "/home/u", "XDG_CONFIG_DIRS": "/opt/etc:relative"])
         #expect(paths.configSearchPath == ["/home/u/.config/wlr-orient/config.toml", "/opt/etc/wlr-orient/config.toml"])
