@@ -33,6 +33,10 @@ public enum ConfigLoader {
             return .failure(ConfigErrors([ConfigDiagnostic(file: file, line: line, column: column,
                                                            message: "the file contains a NUL byte; is it a text file?")]))
         }
+        if let at = TOMLHeaderGuard.firstUnsafeHeader(in: text) {
+            return .failure(ConfigErrors([ConfigDiagnostic(file: file, line: at.line, column: at.column,
+                message: "a table header needs a name: '[' must be followed by a letter, digit, '_', '-' or a quote")]))
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

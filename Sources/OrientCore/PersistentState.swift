@@ -35,7 +35,7 @@ public struct StateStore: Sendable {
             return (PersistentState(), ["\(file): cannot read the saved state (\(error.localizedDescription)); using defaults"])
         }
         // TOMLKit hands the text to C++ as a C string: a NUL byte would silently cut it short.
-        guard !text.utf8.contains(0) else {
+        guard !text.utf8.contains(0), TOMLHeaderGuard.firstUnsafeHeader(in: text) == nil else {
             return (PersistentState(), ["\(file): the saved state is corrupt (binary data); using defaults"])
         }
         let table: TOMLTable
