@@ -34,14 +34,17 @@ let package = Package(
         // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
         .target(
             name: "WlrOrientPlugin",
-            dependencies: ["OrientCore", "OrientSensor", "CWlrGlue"]
+            dependencies: ["OrientCore", "OrientSensor", "OrientPlatform", "CWlrGlue"]
         ),
+        // Process-level helpers that need the C library (the parser shield).
+        .target(name: "OrientPlatform", dependencies: ["OrientCore"]),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "wlr-orient",
             dependencies: [
                 "OrientCore",
                 "OrientSensor",
+                "OrientPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,6 +56,7 @@ let package = Package(
             name: "OrientCoreTests",
             dependencies: [
                 "OrientCore",
+                "OrientPlatform",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

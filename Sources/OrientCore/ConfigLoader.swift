@@ -24,7 +24,7 @@ public struct ConfigErrors: Error, Sendable, Hashable, CustomStringConvertible {
 /// reports every problem it finds (not only the first), and produces a config only when
 /// there are none, so a caller can keep its last good config.
 public enum ConfigLoader {
-    public static func load(text: String, file: String) -> Result<Config, ConfigErrors> {
+    public static func load(text: String, file: String, shield: ParserShield = NoParserShield()) -> Result<Config, ConfigErrors> {
         // TOMLKit hands the text to C++ as a C string: a NUL byte would silently cut it short.
         if let nul = text.firstIndex(of: "\0") {
             let before = text[..<nul]
@@ -37,6 +37,14 @@ public enum ConfigLoader {
             return .failure(ConfigErrors([ConfigDiagnostic(file: file, line: at.line, column: at.column,
                 message: "a table header needs a name: '[' must be followed by a letter, digit, '_', '-' or a quote")]))
         }
+        guard shield.survives({ _ = parse(text: text, file: file) }) else {
+            return .failure(ConfigErrors([ConfigDiagnostic(file: file, line: 1, column: 1,
+                message: "the TOML parser (TOMLKit) crashes on this file; it was not applied. Check it for an unclosed [ or { and please report it")]))
+        }
+        return parse(text: text, file: file)
+    }
+
+    private static func parse(text: String, file: String) -> Result<Config, ConfigErrors> {
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)
@@ -53,7 +61,7 @@ public enum ConfigLoader {
         return .failure(ConfigErrors(reader.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }))
     }
 
-    public static func load(path: String) -> Result<Config, ConfigErrors> {
+    public static func load(path: String, shield: ParserShield = NoParserShield()) -> Result<Config, ConfigErrors> {
         let text: String
         do {
             text = try String(contentsOfFile: path, encoding: .utf8)
@@ -61,7 +69,7 @@ public enum ConfigLoader {
             return .failure(ConfigErrors([ConfigDiagnostic(file: path, line: 1, column: 1,
                                               message: "cannot read the file: \(error.localizedDescription)")]))
         }
-        return load(text: text, file: path)
+        return load(text: text, file: path, shield: shield)
     }
 }
 

@@ -6,13 +6,15 @@ public struct ConfigSource: Sendable {
     /// The file to read; nil: the first that exists on the XDG search path, else built-in defaults.
     public let explicitPath: String?
     public let paths: XDGPaths
+    public let shield: ParserShield
     public private(set) var current = Config()
     /// The file `current` came from; nil for built-in defaults.
     public private(set) var loadedFrom: String?
 
-    public init(explicitPath: String?, paths: XDGPaths) {
+    public init(explicitPath: String?, paths: XDGPaths, shield: ParserShield = NoParserShield()) {
         self.explicitPath = explicitPath
         self.paths = paths
+        self.shield = shield
     }
 
     /// The file that a reload would read, or nil when none exists (defaults apply).
@@ -29,7 +31,7 @@ public struct ConfigSource: Sendable {
             loadedFrom = nil
             return []
         }
-        switch ConfigLoader.load(path: path) {
+        switch ConfigLoader.load(path: path, shield: shield) {
         case .success(let config):
             current = config
             loadedFrom = path

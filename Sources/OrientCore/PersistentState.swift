@@ -22,9 +22,13 @@ public struct PersistentState: Sendable, Hashable {
 /// one is the default state plus a warning — never a crash, never an error that stops the caller.
 public struct StateStore: Sendable {
     public let directory: String
+    public let shield: ParserShield
     public var file: String { directory + "/state.toml" }
 
-    public init(directory: String) { self.directory = directory }
+    public init(directory: String, shield: ParserShield = NoParserShield()) {
+        self.directory = directory
+        self.shield = shield
+    }
 
     public func load() -> (state: PersistentState, warnings: [String]) {
         guard FileManager.default.fileExists(atPath: file) else { return (PersistentState(), []) }
@@ -37,6 +41,9 @@ public struct StateStore: Sendable {
         // TOMLKit hands the text to C++ as a C string: a NUL byte would silently cut it short.
         guard !text.utf8.contains(0), TOMLHeaderGuard.firstUnsafeHeader(in: text) == nil else {
             return (PersistentState(), ["\(file): the saved state is corrupt (binary data); using defaults"])
+        }
+        guard shield.survives({ _ = try? TOMLTable(string: text) }) else {
+            return (PersistentState(), ["\(file): the saved state crashes the TOML parser; using defaults"])
         }
         let table: TOMLTable
         do {

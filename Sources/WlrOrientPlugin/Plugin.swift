@@ -1,6 +1,7 @@
 import CWlrGlue
 import Foundation
 import OrientCore
+import OrientPlatform
 import OrientSensor
 
 /// The plugin: translates wlroots events into core inputs and core decisions into wlroots calls.
@@ -29,12 +30,14 @@ final class Plugin {
         }
         self.host = host
         let environment = ProcessInfo.processInfo.environment
-        var source = ConfigSource(explicitPath: host.config_path.map { String(cString: $0) }, paths: XDGPaths(environment: environment))
+        // TOMLKit's parser can abort on malformed text: parse in a forked child first (ParserShield).
+        var source = ConfigSource(explicitPath: host.config_path.map { String(cString: $0) }, paths: XDGPaths(environment: environment),
+                                  shield: ForkedParseShield())
         for d in source.reload(fileExists: { FileManager.default.fileExists(atPath: $0) }) {
             Log.error("config: \(d); using built-in defaults")
         }
         config = source.current
-        stateStore = StateStore(directory: XDGPaths(environment: environment).stateDirectory)
+        stateStore = StateStore(directory: XDGPaths(environment: environment).stateDirectory, shield: ForkedParseShield())
         let (saved, warnings) = stateStore.load()
         warnings.forEach(Log.error)
         state = saved

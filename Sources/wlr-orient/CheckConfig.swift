@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import OrientCore
+import OrientPlatform
 
 struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -23,7 +24,7 @@ struct CheckConfig: ParsableCommand {
             print("no config file found; built-in defaults apply (looked in: \(paths.configSearchPath.joined(separator: ", ")))")
             return
         }
-        switch ConfigLoader.load(path: path) {
+        switch ConfigLoader.load(path: path, shield: ForkedParseShield()) {
         case .success(let config):
             print("\(path): ok (\(config.apps.count) app rule\(config.apps.count == 1 ? "" : "s"))")
         case .failure(let errors):

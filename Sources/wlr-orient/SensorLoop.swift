@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import OrientCore
+import OrientPlatform
 import OrientSensor
 
 /// Set by SIGINT/SIGTERM so that a loop can finish its file and exit cleanly.
@@ -19,7 +20,8 @@ func runSensorLoop(_ sensor: OrientationSensor, seconds: Double?, _ handle: ([Se
 /// The config a command runs with: FILE if given, else the XDG search path, else defaults.
 /// Errors are printed as FILE:LINE:COLUMN lines and end the command with status 1.
 func loadConfig(_ file: String?) throws -> Config {
-    var source = ConfigSource(explicitPath: file, paths: XDGPaths(environment: ProcessInfo.processInfo.environment))
+    var source = ConfigSource(explicitPath: file, paths: XDGPaths(environment: ProcessInfo.processInfo.environment),
+                              shield: ForkedParseShield())
     let errors = source.reload(fileExists: { FileManager.default.fileExists(atPath: $0) })
     if !errors.isEmpty {
         for d in errors { printError(d.description) }

@@ -179,3 +179,17 @@ def test_the_users_landscape_lock_holds_and_follows_both_landscape_variants():
         assert host.stop() == 0
     frames = [line for line in host.out.seen if line.startswith("frame ")]
     assert not [f for f in frames if " transform 1 " in f or " transform 3 " in f], frames
+
+
+@pytest.mark.parametrize("text", ["[\n", "x = [[}\n"])
+def test_a_config_that_crashes_the_toml_parser_cannot_crash_the_compositor(text):
+    fake = FakeIIO()
+    fake.add_accel(raw=(G, 0, 0))
+    host = Compositor(fake, config=text)
+    try:
+        host.log.wait(r"config: .*config\.toml:\d+:\d+: .*; using built-in defaults")
+        host.log.wait(r"started; panels match eDP-\*, LVDS-\*, DSI-\*")
+        host.wait_frame(0)
+        assert host.randr_transform() == "normal"
+    finally:
+        assert host.stop() == 0

@@ -1,0 +1,29 @@
+import Foundation
+import OrientPlatform
+import Testing
+@testable import OrientCore
+
+@Suite struct ParserShieldTests {
+    @Test func aParseThatCompletesSurvives() {
+        #expect(ForkedParseShield().survives { _ = ConfigLoader.load(text: "scope = \"focused\"\n", file: "c") })
+    }
+
+    @Test func aParseThatAbortsDoesNotTakeTheCallerWithIt() {
+        #expect(!ForkedParseShield().survives { abort() })
+    }
+
+    @Test func aParseThatHangsIsKilledAfterTheTimeout() {
+        #expect(!ForkedParseShield(timeout: 0.2).survives { while true { sleep(1) } })
+    }
+
+    /// Inputs on which TOMLKit's toml++ aborts (found by fuzzing): refused with an error.
+    @Test(arguments: ["x = [[}\n", "-[a]x = -:[[\n", "[\n", "[[#", "[ü]\n"])
+    func textsThatCrashTheParserAreRefused(text: String) {
+        guard case .failure(let e) = ConfigLoader.load(text: text, file: "c.toml", shield: ForkedParseShield()) else {
+            Issue.record("accepted \(text.debugDescription)")
+            return
+        }
+        #expect(e.diagnostics.count == 1)
+        #expect(e.diagnostics[0].description.hasPrefix("c.toml:"))
+    }
+}
