@@ -43,6 +43,8 @@ public struct Detector: Sendable {
     /// Samples dropped as unusable (NaN, zero), for diagnostics.
     public private(set) var droppedSamples = 0
 
+    /// Readings beyond this magnitude (m/s², about 100 g) are dropped as impossible.
+    public static let maxPlausible = 100 * standardGravity
     /// Readings further apart than this restart the filter.
     public static let maxGap = 0.5
     /// The turn rate is measured between the filtered vector now and this long ago.
@@ -85,7 +87,12 @@ public struct Detector: Sendable {
     public mutating func add(_ v: Vector3, at t: Double) -> Change? {
         guard v.isFinite, t.isFinite else { droppedSamples &+= 1; return nil }
         let magnitude = v.length
-        guard magnitude > 0.05 * standardGravity else { droppedSamples &+= 1; return nil }
+        // No accelerometer reports 100 g; such numbers (or ones whose square overflows) would
+        // only drive the filter to infinity and NaN.
+        guard magnitude > 0.05 * standardGravity, magnitude < Self.maxPlausible else {
+            droppedSamples &+= 1
+            return nil
+        }
 
         if t < lastT || t - lastT > Self.maxGap {
             restart(at: t)
@@ -226,7 +233,8 @@ public struct Detector: Sendable {
 
     /// The orientation the current angle argues for, with hysteresis around the felt one.
     private func proposal() -> Orientation {
-        let nearest = Orientation(clockwiseQuarterTurns: Int((angleDeg / 90).rounded()))
+        let quarter = (angleDeg / 90).rounded()
+        let nearest = Orientation(clockwiseQuarterTurns: quarter.isFinite ? Int(quarter) : 0)
         guard confirmed, let felt, nearest != felt else { return nearest }
         let fromFelt = angularDistance(angleDeg, Double(felt.clockwiseQuarterTurns) * 90)
         return fromFelt >= 45 + config.hysteresisDeg ? nearest : felt

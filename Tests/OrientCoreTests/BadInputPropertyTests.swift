@@ -65,4 +65,16 @@ import Testing
             _ = d.quietFor(at: t)
         }
     }
+
+    @Test func hugeReadingsOfAlternatingSignDoNotPoisonTheFilter() {
+        var d = Detector()
+        for i in 0..<50 {
+            let big = i.isMultiple(of: 2) ? 1e308 : -1e308
+            _ = d.add(Vector3(big, -big, big), at: Double(i) * 0.02)
+            _ = d.add(Vector3(1e150, 1e150, -1e150), at: Double(i) * 0.02 + 0.01)
+        }
+        for i in 50..<120 { _ = d.add(Vector3(9.8, 0, 0), at: Double(i) * 0.02) }
+        #expect(d.felt == .leftUp)
+        #expect(d.droppedSamples == 100)
+    }
 }
