@@ -276,7 +276,7 @@ private struct ConfigReader {
     }
 
     func format(_ v: Double) -> String {
-        v == v.rounded() ? String(Int(v)) : String(v)
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }
 

@@ -152,6 +152,7 @@ public enum TraceWriter {
 /// Seconds with exactly three decimals ("1.234"), as traces and `detect` print them.
 public func formatSeconds(_ t: Double) -> String {
     guard t.isFinite else { return "0.000" }
+    guard abs(t) < 1e12 else { return String(t) }  // beyond any clock; Int(t * 1000) would trap
     let ms = Int((t * 1000).rounded())
     let sign = ms < 0 ? "-" : ""
     let a = abs(ms)

@@ -111,6 +111,12 @@ import Testing
         #expect(d[2].line == 5 && d[2].message.contains("three rows of three numbers"))
     }
 
+    @Test func absurdNumbersAreReportedNotTrappedOn() {
+        let d = diagnostics("[detection]\nrate-hz = 1e308\nsettle-ms = -1e300\n")
+        #expect(d.map(\.message) == ["'rate-hz' must be between 1 and 1000, got 1e+308",
+                                      "'settle-ms' must be between 0 and 5000, got -1e+300"])
+    }
+
     @Test func appRulesNeedAMatchAndMustBeTables() {
         #expect(diagnostics("[[app]]\norientations = \"landscape\"\n").map(\.description)
             == ["c.toml:1:1: an [[app]] rule needs 'match', the app_id (exact or a glob such as \"org.example.*\")"])

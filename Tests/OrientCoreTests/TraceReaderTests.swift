@@ -37,6 +37,7 @@ import Testing
         #expect(trace.samples.map(\.x) == [1, -1024])
         #expect(trace.samples.map(\.t) == [0.5, 12.046])
         #expect(formatSeconds(0.0449) == "0.045")
+        #expect(formatSeconds(1e300) == "1e+300")  // a malicious trace's time: printed, not trapped on
         #expect(formatSeconds(3) == "3.000")
     }
 
