@@ -105,6 +105,13 @@ public enum Policy {
         return PolicyDecision(target: target, effective: effective, dropped: dropped, frozen: frozen)
     }
 
+    /// Whether the sensor can change anything on a panel: false when the device and the user's
+    /// lock leave a single orientation (a client can only narrow that further), so that the
+    /// sensor can be released to save power (DESIGN rule 12).
+    public static func sensorMatters(device: OrientationMask, global: OrientationMask) -> Bool {
+        decide(PolicyInput(felt: .normal, current: .normal, device: device, global: global)).effective.orientations.count > 1
+    }
+
     /// The member of `mask` with the smallest turn from `orientation`: 90° before 180°,
     /// then `tieBreak`. `mask` must not be empty; if it is, `orientation` is returned.
     public static func nearest(to orientation: Orientation, in mask: OrientationMask) -> Orientation {

@@ -76,10 +76,10 @@ final class Plugin {
             Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().runSensor()
             return 0
         }
-        sensor.start()
-        schedule()
         Log.info("started; panels match \(config.device.outputs.joined(separator: ", "))"
                  + (felt.map { "; last orientation \($0.rawValue)" } ?? ""))
+        updateSensorNeed()
+        schedule()
     }
 
     func destroy() {
@@ -116,7 +116,9 @@ final class Plugin {
         }
         panels.append(panel)
         Log.info("\(name): a built-in panel (\(panel.shape.rawValue)); it follows the device")
+        updateSensorNeed()
         apply(to: panel)
+        schedule()
     }
 
     /// Touchscreens and pen tablets are mapped to the panel, so that their coordinates follow it.
@@ -127,6 +129,21 @@ final class Plugin {
     }
 
     // MARK: the sensor on the event loop
+
+    /// Samples only while some panel could still turn; otherwise the sensor is released.
+    private func updateSensorNeed() {
+        let needed = panels.isEmpty || panels.contains { panel in
+            Policy.sensorMatters(device: config.device.orientations.resolve(on: panel.shape),
+                                 global: state.lock?.resolve(on: panel.shape) ?? .all)
+        }
+        if needed, !sensor.isRunning {
+            sensor.start()
+        } else if !needed, sensor.isRunning {
+            sensor.stop()
+            Log.info("nothing can rotate (the lock and the device leave one orientation); the accelerometer is released")
+            panels.forEach(apply)
+        }
+    }
 
     private func runSensor() {
         for event in sensor.process() {
@@ -180,7 +197,8 @@ final class Plugin {
 
     /// Runs the policy for one panel and shows its decision.
     private func apply(to panel: Panel) {
-        guard let felt else { return }   // nothing known yet: leave the panel as it is
+        // Nothing known yet: leave the panel as it is, unless what it shows is not allowed.
+        guard let felt = felt ?? (sensor.isRunning ? nil : panel.current) else { return }
         let decision = Policy.decide(PolicyInput(
             felt: felt, current: panel.current,
             device: config.device.orientations.resolve(on: panel.shape),

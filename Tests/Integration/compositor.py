@@ -65,6 +65,20 @@ class Lines:
                 return m
 
 
+    def drain(self, timeout=5.0):
+        """After the process ended: every line it printed, consumed or not."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.q.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.seen.append(line)
+        return self.seen
+
+
 class Compositor:
     def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=(), wrapper=(),
                  plugin=None):

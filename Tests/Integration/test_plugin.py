@@ -193,3 +193,17 @@ def test_a_config_that_crashes_the_toml_parser_cannot_crash_the_compositor(text)
         assert host.randr_transform() == "normal"
     finally:
         assert host.stop() == 0
+
+
+@pytest.mark.parametrize("lock,transform,randr", [("normal", 0, "normal"), ("left-up", 1, "90")])
+def test_a_lock_to_one_orientation_releases_the_sensor_and_shows_that_orientation(lock, transform, randr):
+    fake = FakeIIO()
+    fake.add_accel(raw=(0, G, 0))  # held upside down: must not matter
+    host = Compositor(fake, state='lock = "%s"\n' % lock)
+    try:
+        host.log.wait(r"nothing can rotate .*the accelerometer is released")
+        host.wait_frame(transform)
+        assert host.randr_transform() == randr
+    finally:
+        assert host.stop() == 0
+    assert not [l for l in host.log.drain() if "accelerometer: iio" in l], "the sensor was opened anyway"

@@ -99,6 +99,14 @@ let policyScenarios: [PolicyScenario] = [
         #expect(d.effective.contains(d.target))
     }
 
+    @Test func theSensorMattersOnlyWhileMoreThanOneOrientationIsAllowed() {
+        #expect(Policy.sensorMatters(device: .all, global: .all))
+        #expect(Policy.sensorMatters(device: .all, global: .landscape(on: .landscape)))  // both variants
+        #expect(!Policy.sensorMatters(device: .all, global: .normal))
+        #expect(!Policy.sensorMatters(device: [.normal, .leftUp], global: .leftUp))
+        #expect(Policy.sensorMatters(device: .allButUpsideDown, global: .bottomUp))  // lock dropped
+    }
+
     @Test func emptyDeviceMaskNeverYieldsAnEmptyChoice() {
         let d = Policy.decide(PolicyInput(felt: .leftUp, current: .normal, device: []))
         #expect(d.target == .leftUp)
