@@ -96,7 +96,9 @@ public final class OrientationSensor {
             case .failure(let failure):
                 fail(failure, now: now, into: &events)
             }
-            nextDue = now + 1   // a watchdog: a silent buffer is read (and a gone device found) once a second
+            if self.accelerometer != nil {
+                nextDue = now + 1   // a watchdog: a silent buffer is read (and a gone device found) once a second
+            }   // else: lost, and `lose` scheduled the next look with backoff
         } else {
             guard let due = nextDue, now >= due else { return events }
             switch accelerometer.readPolled() {
