@@ -142,6 +142,12 @@ final class Accelerometer {
         case bad(String)
     }
 
+    /// Whether the device is still in sysfs. A buffer whose device went away may simply stay
+    /// silent (no read error), so a quiet buffer is checked this way.
+    var isPresent: Bool {
+        access("/sys/bus/iio/devices/\(info.candidate.id)", F_OK) == 0
+    }
+
     // MARK: buffered capture
 
     /// Starts streaming `batch` samples per wakeup; returns the fd to poll.

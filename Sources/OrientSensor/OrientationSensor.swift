@@ -88,6 +88,11 @@ public final class OrientationSensor {
         guard let accelerometer else { return events }
         if accelerometer.info.buffered {
             switch accelerometer.readBuffered() {
+            case .success(let batch) where batch.isEmpty:
+                // Woken by the watchdog with nothing to read: is the device still there?
+                if !accelerometer.isPresent {
+                    fail(.gone("\(accelerometer.info.candidate.id) is no longer in sysfs"), now: now, into: &events)
+                }
             case .success(let batch):
                 let period = 1 / (accelerometer.info.samplingFrequency ?? rateHz)
                 for (i, counts) in batch.enumerated() {

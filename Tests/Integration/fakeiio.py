@@ -53,12 +53,15 @@ class FakeIIO:
         lines = ["P: /devices/%s" % ident, "N: %s" % ident, "E: SUBSYSTEM=iio", "E: DEVNAME=/dev/%s" % ident,
                  "A: name=accel_3d", "A: in_accel_scale=%s" % scale, "A: sampling_frequency=50",
                  "A: buffer/enable=0", "A: buffer/length=0", "A: buffer/watermark=1",
-                 "A: trigger/current_trigger=accel_3d-dev0"]
+                 "A: trigger/current_trigger=accel_3d-dev%s" % ident.rsplit("device", 1)[-1]]
         for i, (axis, v) in enumerate(zip("xyz", raw)):
             lines += ["A: in_accel_%s_raw=%d" % (axis, v), "A: scan_elements/in_accel_%s_en=0" % axis,
                       "A: scan_elements/in_accel_%s_index=%d" % (axis, i),
                       "A: scan_elements/in_accel_%s_type=le:s16/16>>0" % axis]
-        trigger = ["P: /devices/trigger0", "E: SUBSYSTEM=iio", "A: name=accel_3d-dev0"]
+        # Re-adding a removed node is not possible in umockdev (its /dev symlink stays behind):
+        # a device that comes back comes back under a new index, as it often does for real.
+        index = ident.rsplit("device", 1)[-1]
+        trigger = ["P: /devices/trigger%s" % index, "E: SUBSYSTEM=iio", "A: name=accel_3d-dev%s" % index]
         # libiio drops an attribute's last byte (it expects sysfs' newline): write one.
         text = "\n".join(l + ("\\n" if l.startswith("A: ") else "") for l in lines + [""] + trigger) + "\n"
         self.tb.add_from_string(text)

@@ -233,3 +233,33 @@ def test_a_buffered_device_streams_through_its_buffer(fake):
     assert len(samples) > 10 and all(abs(s["raw"][0]) < 32767 for s in samples)
     orientations = [e["orientation"] for e in p.events if e.get("event") == "orientation"]
     assert orientations == ["left-up", "bottom-up"], orientations
+
+
+def test_a_buffered_device_that_vanishes_is_found_again(fake):
+    node = fake.add_buffered_accel()
+    p = sensor(fake)
+    stream = None
+    try:
+        assert p.wait_event("opened")["buffered"] is True
+        stream = fake.stream(node)
+        stream.scan = (G, 0, 0)
+        p.wait_event("orientation", orientation="left-up")
+        stream.stop()
+        stream = None
+        fake.remove("/sys/devices/iio:device0")
+        fake.remove("/sys/devices/trigger0")
+        p.wait_event("lost", timeout=5)
+        assert p.p.poll() is None, "wlr-orient died when the device vanished"
+        node = fake.add_buffered_accel("iio:device1")
+        back = time.monotonic()
+        opened = p.wait_event("opened", timeout=5)
+        assert opened["buffered"] is True and opened["id"] == "iio:device1"
+        stream = fake.stream(node)
+        stream.scan = (G, 0, 0)
+        p.wait_event("sample", timeout=5)
+        assert time.monotonic() - back < 2.0
+    finally:
+        if stream:
+            stream.stop()
+        p.stop()
+    assert len([e for e in p.events if e.get("event") == "lost"]) == 1
