@@ -41,6 +41,7 @@ public final class OrientationSensor {
     private var backoff = Backoff()
     private var lossReported = false
     private var badReadings = RateLimitedLog()
+    private var scaleCheck = ScaleCheck()
     private let preferBuffer: Bool
 
     /// - Parameters:
@@ -164,6 +165,9 @@ public final class OrientationSensor {
         let raw = RawSample(t: t, x: counts.0, y: counts.1, z: counts.2)
         let v = calibration.apply(raw)
         events.append(.sample(raw, v))
+        if let warning = scaleCheck.add(magnitude: v.length), let id = accelerometer?.info.candidate.id {
+            events.append(.log("\(id): \(warning)"))
+        }
         if let change = detector.add(v, at: t) { events.append(.change(change)) }
         if accelerometer?.info.buffered == false {
             let rate = plan.rate(quietFor: detector.quietFor(at: t))

@@ -105,6 +105,16 @@ def test_of_two_accelerometers_the_display_one_is_chosen(fake, how):
         p.stop()
 
 
+def test_a_wrong_scale_is_reported(fake):
+    fake.add_accel(scale="0.02")  # twice the real one: readings of 2 g at rest
+    p = sensor(fake)
+    try:
+        log = p.wait_event("log")
+        assert "readings average 2.04 g" in log["message"] and "in_accel_scale" in log["message"], log
+    finally:
+        p.stop()
+
+
 def test_the_config_can_name_the_sensor(fake):
     fake.add_accel("iio:device0", raw=(0, -G, 0), label="accel-base")
     fake.add_accel("iio:device1", raw=(G, 0, 0), label="accel-display")

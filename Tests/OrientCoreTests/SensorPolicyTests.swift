@@ -88,6 +88,15 @@ import Testing
         #expect(RawReading.parse(text) == expected)
     }
 
+    @Test func aWrongScaleIsReportedOnceAfterTheFirstReadings() {
+        var good = ScaleCheck()
+        #expect((0..<100).compactMap { _ in good.add(magnitude: 9.7) }.isEmpty)
+        var bad = ScaleCheck()
+        let warnings = (0..<100).compactMap { _ in bad.add(magnitude: 19.6) }
+        #expect(warnings.count == 1)
+        #expect(warnings.first?.hasPrefix("readings average 2.0 g") == true)
+    }
+
     @Test func logLinesAreRateLimited() {
         var log = RateLimitedLog(burst: 2, window: 10)
         #expect(log.admit("a", at: 0) == "a")
