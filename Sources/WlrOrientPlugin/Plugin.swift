@@ -133,8 +133,8 @@ final class Plugin {
     /// Samples only while some panel could still turn; otherwise the sensor is released.
     private func updateSensorNeed() {
         let needed = panels.isEmpty || panels.contains { panel in
-            Policy.sensorMatters(device: config.device.orientations.resolve(on: panel.shape),
-                                 global: state.lock?.resolve(on: panel.shape) ?? .all)
+            let (device, global) = masks(for: panel)
+            return Policy.sensorMatters(device: device, global: global)
         }
         if needed, !sensor.isRunning {
             sensor.start()
@@ -195,15 +195,18 @@ final class Plugin {
         panels.forEach(apply)
     }
 
+    /// What the hardware supports and what the user's lock allows, on this panel's shape.
+    private func masks(for panel: Panel) -> (device: OrientationMask, global: OrientationMask) {
+        (config.device.orientations.resolve(on: panel.shape), state.lock?.resolve(on: panel.shape) ?? .all)
+    }
+
     /// Runs the policy for one panel and shows its decision.
     private func apply(to panel: Panel) {
         // Nothing known yet: leave the panel as it is, unless what it shows is not allowed.
         guard let felt = felt ?? (sensor.isRunning ? nil : panel.current) else { return }
-        let decision = Policy.decide(PolicyInput(
-            felt: felt, current: panel.current,
-            device: config.device.orientations.resolve(on: panel.shape),
-            global: state.lock?.resolve(on: panel.shape) ?? .all,
-            client: nil))
+        let (device, global) = masks(for: panel)
+        let decision = Policy.decide(PolicyInput(felt: felt, current: panel.current, device: device,
+                                                 global: global, client: nil))
         for level in decision.dropped where !droppedLogged.contains(level) {
             droppedLogged.insert(level)
             switch level {

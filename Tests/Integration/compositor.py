@@ -4,17 +4,14 @@ Everything is real: the host (contrib/host) dlopens build/libwlr-orient.so throu
 header, libiio reads a umockdev accelerometer, and real clients connect: wlr-randr, grim and
 orient-client (ours, which logs its configures and touches). Waits are on output lines.
 """
-import json
 import os
-import queue
 import re
 import struct
 import subprocess
 import tempfile
-import threading
 import time
 
-from fakeiio import ROOT
+from fakeiio import ROOT, Lines
 
 HOST = os.path.join(ROOT, "build", "wlr-orient-host")
 PLUGIN = os.path.join(ROOT, "build", "libwlr-orient.so")
@@ -32,51 +29,6 @@ def build_client(directory):
     subprocess.run(["cc", "-O2", "-Wall", "-o", binary, CLIENT_SRC, code, "-I", directory, "-lwayland-client"],
                    check=True)
     return binary
-
-
-class Lines:
-    """A child's output lines, arriving on a queue, with waits that match them."""
-
-    def __init__(self, stream):
-        self.q = queue.Queue()
-        self.seen = []
-        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
-
-    def _pump(self, stream):
-        for line in stream:
-            self.q.put(line.rstrip("\n"))
-        self.q.put(None)
-
-    def wait(self, pattern, timeout=10.0):
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError("timed out waiting for %r; last lines: %s" % (pattern, self.seen[-8:]))
-            try:
-                line = self.q.get(timeout=left)
-            except queue.Empty:
-                continue
-            if line is None:
-                raise AssertionError("the process ended while waiting for %r; last lines: %s" % (pattern, self.seen[-8:]))
-            self.seen.append(line)
-            m = re.search(pattern, line)
-            if m:
-                return m
-
-
-    def drain(self, timeout=5.0):
-        """After the process ended: every line it printed, consumed or not."""
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                line = self.q.get(timeout=max(0.0, deadline - time.monotonic()))
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            self.seen.append(line)
-        return self.seen
 
 
 class Compositor:

@@ -7,6 +7,7 @@ on the program's own output (JSON lines), never on sleeps.
 import json
 import os
 import queue
+import re
 import struct
 import subprocess
 import threading
@@ -116,77 +117,113 @@ class Stream:
         self._thread.join()
 
 
-class Program:
-    """wlr-orient running under the testbed; its stdout/stderr lines arrive on queues."""
+class Lines:
+    """A child's output lines, arriving on a queue; waits match them as they come."""
 
-    def __init__(self, args, env):
-        self.p = subprocess.Popen([BIN] + args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  stdin=subprocess.DEVNULL, text=True, bufsize=1)
-        self.out, self.err = queue.Queue(), queue.Queue()
-        self.stderr_lines = []
-        threading.Thread(target=self._pump, args=(self.p.stdout, self.out), daemon=True).start()
-        threading.Thread(target=self._pump, args=(self.p.stderr, self.err), daemon=True).start()
-        self.events = []
+    def __init__(self, stream, context=lambda: ""):
+        self.q = queue.Queue()
+        self.seen = []
+        self.context = context  # more to say when a wait fails (e.g. the other stream's tail)
+        threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
 
-    @staticmethod
-    def _pump(stream, q):
+    def _pump(self, stream):
         for line in stream:
-            q.put(line.rstrip("\n"))
-        q.put(None)
+            self.q.put(line.rstrip("\n"))
+        self.q.put(None)
 
-    def wait_for(self, predicate, timeout=10.0, what="an event"):
-        """Returns the first JSON event on stdout for which predicate(event) is true."""
+    def next(self, predicate, timeout=10.0, what="a line"):
+        """The first new line for which predicate(line) is true."""
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
             if left <= 0:
-                raise AssertionError("timed out waiting for %s; stderr: %s" % (what, self.drain_err()[-5:]))
+                raise AssertionError("timed out waiting for %s; last lines: %s%s"
+                                     % (what, self.seen[-8:], self.context()))
             try:
-                line = self.out.get(timeout=left)
+                line = self.q.get(timeout=left)
             except queue.Empty:
                 continue
             if line is None:
-                raise AssertionError("wlr-orient exited (status %s) while waiting for %s; stderr: %s"
-                                     % (self.p.wait(), what, self.drain_err()[-5:]))
+                raise AssertionError("the process ended while waiting for %s; last lines: %s%s"
+                                     % (what, self.seen[-8:], self.context()))
+            self.seen.append(line)
+            if predicate(line):
+                return line
+
+    def wait(self, pattern, timeout=10.0):
+        """The match of the first new line matching `pattern`."""
+        return re.search(pattern, self.next(lambda line: re.search(pattern, line), timeout, repr(pattern)))
+
+    def available(self):
+        """Every line that has arrived so far, without waiting."""
+        while True:
             try:
-                event = json.loads(line)
-            except ValueError:
-                continue
-            self.events.append(event)
-            if predicate(event):
-                return event
+                line = self.q.get_nowait()
+            except queue.Empty:
+                return self.seen
+            if line is None:
+                return self.seen
+            self.seen.append(line)
+
+    def drain(self, timeout=5.0):
+        """After the process ended: every line it printed, consumed or not."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                line = self.q.get(timeout=max(0.0, deadline - time.monotonic()))
+            except queue.Empty:
+                break
+            if line is None:
+                break
+            self.seen.append(line)
+        return self.seen
+
+
+class Program:
+    """wlr-orient running under the testbed; stdout carries JSON events, stderr log lines."""
+
+    def __init__(self, args, env):
+        self.p = subprocess.Popen([BIN] + args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  stdin=subprocess.DEVNULL, text=True, bufsize=1)
+        self.err = Lines(self.p.stderr)
+        self.out = Lines(self.p.stdout, context=lambda: "; stderr: %s" % self.err.available()[-5:])
+        self.events = []
+
+    def _event(self, line):
+        """Parses (and records) one stdout line; None if it is not JSON."""
+        try:
+            event = json.loads(line)
+        except ValueError:
+            return None
+        self.events.append(event)
+        return event
+
+    def wait_for(self, predicate, timeout=10.0, what="an event"):
+        """Returns the first JSON event on stdout for which predicate(event) is true."""
+        found = []
+
+        def matches(line):
+            event = self._event(line)
+            if event is not None and predicate(event):
+                found.append(event)
+                return True
+            return False
+        self.out.next(matches, timeout, what)
+        return found[0]
 
     def wait_event(self, kind, timeout=10.0, **fields):
         return self.wait_for(lambda e: e.get("event") == kind and all(e.get(k) == v for k, v in fields.items()),
                              timeout, "%s %s" % (kind, fields or ""))
 
-    def drain_err(self):
-        while True:
-            try:
-                line = self.err.get_nowait()
-            except queue.Empty:
-                break
-            if line is not None:
-                self.stderr_lines.append(line)
-        return self.stderr_lines
-
     def stop(self):
         if self.p.poll() is None:
             self.p.terminate()
         status = self.p.wait(timeout=10)
-        # Read what is left on stdout, for assertions over the whole run.
-        while True:
-            try:
-                line = self.out.get(timeout=2)
-            except queue.Empty:
-                break
-            if line is None:
-                break
-            try:
-                self.events.append(json.loads(line))
-            except ValueError:
-                pass
-        self.drain_err()
+        # Read what is left, for assertions over the whole run.
+        before = len(self.out.seen)
+        for line in self.out.drain()[before:]:
+            self._event(line)
+        self.err.drain()
         return status
 
 

@@ -201,16 +201,13 @@ def test_a_recording_replays_to_the_live_decisions(fake, tmp_path):
     rec = Program(["record", "--seconds", str(duration + 0.5), "-o", out], fake.env())
     try:
         # Recording starts when the device is opened; then the trace plays in real time.
-        deadline = time.monotonic() + 10
-        while not any("recording" in line for line in rec.drain_err()):
-            assert time.monotonic() < deadline, "record did not start"
-            time.sleep(0.02)
+        rec.err.wait(r"^recording ")
         play(fake, dev, samples, t_to=duration)
         assert rec.p.wait(timeout=30) == 0
     finally:
         rec.stop()
-    live = [line for line in rec.stderr_lines if line.startswith('{"t":')]
-    assert len(live) >= 3, rec.stderr_lines  # normal, bottom-up, normal
+    live = [line for line in rec.err.seen if line.startswith('{"t":')]
+    assert len(live) >= 3, rec.err.seen  # normal, bottom-up, normal
     replay = subprocess.run([BIN, "detect", out], capture_output=True, text=True)
     assert replay.returncode == 0, replay.stderr
     assert replay.stdout.splitlines() == live
