@@ -51,17 +51,17 @@ final class Accelerometer {
         throws -> (Accelerometer?, reason: String, warnings: [String])
     {
         let context = try IIOContext()
-        var found: [(AccelerometerCandidate, IIODevice, [IIOChannel])] = []
+        var found: [(AccelerometerCandidate, IIODevice, [IIOChannel], udev: [String: String])] = []
         for device in context.devices {
             let axes = ["accel_x", "accel_y", "accel_z"].compactMap { device.channel($0) }
             guard axes.count == 3 else { continue }
-            let udev = Udev.properties(ofIIODevice: device.id, ["ACCEL_LOCATION"])
+            let udev = Udev.properties(ofIIODevice: device.id, ["ACCEL_LOCATION", "ACCEL_MOUNT_MATRIX"])
             let location = udev["ACCEL_LOCATION"] ?? device.attribute("location").map { String($0.split(separator: "\n").first ?? "") }
             found.append((AccelerometerCandidate(id: device.id, name: device.name, label: device.label, location: location),
-                          device, axes))
+                          device, axes, udev))
         }
         let (choice, reason) = AccelerometerChoice.choose(found.map(\.0), configured: config.sensor)
-        guard let choice, let (candidate, device, axes) = found.first(where: { $0.0 == choice }) else {
+        guard let choice, let (candidate, device, axes, udev) = found.first(where: { $0.0 == choice }) else {
             return (nil, reason, [])
         }
 
@@ -71,25 +71,24 @@ final class Accelerometer {
         var scales: [Double] = []
         var offsets: [Double] = []
         for axis in axes {
-            let scale = (try? axis.attribute("scale")).flatMap { try? RawReading.parse($0).get() } ?? 1
+            let scale = axis.number("scale") ?? 1
             if scale <= 0 { warnings.append("\(device.id): unusable scale \(scale); using 1") }
             scales.append(scale > 0 ? scale : 1)
-            offsets.append(axis.hasAttribute("offset") ? ((try? axis.attribute("offset")).flatMap { try? RawReading.parse($0).get() } ?? 0) : 0)
+            offsets.append(axis.hasAttribute("offset") ? axis.number("offset") ?? 0 : 0)
         }
-        let udev = Udev.properties(ofIIODevice: device.id, ["ACCEL_MOUNT_MATRIX"])
         let sysfs = axes[0].hasAttribute("mount_matrix") ? try? axes[0].attribute("mount_matrix") : device.attribute("mount_matrix")
         let matrix = MountMatrixChoice.resolve(config: config.mountMatrix, udev: udev["ACCEL_MOUNT_MATRIX"], sysfs: sysfs)
         warnings += matrix.warnings.map { "\(device.id): \($0)" }
 
         // Ask for at least the configured rate where the device lets us.
-        var frequency: Double?
-        if device.attribute("sampling_frequency") != nil {
-            if let current = device.attribute("sampling_frequency").flatMap({ try? RawReading.parse($0).get() }), current < requestedHz {
-                do { try device.writeAttribute("sampling_frequency", requestedHz) } catch {
-                    warnings.append("\(device.id): cannot set sampling_frequency to \(requestedHz) Hz (\(error))")
-                }
+        var frequency = device.number("sampling_frequency")
+        if let current = frequency, current < requestedHz {
+            do {
+                try device.writeAttribute("sampling_frequency", requestedHz)
+                frequency = device.number("sampling_frequency")
+            } catch {
+                warnings.append("\(device.id): cannot set sampling_frequency to \(requestedHz) Hz (\(error))")
             }
-            frequency = device.attribute("sampling_frequency").flatMap { try? RawReading.parse($0).get() }
         }
 
         let buffered = preferBuffer && device.hasTrigger && axes.allSatisfy(\.isScanElement)

@@ -1,6 +1,7 @@
 import CIIO
 import CUdev
 import Glibc
+import OrientCore
 
 // Every call into libiio and libudev, in one file, each turning C's conventions (NULL, negative
 // errno) into a typed error. Nothing here decides anything.
@@ -56,6 +57,11 @@ struct IIODevice {
         return n > 0 ? String(cString: buffer) : nil
     }
 
+    /// A device attribute read as a number (nil when missing or not one).
+    func number(_ name: String) -> Double? {
+        attribute(name).flatMap { try? RawReading.parse($0).get() }
+    }
+
     func writeAttribute(_ name: String, _ value: Double) throws {
         let r = iio_device_attr_write_double(pointer, name, value)
         if r < 0 { throw SensorError(operation: "write \(id)/\(name)", errno: -r) }
@@ -85,6 +91,11 @@ struct IIOChannel {
     /// The sysfs file name of a channel attribute (`in_accel_x_raw`).
     func attributeFilename(_ name: String) -> String? {
         iio_channel_attr_get_filename(pointer, name).map { String(cString: $0) }
+    }
+
+    /// A channel attribute read as a number (nil when missing or not one).
+    func number(_ name: String) -> Double? {
+        (try? attribute(name)).flatMap { try? RawReading.parse($0).get() }
     }
 
     func hasAttribute(_ name: String) -> Bool {
