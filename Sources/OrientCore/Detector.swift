@@ -60,6 +60,9 @@ public struct Detector: Sendable {
     /// is: on a slow sensor (10 Hz) one reading that happens to fall mid-turn, with nothing
     /// seen between it and the next, must not look like a held device.
     public static let settleIntervals = 1.5
+    /// A turn this large between two readings further apart than `speedWindow` restarts the
+    /// filter at the newer one (see `turnedUnobserved`).
+    static let unobservedTurnDeg = 30.0
 
     private var lastT = -Double.infinity
     private var filterStart = -Double.infinity
@@ -69,8 +72,11 @@ public struct Detector: Sendable {
     private var lastAccel = -Double.infinity
     private var lastStrongAccel = -Double.infinity
     private var lastFlat = -Double.infinity
-    /// The typical time between readings (a running average), for `settleIntervals`.
-    private var interval = 0.0
+    /// The time since the previous reading (0 after a restart), for `settleIntervals`. Taken
+    /// from the readings themselves, not from the rate asked of the sensor: a sensor read faster
+    /// than it measures, or one that loses readings, spaces them further apart, and a replay of
+    /// a recording decides exactly as the live run did.
+    private var lastGap = 0.0
     private var rejectedSince: Double?
     /// The last time anything was in flux: motion, acceleration, a pending candidate.
     private var lastBusy = -Double.infinity
@@ -94,9 +100,10 @@ public struct Detector: Sendable {
             return nil
         }
 
-        if t < lastT || t - lastT > Self.maxGap {
+        if t < lastT || t - lastT > Self.maxGap || turnedUnobserved(v, at: t) {
             restart(at: t)
         }
+        lastGap = t - lastT
         let deviation = abs(magnitude - standardGravity)
         if deviation > config.accelToleranceMs2 { lastAccel = t }
 
@@ -117,7 +124,6 @@ public struct Detector: Sendable {
             filterStart = t
         } else {
             let dt = t - lastT
-            interval = interval == 0 ? dt : interval + (dt - interval) * 0.1
             let alpha = config.filterMs <= 0 ? 1 : dt / (config.filterMs / 1000 + dt)
             gravity = gravity + (v - gravity) * alpha
         }
@@ -130,12 +136,6 @@ public struct Detector: Sendable {
     /// decided on: how long the device has been left alone (for `SamplingPlan`).
     public func quietFor(at t: Double) -> Double { t - lastBusy }
 
-    /// Tells the detector the sensor now delivers readings every `interval` seconds, so that
-    /// the minimum settle (`settleIntervals`) follows a rate change at once.
-    public mutating func samplingIntervalChanged(to interval: Double) {
-        if interval > 0, interval.isFinite { self.interval = interval }
-    }
-
     /// Forgets the motion state (not the felt orientation): after a gap, or when the sensor
     /// restarts. The next reading starts the filter afresh.
     public mutating func restart(at t: Double) {
@@ -147,6 +147,15 @@ public struct Detector: Sendable {
         lastMoving = t
         rejectedSince = nil
         lastT = t
+    }
+
+    /// Whether the device turned between two readings too far apart for the turn to have been
+    /// watched (a sensor read slowly while still): smoothing from the old direction to the new
+    /// one would only describe a position the device was never in, and delay the decision.
+    private func turnedUnobserved(_ v: Vector3, at t: Double) -> Bool {
+        guard let last = lastRaw, t - last.t > Self.speedWindow else { return false }
+        let turn = acos(min(1, max(-1, last.direction.dot(v * (1 / v.length))))) * 180 / .pi
+        return turn > Self.unobservedTurnDeg
     }
 
     /// Derives tilt, angle, posture and motion from the filtered vector (and the raw reading).
@@ -220,7 +229,7 @@ public struct Detector: Sendable {
         let settle = config.settleMs / 1000
         // Leaving a confirmed orientation needs a few sampling intervals of evidence; the first
         // one (nothing to leave, nothing to flap back to) only needs the settle time.
-        let required = confirmed ? max(settle, Self.settleIntervals * interval) : settle
+        let required = confirmed ? max(settle, Self.settleIntervals * lastGap) : settle
         guard t - max(candidateSince, lastMoving) >= required,
               t - lastAccel >= config.accelHoldoffMs / 1000,
               t - lastStrongAccel >= 2 * config.accelHoldoffMs / 1000,

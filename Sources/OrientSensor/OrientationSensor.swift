@@ -24,7 +24,8 @@ public final class OrientationSensor {
     public let device: DeviceConfig
     public private(set) var detector: Detector
     public private(set) var info: AccelerometerInfo?
-    public private(set) var rateHz: Double
+    /// The rate the device is read at now (polled devices follow the sampling plan).
+    public var rateHz: Double { schedule.rateHz }
     public private(set) var isRunning = false
 
     /// The fd to poll for readability (buffered devices), if any.
@@ -32,7 +33,8 @@ public final class OrientationSensor {
     /// When `process()` is next due, in `clock()` seconds; nil when stopped.
     public var deadline: Double? { isRunning ? nextDue : nil }
 
-    private let plan: SamplingPlan
+    private var schedule: PolledSchedule
+    private var plan: SamplingPlan { schedule.plan }
     private let clock: () -> Double
     private let origin: Double
     private var accelerometer: Accelerometer?
@@ -51,8 +53,7 @@ public final class OrientationSensor {
                 preferBuffer: Bool = true, clock: @escaping () -> Double = monotonicSeconds) {
         self.device = device
         self.detector = Detector(config: detection, savedFelt: savedFelt)
-        self.plan = SamplingPlan(activeHz: detection.rateHz)
-        self.rateHz = detection.rateHz
+        self.schedule = PolledSchedule(plan: SamplingPlan(activeHz: detection.rateHz))
         self.clock = clock
         self.origin = clock()
         self.preferBuffer = preferBuffer
@@ -112,9 +113,7 @@ public final class OrientationSensor {
             case .failure(let failure): fail(failure, now: now, into: &events)
             }
             if self.accelerometer != nil {
-                // Keep the cadence; if the loop fell behind, continue from now.
-                let next = due + 1 / rateHz
-                nextDue = next > now ? next : now + 1 / rateHz
+                nextDue = schedule.next(after: due, now: now)
             }
         }
         return events
@@ -149,8 +148,7 @@ public final class OrientationSensor {
             info = opened.info
             lossReported = false
             backoff.reset()
-            rateHz = plan.activeHz
-            detector.samplingIntervalChanged(to: 1 / rateHz)
+            schedule.reset()
             detector.restart(at: time(now))
             events.append(.opened(opened.info))
             nextDue = now
@@ -170,11 +168,7 @@ public final class OrientationSensor {
         }
         if let change = detector.add(v, at: t) { events.append(.change(change)) }
         if accelerometer?.info.buffered == false {
-            let rate = plan.rate(quietFor: detector.quietFor(at: t))
-            if rate != rateHz {
-                rateHz = rate
-                detector.samplingIntervalChanged(to: 1 / rate)
-            }
+            schedule.update(quietFor: detector.quietFor(at: t))
         }
     }
 

@@ -13,7 +13,8 @@ public enum PollLoop {
             let now = monotonicSeconds()
             if let end, now >= end { break }
             // Without a deadline or an end, wake once a second only to notice shouldStop().
-            let wait = [sensor.deadline, end].compactMap { $0 }.min().map { max(0, $0 - now) } ?? 1
+            let wake = min(sensor.deadline ?? .infinity, end ?? .infinity)
+            let wait = wake.isFinite ? max(0, wake - now) : 1
             var fd = pollfd(fd: sensor.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
             _ = poll(&fd, 1, Int32(min((wait * 1000).rounded(.up), Double(Int32.max))))
             if let end, monotonicSeconds() >= end, sensor.deadline.map({ $0 >= end }) ?? true { break }

@@ -22,6 +22,11 @@ struct Detect: ParsableCommand {
             completion: .file(extensions: ["toml"]))
     var config: String?
 
+    @Option(help: ArgumentHelp(
+        "Which readings the detector sees: all of the trace's (all), or only those a polled sensor would have read, following the live sampling plan (live).",
+        valueName: "all|live"))
+    var sampling: Sampling = .all
+
     @Flag(help: "Also print each change's diagnostics (tilt, angle, posture) on standard error.")
     var explain = false
 
@@ -45,8 +50,19 @@ struct Detect: ParsableCommand {
             case .success(let trace):
                 if traces.count > 1 { emit("{\"trace\": \(jsonString(path))}") }
                 var detector = Detector(config: detection)
+                var schedule = PolledSchedule(plan: SamplingPlan(activeHz: detection.rateHz))
+                var due = -Double.infinity
                 for sample in trace.samples {
-                    guard let change = detector.add(trace.calibration.apply(sample), at: sample.t) else { continue }
+                    if sampling == .live {
+                        // The first reading at or after the due time is the one the live sensor gets.
+                        guard sample.t >= due else { continue }
+                    }
+                    let change = detector.add(trace.calibration.apply(sample), at: sample.t)
+                    if sampling == .live {
+                        schedule.update(quietFor: detector.quietFor(at: sample.t))
+                        due = schedule.next(after: due.isFinite ? due : sample.t, now: sample.t)
+                    }
+                    guard let change else { continue }
                     emit("{\"t\": \(formatSeconds(change.t)), \"orientation\": \"\(change.orientation.rawValue)\"}")
                     if explain {
                         printError(String(format: "t=%.3f %@ tilt=%.1f° angle=%.1f° posture=%@", change.t,
@@ -59,6 +75,10 @@ struct Detect: ParsableCommand {
         flushOutput()
         if failed { throw ExitCode(1) }
     }
+}
+
+enum Sampling: String, ExpressibleByArgument, CaseIterable {
+    case all, live
 }
 
 /// Standard output, block-buffered for speed, flushed before exit.

@@ -159,6 +159,48 @@ import Testing
         #expect(try #require(changes.last).t - resumed < 0.3)
     }
 
+    /// A still device is read slowly (`SamplingPlan`); a turn that happens between two slow
+    /// readings is taken as soon as two readings at the active rate confirm it, not smoothed from
+    /// the stale direction first.
+    @Test func aTurnBetweenTwoSlowReadingsIsDecidedTwoActiveReadingsLater() throws {
+        let plan = SamplingPlan(activeHz: 25)
+        var d = Detector()
+        var t = 0.0
+        while t < 2 {
+            _ = d.add(MotionScript.reading(angle: 0, recline: 10), at: t)
+            t += 1 / plan.rate(quietFor: d.quietFor(at: t))
+        }
+        #expect(d.felt == .normal)
+        #expect(plan.rate(quietFor: d.quietFor(at: t)) == plan.idleHz)
+        let turned = t
+        var changes: [Detector.Change] = []
+        for k in 0..<10 {
+            if let c = d.add(MotionScript.reading(angle: 90, recline: 10), at: turned + Double(k) / plan.activeHz) {
+                changes.append(c)
+            }
+        }
+        #expect(orientations(changes) == [.leftUp])
+        #expect(abs(try #require(changes.first).t - (turned + 2 / plan.activeHz)) < 1e-9)
+    }
+
+    /// A sensor read faster than it measures (or one that drops readings) spaces its readings
+    /// further apart than the rate asked of it: the settle time follows the real spacing
+    /// (10 Hz here), whatever rate was asked for.
+    @Test func settlingFollowsTheRealSpacingOfReadings() throws {
+        var d = Detector()
+        var t = 0.0
+        for _ in 0..<20 { _ = d.add(MotionScript.reading(angle: 0, recline: 10), at: t); t += 0.1 }
+        #expect(d.felt == .normal)
+        let turned = t
+        var first: Double?
+        for _ in 0..<10 {
+            if let c = d.add(MotionScript.reading(angle: 90, recline: 10), at: t), first == nil { first = c.t }
+            t += 0.1
+        }
+        // One reading mid-turn is not a held device: 1.5 real intervals (two more readings) pass first.
+        #expect(try #require(first) >= turned + 0.2 - 1e-9)
+    }
+
     @Test func timeGoingBackwardsRestartsTheFilterNotTheOrientation() {
         var d = Detector()
         var t = 0.0

@@ -58,9 +58,9 @@ import Testing
     @Test func samplingIsSlowOnlyWhenTheDeviceHasBeenLeftAlone() {
         let plan = SamplingPlan(activeHz: 25)
         #expect(plan.rate(quietFor: 0) == 25)
-        #expect(plan.rate(quietFor: 0.45) == 25)
-        #expect(plan.rate(quietFor: 0.5) == 8)
-        #expect(SamplingPlan(activeHz: 5).rate(quietFor: 10) == 5)   // idle never faster than active
+        #expect(plan.rate(quietFor: 0.09) == 25)
+        #expect(plan.rate(quietFor: 0.1) == 3)
+        #expect(SamplingPlan(activeHz: 2).rate(quietFor: 10) == 2)   // idle never faster than active
     }
 
     @Test func theDetectorIsQuietOnlyWhenNothingMoves() {

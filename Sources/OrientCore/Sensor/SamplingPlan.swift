@@ -1,15 +1,19 @@
 /// How often to sample: fast while the device moves, slowly while it is still.
 ///
 /// A still device (no motion, no acceleration, nothing pending for `idleAfter` seconds)
-/// is read at `idleHz`, which keeps an idle session under ten wakeups a second. The first
-/// reading that shows motion switches to the configured rate, long before a turn ends,
-/// so decisions are as fast as at a constant rate.
+/// is read at `idleHz`: every wakeup costs a polled device about as much CPU as its whole
+/// reading, so an idle session wakes three times a second. The first reading that shows
+/// motion switches to the configured rate; a person's turn lasts longer than the idle
+/// period, so its start is seen and decisions come as fast as at a constant rate (the
+/// corpus tests replay the traces through this schedule). A turn that happened entirely
+/// between two idle readings is confirmed by two readings at the active rate (see
+/// `Detector`'s unobserved-turn restart).
 public struct SamplingPlan: Sendable, Hashable {
     public var activeHz: Double
     public var idleHz: Double
     public var idleAfter: Double
 
-    public init(activeHz: Double, idleHz: Double = 8, idleAfter: Double = 0.5) {
+    public init(activeHz: Double, idleHz: Double = 3, idleAfter: Double = 0.1) {
         self.activeHz = max(activeHz, 0.1)
         self.idleHz = min(max(idleHz, 0.1), self.activeHz)
         self.idleAfter = idleAfter
@@ -18,5 +22,35 @@ public struct SamplingPlan: Sendable, Hashable {
     /// The rate for a detector that was last unsettled `quietFor` seconds ago.
     public func rate(quietFor: Double) -> Double {
         quietFor >= idleAfter ? idleHz : activeHz
+    }
+}
+
+/// The timetable of a polled sensor that follows a `SamplingPlan`: when the next reading is
+/// due, and the rate it is read at. The live sensor and `wlr-orient detect --sampling live`
+/// both keep it, so that a replay sees the readings the device would have delivered.
+public struct PolledSchedule: Sendable {
+    public let plan: SamplingPlan
+    public private(set) var rateHz: Double
+
+    public init(plan: SamplingPlan) {
+        self.plan = plan
+        self.rateHz = plan.activeHz
+    }
+
+    /// Back to the active rate (a device just opened).
+    public mutating func reset() {
+        rateHz = plan.activeHz
+    }
+
+    /// After a reading: follows the rate that the detector's quiet time asks for.
+    public mutating func update(quietFor: Double) {
+        rateHz = plan.rate(quietFor: quietFor)
+    }
+
+    /// The next due time after a reading that was due at `due` and taken at `now`: the
+    /// cadence is kept; a loop that fell behind continues from now.
+    public func next(after due: Double, now: Double) -> Double {
+        let next = due + 1 / rateHz
+        return next > now ? next : now + 1 / rateHz
     }
 }
