@@ -13,7 +13,9 @@ log=$(mktemp)
 pylog=$(mktemp)
 trap 'rm -f "$log" "$pylog"' EXIT
 swift build --build-tests 2>&1 | tail -n 3
-# The plugin as libwlr-orient.so and the reference host, for the end-to-end tests.
+# The plugin as libwlr-orient.so and the reference host, for the end-to-end tests; the
+# release plugin as shipped (static runtime, only the C API exported) is tested too.
+bash scripts/build-plugin.sh release build/release
 bash scripts/build-plugin.sh debug
 
 set +e

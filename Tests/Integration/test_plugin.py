@@ -1,8 +1,10 @@
 """The plugin in the reference host, end to end (issue #5)."""
+import os
+
 import pytest
 
 from compositor import Client, Compositor, build_client, pixel
-from fakeiio import G_COUNTS as G, FakeIIO
+from fakeiio import G_COUNTS as G, ROOT, FakeIIO
 
 RED = (255, 0, 0)
 WHITE = (255, 255, 255)
@@ -35,10 +37,14 @@ def walk_orientations(host, client, fake, dev):
         yield name, transform, (w, h), up, down
 
 
-def test_the_panel_follows_the_device_through_all_four_orientations(client_binary):
+@pytest.mark.parametrize("build", ["debug", "release"])
+def test_the_panel_follows_the_device_through_all_four_orientations(client_binary, build):
+    # release: the plugin as shipped (scripts/build-plugin.sh release build/release).
+    plugin = os.path.join(ROOT, "build", "release", "libwlr-orient.so") if build == "release" else None
+    assert plugin is None or os.path.exists(plugin), "%s is missing: run scripts/build-plugin.sh release build/release" % plugin
     fake = FakeIIO()
     dev = fake.add_accel(raw=(0, -G, 0))
-    host = Compositor(fake)
+    host = Compositor(fake, plugin=plugin)
     client = None
     try:
         host.log.wait(r"accelerometer: iio:device0")
