@@ -16,9 +16,12 @@ let package = Package(
     ],
     targets: [
         // Every decision lives here: pure Swift, no C module, tested without wlroots.
+        .target(name: "OrientCore"),
+        // Reading config.toml and state.toml (TOMLKit, Foundation): the CLI only. The plugin gets
+        // both from the CLI (`wlr-orient plugin-inputs`), so no TOML parser runs in a compositor.
         .target(
-            name: "OrientCore",
-            dependencies: [.product(name: "TOMLKit", package: "TOMLKit")]
+            name: "OrientConfig",
+            dependencies: ["OrientCore", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // System libraries from Debian, imported as they are.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
@@ -34,15 +37,16 @@ let package = Package(
         // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
         .target(
             name: "WlrOrientPlugin",
-            dependencies: ["OrientCore", "OrientSensor", "OrientPlatform", "CWlrGlue"]
+            dependencies: ["OrientCore", "OrientConfig", "OrientSensor", "OrientPlatform", "CWlrGlue"]
         ),
         // Process-level helpers that need the C library (the parser shield).
-        .target(name: "OrientPlatform", dependencies: ["OrientCore"]),
+        .target(name: "OrientPlatform", dependencies: ["OrientConfig"]),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "wlr-orient",
             dependencies: [
                 "OrientCore",
+                "OrientConfig",
                 "OrientSensor",
                 "OrientPlatform",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -56,6 +60,7 @@ let package = Package(
             name: "OrientCoreTests",
             dependencies: [
                 "OrientCore",
+                "OrientConfig",
                 "OrientPlatform",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]

@@ -1,4 +1,4 @@
-import Foundation  // for the libm functions (atan2, asin) only
+import Glibc  // for the libm functions (atan2, asin, acos) only
 
 /// Decides the felt orientation from accelerometer samples: pure, deterministic, and on the
 /// clock of the samples it is given (live or recorded — the same code either way).

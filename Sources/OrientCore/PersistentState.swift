@@ -1,6 +1,3 @@
-import Foundation
-import TOMLKit
-
 /// What survives a restart: the user's lock and the orientation the device was last held in
 /// (so that a device switched on lying flat starts the right way up at once).
 public struct PersistentState: Sendable, Hashable {
@@ -12,65 +9,5 @@ public struct PersistentState: Sendable, Hashable {
     public init(lock: MaskSpec? = nil, lastFelt: Orientation? = nil) {
         self.lock = lock
         self.lastFelt = lastFelt
-    }
-}
-
-/// Reads and writes `state.toml` in the state directory.
-///
-/// Saving is atomic (a temporary file renamed over the old one), so a crash or a full disk
-/// leaves the previous state. A missing file is the default state; a corrupt or unreadable
-/// one is the default state plus a warning — never a crash, never an error that stops the caller.
-public struct StateStore: Sendable {
-    public let directory: String
-    public let shield: ParserShield
-    public var file: String { directory + "/state.toml" }
-
-    public init(directory: String, shield: ParserShield = NoParserShield()) {
-        self.directory = directory
-        self.shield = shield
-    }
-
-    public func load() -> (state: PersistentState, warnings: [String]) {
-        guard FileManager.default.fileExists(atPath: file) else { return (PersistentState(), []) }
-        let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            return (PersistentState(), ["\(file): cannot read the saved state (\(error.localizedDescription)); using defaults"])
-        }
-        // TOMLKit hands the text to C++ as a C string: a NUL byte would silently cut it short.
-        guard !text.utf8.contains(0), TOMLHeaderGuard.firstUnsafeHeader(in: text) == nil else {
-            return (PersistentState(), ["\(file): the saved state is corrupt (binary data); using defaults"])
-        }
-        guard shield.survives({ _ = try? TOMLTable(string: text) }) else {
-            return (PersistentState(), ["\(file): the saved state crashes the TOML parser; using defaults"])
-        }
-        let table: TOMLTable
-        do {
-            table = try TOMLTable(string: text)
-        } catch {
-            return (PersistentState(), ["\(file): the saved state is corrupt; using defaults"])
-        }
-        var state = PersistentState()
-        var warnings: [String] = []
-        if let v = table["lock"] {
-            if let s = v.string, let spec = MaskSpec(parsing: s) { state.lock = spec } else {
-                warnings.append("\(file): ignoring an unreadable 'lock'")
-            }
-        }
-        if let v = table["felt"] {
-            if let s = v.string, let o = Orientation(rawValue: s) { state.lastFelt = o } else {
-                warnings.append("\(file): ignoring an unreadable 'felt'")
-            }
-        }
-        return (state, warnings)
-    }
-
-    public func save(_ state: PersistentState) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var text = "# wlr-orient state, written by wlr-orient; edit with `wlr-orient lock`/`unlock`.\n"
-        if let lock = state.lock { text += "lock = \"\(lock)\"\n" }
-        if let felt = state.lastFelt { text += "felt = \"\(felt.rawValue)\"\n" }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
     }
 }

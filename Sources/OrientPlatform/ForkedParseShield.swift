@@ -1,5 +1,5 @@
 import Glibc
-import OrientCore
+import OrientConfig
 
 /// Runs the parse in a forked child first; the real parse happens in-process only if the child
 /// got through it (same code, same input, so the second run cannot abort either).

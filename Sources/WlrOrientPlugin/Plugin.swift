@@ -1,5 +1,6 @@
 import CWlrGlue
 import Foundation
+import OrientConfig
 import OrientCore
 import OrientPlatform
 import OrientSensor

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrientConfig
 import OrientCore
 import OrientPlatform
 

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Glibc
+import OrientConfig
 import OrientCore
 import OrientPlatform
 import OrientSensor

@@ -2,6 +2,7 @@ import Foundation
 import OrientPlatform
 import PropertyBased
 import Testing
+@testable import OrientConfig
 @testable import OrientCore
 
 /// Whatever a user or a disk hands us — a mangled config, a damaged trace, a state file full of

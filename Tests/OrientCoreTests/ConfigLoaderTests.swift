@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+@testable import OrientConfig
 @testable import OrientCore
 
 @Suite struct ConfigLoaderTests {

@@ -1,6 +1,7 @@
 import Foundation
 import OrientPlatform
 import Testing
+@testable import OrientConfig
 @testable import OrientCore
 
 @Suite struct ParserShieldTests {

@@ -1,4 +1,5 @@
 import Testing
+@testable import OrientConfig
 @testable import OrientCore
 
 /// The inputs that made TOMLKit abort, and the valid ones the guard must leave alone.

@@ -1,3 +1,4 @@
+import OrientCore
 /// Catches the table headers that make TOMLKit abort the process.
 ///
 /// toml++ (inside TOMLKit 0.6.0) asserts, and so aborts the whole process, on a table header whose

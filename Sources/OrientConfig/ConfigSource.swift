@@ -1,3 +1,4 @@
+import OrientCore
 /// The config in force, and reloading it without ever losing it.
 ///
 /// A reload that finds errors returns them and keeps the last good config, so a typo

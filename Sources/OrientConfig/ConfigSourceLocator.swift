@@ -1,3 +1,4 @@
+import OrientCore
 /// Finds where a key or a value stands in a TOML file, for error messages.
 ///
 /// TOMLKit parses the file but does not tell where each value came from, so this

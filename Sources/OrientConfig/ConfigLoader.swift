@@ -1,3 +1,4 @@
+import OrientCore
 import Foundation
 import TOMLKit
 
