@@ -13,6 +13,6 @@ struct WlrOrient: ParsableCommand {
             Config: $XDG_CONFIG_HOME/wlr-orient/config.toml, then /etc/xdg/wlr-orient/config.toml.
             State (lock, last orientation): $XDG_STATE_HOME/wlr-orient/state.toml.
             """,
-        subcommands: [CheckConfig.self, Detect.self, Sensor.self, Record.self]
+        subcommands: [CheckConfig.self, Detect.self, Sensor.self, Record.self, PluginInputsCommand.self]
     )
 }
