@@ -37,7 +37,10 @@ let package = Package(
         // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
         .target(
             name: "WlrOrientPlugin",
-            dependencies: ["OrientCore", "OrientConfig", "OrientSensor", "OrientPlatform", "CWlrGlue"]
+            dependencies: ["OrientCore", "OrientSensor", "CWlrGlue"],
+            // A Swift image cannot be unloaded (the runtime keeps pointers into its metadata, and its
+            // globals live until exit): dlclose() leaves it loaded (DF_1_NODELETE).
+            linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]
         ),
         // Process-level helpers that need the C library (the parser shield).
         .target(name: "OrientPlatform", dependencies: ["OrientConfig"]),

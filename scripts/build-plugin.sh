@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Builds the plugin (OUT/libwlr-orient.so) and the reference host (OUT/wlr-orient-host).
+# Builds the plugin (OUT/libwlr-orient.so), beside it the CLI it runs to read its config
+# (OUT/wlr-orient), and the reference host (OUT/wlr-orient-host).
 #   scripts/build-plugin.sh [debug|release] [OUT]      (OUT: build)
 # release: the Swift runtime is linked in (-static-stdlib), so the plugin loads on a machine
 # without the Swift toolchain and adds less memory to the compositor (see docs/DEVELOPING.md);
@@ -20,8 +21,12 @@ else
     flags=(-c debug)
 fi
 swift build "${flags[@]}" --product wlr-orient-plugin 2>&1 | tail -n 1
-cp "$(swift build "${flags[@]}" --show-bin-path)/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
-[ "$mode" = release ] && strip "$out/libwlr-orient.so"
+# The plugin runs `wlr-orient plugin-inputs` to read its TOML files, and looks for it beside itself.
+swift build "${flags[@]}" --product wlr-orient 2>&1 | tail -n 1
+bin=$(swift build "${flags[@]}" --show-bin-path)
+cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
+cp "$bin/wlr-orient" "$out/wlr-orient"
+[ "$mode" = release ] && strip "$out/libwlr-orient.so" "$out/wlr-orient"
 cc -O2 -Wall -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
     -ISources/CWlrGlue/include $(pkg-config --cflags --libs wlroots wayland-server xkbcommon pixman-1 libdrm) -ldl
-echo "$out/libwlr-orient.so $out/wlr-orient-host"
+echo "$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-host"

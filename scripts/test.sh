@@ -29,8 +29,10 @@ set -e
 
 swift_total=$(sed -nE 's/.*Test run with ([0-9]+) tests.*/\1/p' "$log" | tail -n 1)
 swift_failed=$(grep -cE '^✘ Test [^ ]+\(.*\) (with .*)?failed' "$log" || true)
-py_passed=$( (grep -oE '[0-9]+ passed' "$pylog" || true) | tail -n 1 | grep -oE '[0-9]+' || true)
-py_failed=$( (grep -oE '[0-9]+ (failed|error)' "$pylog" || true) | awk '{s+=$1} END {print s+0}')
+# Counted from pytest's own summary (its last line), not from output a failing test printed.
+py_summary=$(tail -n 1 "$pylog")
+py_passed=$( (grep -oE '[0-9]+ passed' <<<"$py_summary" || true) | grep -oE '[0-9]+' || true)
+py_failed=$( (grep -oE '[0-9]+ (failed|errors?)' <<<"$py_summary" || true) | awk '{s+=$1} END {print s+0}')
 swift_total=${swift_total:-0}
 py_passed=${py_passed:-0}
 if [ "$swift_total" -eq 0 ] || { [ "$py_passed" -eq 0 ] && [ "$py_failed" -eq 0 ]; }; then

@@ -1,3 +1,5 @@
+#define _GNU_SOURCE
+#include <dlfcn.h>
 #include <stdlib.h>
 #include "wlr_orient_glue.h"
 
@@ -120,4 +122,12 @@ struct wl_event_source *glue_add_fd(struct wl_event_loop *loop, int fd, void *co
 
 struct wl_event_source *glue_add_timer(struct wl_event_loop *loop, void *context, int (*callback)(void *context)) {
 	return wl_event_loop_add_timer(loop, callback, context);
+}
+
+const char *glue_library_path(void) {
+	Dl_info info;
+	if (dladdr((void *)glue_library_path, &info) == 0) {
+		return NULL;
+	}
+	return info.dli_fname;
 }

@@ -55,9 +55,6 @@ public struct StateStore: Sendable {
 
     public func save(_ state: PersistentState) throws {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        var text = "# wlr-orient state, written by wlr-orient; edit with `wlr-orient lock`/`unlock`.\n"
-        if let lock = state.lock { text += "lock = \"\(lock)\"\n" }
-        if let felt = state.lastFelt { text += "felt = \"\(felt.rawValue)\"\n" }
-        try Data(text.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        try Data(state.fileText.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
     }
 }

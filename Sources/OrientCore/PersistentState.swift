@@ -11,3 +11,14 @@ public struct PersistentState: Sendable, Hashable {
         self.lastFelt = lastFelt
     }
 }
+
+extension PersistentState {
+    /// The text of `state.toml`, written by the plugin and the CLI alike (reading it is
+    /// OrientConfig's `StateStore`).
+    public var fileText: String {
+        var text = "# wlr-orient state, written by wlr-orient; edit with `wlr-orient lock`/`unlock`.\n"
+        if let lock { text += "lock = \"\(lock)\"\n" }
+        if let lastFelt { text += "felt = \"\(lastFelt.rawValue)\"\n" }
+        return text
+    }
+}

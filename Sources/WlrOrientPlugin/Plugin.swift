@@ -1,8 +1,5 @@
 import CWlrGlue
-import Foundation
-import OrientConfig
 import OrientCore
-import OrientPlatform
 import OrientSensor
 
 /// The plugin: translates wlroots events into core inputs and core decisions into wlroots calls.
@@ -10,7 +7,9 @@ final class Plugin {
     let orient: UnsafeMutablePointer<wlr_orient>
     private let host: wlr_orient_host
     private let config: Config
-    private let stateStore: StateStore
+    /// Where the felt orientation is saved; nil when the saved state could not be read (then
+    /// writing would wipe the user's lock).
+    private let stateFile: StateFile?
     private var state: PersistentState
     private let sensor: OrientationSensor
     /// The felt orientation: the sensor's once it has one, the saved one before.
@@ -30,20 +29,22 @@ final class Plugin {
             return nil
         }
         self.host = host
-        let environment = ProcessInfo.processInfo.environment
-        // TOMLKit's parser can abort on malformed text: parse in a forked child first (ParserShield).
-        var source = ConfigSource(explicitPath: host.config_path.map { String(cString: $0) }, paths: XDGPaths(environment: environment),
-                                  shield: ForkedParseShield())
-        for d in source.reload(fileExists: { FileManager.default.fileExists(atPath: $0) }) {
-            Log.error("config: \(d); using built-in defaults")
+        // The TOML files are read by the CLI (`wlr-orient plugin-inputs`), never in the compositor:
+        // a parser that aborts on bad input, and Foundation with it, stay out of this process.
+        switch PluginInputsReader.read(configPath: host.config_path.map { String(cString: $0) }) {
+        case .success(let inputs):
+            inputs.messages.forEach(Log.error)
+            config = inputs.config
+            state = inputs.state
+            stateFile = StateFile(directory: inputs.stateDirectory)
+        case .failure(let why):
+            Log.error("\(why); using built-in defaults, and the saved state is left as it is")
+            config = Config()
+            state = PersistentState()
+            stateFile = nil
         }
-        config = source.current
-        stateStore = StateStore(directory: XDGPaths(environment: environment).stateDirectory, shield: ForkedParseShield())
-        let (saved, warnings) = stateStore.load()
-        warnings.forEach(Log.error)
-        state = saved
-        felt = saved.lastFelt
-        sensor = OrientationSensor(device: config.device, detection: config.detection, savedFelt: saved.lastFelt)
+        felt = state.lastFelt
+        sensor = OrientationSensor(device: config.device, detection: config.detection, savedFelt: state.lastFelt)
         guard let orient = glue_orient_alloc(nil) else { return nil }
         self.orient = orient
     }
@@ -191,7 +192,7 @@ final class Plugin {
         felt = orientation
         if state.lastFelt != orientation {
             state.lastFelt = orientation
-            do { try stateStore.save(state) } catch { Log.error("cannot save the state in \(stateStore.directory): \(error)") }
+            if case .failure(let why) = stateFile?.save(state) { Log.error("cannot save the state: \(why)") }
         }
         panels.forEach(apply)
     }

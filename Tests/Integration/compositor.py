@@ -33,7 +33,7 @@ def build_client(directory):
 
 class Compositor:
     def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=(), wrapper=(),
-                 plugin=None):
+                 plugin=None, extra_env=None):
         self.dir = tempfile.mkdtemp(prefix="wlr-orient-e2e-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
@@ -45,7 +45,9 @@ class Compositor:
             os.makedirs(os.path.join(state_home, "wlr-orient"))
             with open(os.path.join(state_home, "wlr-orient", "state.toml"), "w") as f:
                 f.write(state)
-        self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, WLR_ORIENT_CONFIG=config_path, XDG_STATE_HOME=state_home)
+        self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, WLR_ORIENT_CONFIG=config_path, XDG_STATE_HOME=state_home,
+                            **(extra_env or {}))
+        self.state_file = os.path.join(state_home, "wlr-orient", "state.toml")
         args = list(wrapper) + [HOST, "--plugin", plugin or PLUGIN, "--size", size] \
             + (["--touch"] if touch else []) + list(extra_args)
         self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,

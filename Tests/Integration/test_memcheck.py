@@ -18,6 +18,8 @@ def under_valgrind(tmp_path, fake, extra_args=()):
     # Valgrind cannot read the Swift toolchain's debug info; the code is the same without it.
     plugin = str(tmp_path / "libwlr-orient.so")
     subprocess.run(["strip", "-g", PLUGIN, "-o", plugin], check=True)
+    # The plugin reads its config through the CLI beside it (wlr-orient plugin-inputs).
+    os.symlink(os.path.join(os.path.dirname(PLUGIN), "wlr-orient"), str(tmp_path / "wlr-orient"))
     log = str(tmp_path / "valgrind.log")
     suppressions = os.path.join(os.path.dirname(os.path.abspath(__file__)), "valgrind.supp")
     wrapper = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite", "--error-exitcode=99",

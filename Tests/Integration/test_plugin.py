@@ -1,9 +1,10 @@
 """The plugin in the reference host, end to end (issue #5)."""
 import os
+import shutil
 
 import pytest
 
-from compositor import Client, Compositor, build_client, pixel
+from compositor import PLUGIN, Client, Compositor, build_client, pixel
 from fakeiio import G_COUNTS as G, ROOT, FakeIIO
 
 RED = (255, 0, 0)
@@ -185,6 +186,50 @@ def test_the_users_landscape_lock_holds_and_follows_both_landscape_variants():
         assert host.stop() == 0
     frames = [line for line in host.out.seen if line.startswith("frame ")]
     assert not [f for f in frames if " transform 1 " in f or " transform 3 " in f], frames
+
+
+@pytest.mark.parametrize("helper, message", [
+    (None, r"wlr-orient plugin-inputs: cannot start it \(No such file or directory\)"),
+    ("/bin/false", r"/bin/false plugin-inputs: it failed"),
+    ("/bin/echo", r"/bin/echo plugin-inputs: unreadable answer \(line 1: expected"),
+])
+def test_without_its_helper_the_plugin_runs_on_defaults_and_keeps_the_saved_state(tmp_path, helper, message):
+    # The plugin alone in a directory, no wlr-orient beside it nor on PATH; or a helper that fails
+    # or answers nonsense. The saved state (a lock) is unknown then, so it must not be written over.
+    plugin = str(tmp_path / "libwlr-orient.so")
+    shutil.copy(PLUGIN, plugin)
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=(0, -G, 0))
+    saved = 'lock = "landscape"\nfelt = "normal"\n'
+    env = {"PATH": "/usr/bin:/bin"}
+    if helper:
+        env["WLR_ORIENT_HELPER"] = helper
+    host = Compositor(fake, state=saved, plugin=plugin, extra_env=env, extra_args=["--debug"])
+    try:
+        host.log.wait(message + r".*; using built-in defaults, and the saved state is left as it is")
+        host.log.wait(r"started; panels match eDP-\*, LVDS-\*, DSI-\*")
+        fake.set(dev, G, 0, 0)
+        host.log.wait(r"decision left-up from the sample")
+        host.wait_frame(0)
+    finally:
+        assert host.stop() == 0
+    with open(host.state_file) as f:
+        assert f.read() == saved
+
+
+def test_the_felt_orientation_is_saved_for_the_next_start():
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=(0, -G, 0))
+    host = Compositor(fake, state='lock = "all"\n', extra_args=["--debug"])
+    try:
+        host.log.wait(r"decision normal from the sample")
+        fake.set(dev, -G, 0, 0)
+        host.wait_frame(3)
+    finally:
+        assert host.stop() == 0
+    with open(host.state_file) as f:
+        text = f.read()
+    assert 'felt = "right-up"' in text and 'lock = "all"' in text, text
 
 
 @pytest.mark.parametrize("text", ["[\n", "x = [[}\n"])

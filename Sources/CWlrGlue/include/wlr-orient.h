@@ -44,7 +44,11 @@ struct wlr_orient_host {
 	                                        are mapped to the rotated panel */
 	struct wlr_xdg_shell *xdg_shell;     /* optional: app awareness (later versions) */
 	const char *config_path;             /* NULL: $XDG_CONFIG_HOME/wlr-orient/config.toml, then
-	                                        /etc/xdg/wlr-orient/config.toml, else defaults */
+	                                        /etc/xdg/wlr-orient/config.toml, else defaults. The
+	                                        plugin reads it (and its saved state) by running
+	                                        `wlr-orient plugin-inputs` once, in
+	                                        wlr_orient_create: $WLR_ORIENT_HELPER, else the
+	                                        wlr-orient beside the library, else on $PATH */
 };
 
 struct wlr_orient {

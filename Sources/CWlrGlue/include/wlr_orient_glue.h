@@ -42,6 +42,10 @@ void glue_signal_emit(struct wl_signal *signal, void *data);
 /* wlr_log without varargs. */
 void glue_log(enum wlr_log_importance importance, const char *message);
 
+/* The file this library was loaded from (dladdr; needs _GNU_SOURCE, which Swift's Glibc lacks),
+ * or NULL: the plugin looks for its helper program beside it. */
+const char *glue_library_path(void);
+
 /* Calls `callback(context, output)` for each output in the layout. */
 void glue_output_layout_for_each(struct wlr_output_layout *layout, void *context,
 	void (*callback)(void *context, struct wlr_output *output));

@@ -1,0 +1,130 @@
+import CWlrGlue
+import Glibc
+import OrientCore
+import OrientSensor
+
+// The plugin's calls into the C library for processes and files, in one place: running
+// `wlr-orient plugin-inputs` (which parses the TOML files, so that no parser runs in the
+// compositor) and writing state.toml.
+
+/// Gets the config and the saved state from `wlr-orient plugin-inputs`.
+enum PluginInputsReader {
+    /// How long the helper may take before it is killed (it reads two small files).
+    static let timeout: Int32 = 5000
+
+    /// The helper: `$WLR_ORIENT_HELPER` when set (and then only that), else the first found of
+    /// `wlr-orient` beside this library and `wlr-orient` on `$PATH`.
+    static func candidates() -> [String] {
+        if let env = getenv("WLR_ORIENT_HELPER"), env.pointee != 0 { return [String(cString: env)] }
+        var list: [String] = []
+        if let name = glue_library_path() {
+            let path = String(cString: name)
+            if let slash = path.lastIndex(of: "/") { list.append(String(path[..<slash]) + "/wlr-orient") }
+        }
+        list.append("wlr-orient")
+        return list
+    }
+
+    /// The inputs, or why they could not be had (then the caller runs on defaults).
+    static func read(configPath: String?) -> Result<PluginInputs, Problem> {
+        // The last candidate is a bare name, searched on $PATH when it runs.
+        let helper = candidates().first(where: { !$0.contains("/") || access($0, X_OK) == 0 }) ?? "wlr-orient"
+        var args = [helper, "plugin-inputs"]
+        if let configPath { args += ["--config", configPath] }
+        switch run(args) {
+        case .failure(let why):
+            return .failure(Problem("\(helper) plugin-inputs: \(why)"))
+        case .success(let output):
+            return PluginInputs.decode(output).mapError { Problem("\(helper) plugin-inputs: unreadable answer (\($0))") }
+        }
+    }
+
+    /// Runs `args` (searching `$PATH` for a bare name) and returns its standard output.
+    private static func run(_ args: [String]) -> Result<String, Problem> {
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return .failure(Problem("pipe: \(String(cString: strerror(errno)))")) }
+        let (readEnd, writeEnd) = (fds[0], fds[1])
+        // Neither end may leak into other programs the compositor starts (the child gets a copy as fd 1).
+        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
+        defer { close(readEnd) }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        var pid: pid_t = 0
+        let spawned = posix_spawnp(&pid, args[0], &actions, nil, argv, environ)
+        close(writeEnd)
+        guard spawned == 0 else { return .failure(Problem("cannot start it (\(String(cString: strerror(spawned))))")) }
+
+        var output: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var finished = false
+        let deadline = monotonicSeconds() + Double(timeout) / 1000
+        while true {
+            let left = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
+            var pfd = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+            let ready = poll(&pfd, 1, left)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { break }
+            let n = buffer.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else {
+                finished = n == 0
+                break
+            }
+            output += buffer[..<n]
+            if output.count > 1 << 20 { break }   // no config is a megabyte: something is wrong
+        }
+        if !finished { kill(pid, SIGKILL) }
+        var status: Int32 = 0
+        // May fail with ECHILD when the compositor reaps its children itself; the output decides.
+        let waited = waitpid(pid, &status, 0) == pid
+        guard finished else { return .failure(Problem("no complete answer within \(timeout / 1000) s; stopped it")) }
+        if waited, (status & 0x7f) != 0 || (status >> 8) & 0xff != 0 {
+            return .failure(Problem("it failed (wait status \(status))"))
+        }
+        return .success(String(decoding: output, as: UTF8.self))
+    }
+}
+
+/// Writes state.toml atomically: a temporary file, flushed, renamed over the old one.
+struct StateFile {
+    let directory: String
+    var path: String { directory + "/state.toml" }
+
+    func save(_ state: PersistentState) -> Result<Void, Problem> {
+        guard makeDirectories(directory) else { return .failure(Problem("cannot create \(directory): \(String(cString: strerror(errno)))")) }
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return .failure(Problem("cannot write \(temporary): \(String(cString: strerror(errno)))")) }
+        let bytes = Array(state.fileText.utf8)
+        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+        let flushed = fsync(fd) == 0
+        close(fd)
+        guard written == bytes.count, flushed, rename(temporary, path) == 0 else {
+            let why = String(cString: strerror(errno))
+            unlink(temporary)
+            return .failure(Problem("cannot write \(path): \(why)"))
+        }
+        return .success(())
+    }
+
+    /// `mkdir -p`.
+    private func makeDirectories(_ path: String) -> Bool {
+        var built = ""
+        for part in path.split(separator: "/") {
+            built += "/" + part
+            if mkdir(built, 0o755) != 0, errno != EEXIST { return false }
+        }
+        return true
+    }
+}
+
+/// Why a process or file operation failed, for the log.
+struct Problem: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
