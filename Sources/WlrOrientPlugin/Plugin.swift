@@ -36,7 +36,7 @@ final class Plugin {
             inputs.messages.forEach(Log.error)
             config = inputs.config
             state = inputs.state
-            stateFile = StateFile(directory: inputs.stateDirectory)
+            stateFile = inputs.stateDirectory.isEmpty ? nil : StateFile(directory: inputs.stateDirectory)
         case .failure(let why):
             Log.error("\(why); using built-in defaults, and the saved state is left as it is")
             config = Config()
