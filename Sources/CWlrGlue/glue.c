@@ -1,5 +1,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <spawn.h>
 #include <stdlib.h>
 #include "wlr_orient_glue.h"
 
@@ -130,4 +131,8 @@ const char *glue_library_path(void) {
 		return NULL;
 	}
 	return info.dli_fname;
+}
+
+int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
+	return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }

@@ -51,7 +51,11 @@ enum PluginInputsReader {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
+        // The helper gets the pipe as its standard output, nothing to read, and none of the
+        // compositor's other descriptors (DRM, sockets), whether or not they are close-on-exec.
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
+        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        _ = glue_spawn_close_from(&actions, 3)
         var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0

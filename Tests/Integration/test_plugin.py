@@ -217,6 +217,27 @@ def test_without_its_helper_the_plugin_runs_on_defaults_and_keeps_the_saved_stat
         assert f.read() == saved
 
 
+def test_the_helper_gets_nothing_of_the_compositor_but_its_answer_pipe(tmp_path):
+    # A stand-in helper that reports what it was given: its stdin and its open descriptors.
+    helper = tmp_path / "helper"
+    helper.write_text("#!/usr/bin/python3 -S\n"
+                      "import os\n"
+                      "fds = sorted(int(f) for f in os.listdir('/proc/self/fd'))\n"
+                      "print('wlr-orient plugin-inputs v1')\n"
+                      "print('message\\thelper stdin %s fds %s' % (os.readlink('/proc/self/fd/0'), fds))\n")
+    helper.chmod(0o755)
+    fake = FakeIIO()
+    fake.add_accel()
+    host = Compositor(fake, extra_env={"WLR_ORIENT_HELPER": str(helper)})
+    try:
+        m = host.log.wait(r"helper stdin (\S+) fds \[([\d, ]*)\]")
+        assert m.group(1) == "/dev/null", m.group(0)
+        # 0-2, and the one os.listdir itself opened: no socket, DRM or pipe of the compositor's.
+        assert [int(f) for f in m.group(2).split(", ")] == [0, 1, 2, 3], m.group(0)
+    finally:
+        assert host.stop() == 0
+
+
 def test_the_felt_orientation_is_saved_for_the_next_start():
     fake = FakeIIO()
     dev = fake.add_accel(raw=(0, -G, 0))

@@ -8,6 +8,7 @@
 /* Must be defined before any wlr header, here in the header so that it reaches Swift. */
 #define WLR_USE_UNSTABLE 1
 
+#include <spawn.h>
 #include <wayland-server-core.h>
 #include <wlr/backend.h>
 #include <wlr/render/allocator.h>
@@ -45,6 +46,10 @@ void glue_log(enum wlr_log_importance importance, const char *message);
 /* The file this library was loaded from (dladdr; needs _GNU_SOURCE, which Swift's Glibc lacks),
  * or NULL: the plugin looks for its helper program beside it. */
 const char *glue_library_path(void);
+
+/* posix_spawn_file_actions_addclosefrom_np (glibc >= 2.34, _GNU_SOURCE): the spawned program
+ * gets none of the compositor's descriptors from `from` up. */
+int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
 /* Calls `callback(context, output)` for each output in the layout. */
 void glue_output_layout_for_each(struct wlr_output_layout *layout, void *context,
