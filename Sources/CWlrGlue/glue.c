@@ -1,5 +1,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
+#include <fcntl.h>
+#include <unistd.h>
 #include <spawn.h>
 #include <stdlib.h>
 #include "wlr_orient_glue.h"
@@ -135,4 +137,8 @@ const char *glue_library_path(void) {
 
 int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
 	return posix_spawn_file_actions_addclosefrom_np(actions, from);
+}
+
+int glue_pipe_cloexec(int fds[2]) {
+	return pipe2(fds, O_CLOEXEC);
 }

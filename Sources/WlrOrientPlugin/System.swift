@@ -42,11 +42,10 @@ enum PluginInputsReader {
     /// Runs `args` (searching `$PATH` for a bare name) and returns its standard output.
     private static func run(_ args: [String]) -> Result<String, Problem> {
         var fds: [Int32] = [-1, -1]
-        guard pipe(&fds) == 0 else { return .failure(Problem("pipe: \(String(cString: strerror(errno)))")) }
+        // Close-on-exec from the start: a copy of the write end held by any other program would
+        // keep the answer from ever ending (the helper gets its own copy as fd 1).
+        guard glue_pipe_cloexec(&fds) == 0 else { return .failure(Problem("pipe: \(String(cString: strerror(errno)))")) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
-        // Neither end may leak into other programs the compositor starts (the child gets a copy as fd 1).
-        _ = fcntl(readEnd, F_SETFD, FD_CLOEXEC)
-        _ = fcntl(writeEnd, F_SETFD, FD_CLOEXEC)
         defer { close(readEnd) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
@@ -86,7 +85,7 @@ enum PluginInputsReader {
         var status: Int32 = 0
         // May fail with ECHILD when the compositor reaps its children itself; the output decides.
         let waited = waitpid(pid, &status, 0) == pid
-        guard finished else { return .failure(Problem("no complete answer within \(timeout / 1000) s; stopped it")) }
+        guard finished else { return .failure(Problem("no complete answer within \(timeout / 1000) s (or over a megabyte); stopped it")) }
         if waited, (status & 0x7f) != 0 || (status >> 8) & 0xff != 0 {
             return .failure(Problem("it failed (wait status \(status))"))
         }

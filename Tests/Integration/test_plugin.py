@@ -192,6 +192,7 @@ def test_the_users_landscape_lock_holds_and_follows_both_landscape_variants():
     (None, r"wlr-orient plugin-inputs: cannot start it \(No such file or directory\)"),
     ("/bin/false", r"/bin/false plugin-inputs: it failed"),
     ("/bin/echo", r"/bin/echo plugin-inputs: unreadable answer \(line 1: expected"),
+    ("hangs", r"plugin-inputs: no complete answer within 5 s"),
 ])
 def test_without_its_helper_the_plugin_runs_on_defaults_and_keeps_the_saved_state(tmp_path, helper, message):
     # The plugin alone in a directory, no wlr-orient beside it nor on PATH; or a helper that fails
@@ -202,6 +203,11 @@ def test_without_its_helper_the_plugin_runs_on_defaults_and_keeps_the_saved_stat
     dev = fake.add_accel(raw=(0, -G, 0))
     saved = 'lock = "landscape"\nfelt = "normal"\n'
     env = {"PATH": "/usr/bin:/bin"}
+    if helper == "hangs":   # starts, never answers: stopped after the plugin's time-out
+        helper = str(tmp_path / "hangs")
+        with open(helper, "w") as f:
+            f.write("#!/bin/sh\nexec sleep 600\n")
+        os.chmod(helper, 0o755)
     if helper:
         env["WLR_ORIENT_HELPER"] = helper
     host = Compositor(fake, state=saved, plugin=plugin, extra_env=env, extra_args=["--debug"])

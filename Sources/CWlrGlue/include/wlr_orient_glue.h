@@ -51,6 +51,10 @@ const char *glue_library_path(void);
  * gets none of the compositor's descriptors from `from` up. */
 int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
 
+/* pipe2(fds, O_CLOEXEC) (_GNU_SOURCE): a pipe no other program the compositor starts from
+ * another thread can inherit, even for an instant. */
+int glue_pipe_cloexec(int fds[2]);
+
 /* Calls `callback(context, output)` for each output in the layout. */
 void glue_output_layout_for_each(struct wlr_output_layout *layout, void *context,
 	void (*callback)(void *context, struct wlr_output *output));
