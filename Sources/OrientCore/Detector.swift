@@ -154,8 +154,7 @@ public struct Detector: Sendable {
     /// one would only describe a position the device was never in, and delay the decision.
     private func turnedUnobserved(_ v: Vector3, at t: Double) -> Bool {
         guard let last = lastRaw, t - last.t > Self.speedWindow else { return false }
-        let turn = acos(min(1, max(-1, last.direction.dot(v * (1 / v.length))))) * 180 / .pi
-        return turn > Self.unobservedTurnDeg
+        return degreesBetween(last.direction, v * (1 / v.length)) > Self.unobservedTurnDeg
     }
 
     /// Derives tilt, angle, posture and motion from the filtered vector (and the raw reading).
@@ -204,8 +203,7 @@ public struct Detector: Sendable {
 
     /// Degrees per second between two directions: the larger of the 3D turn and the in-plane turn.
     private func rate(from d0: Vector3, _ a0: Double, to d1: Vector3, _ a1: Double, over dt: Double) -> Double {
-        let turn = acos(min(1, max(-1, d0.dot(d1)))) * 180 / .pi
-        return max(turn, angularDistance(a0, a1)) / dt
+        max(degreesBetween(d0, d1), angularDistance(a0, a1)) / dt
     }
 
     private mutating func decide(at t: Double) -> Change? {
@@ -248,6 +246,12 @@ public struct Detector: Sendable {
         let fromFelt = angularDistance(angleDeg, Double(felt.clockwiseQuarterTurns) * 90)
         return fromFelt >= 45 + config.hysteresisDeg ? nearest : felt
     }
+}
+
+/// The angle between two unit vectors, in degrees (0...180).
+@inline(__always)
+func degreesBetween(_ a: Vector3, _ b: Vector3) -> Double {
+    acos(min(1, max(-1, a.dot(b)))) * 180 / .pi
 }
 
 /// The smallest difference between two angles in degrees (0...180).

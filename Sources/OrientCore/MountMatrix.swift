@@ -9,6 +9,12 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
 
     private init(unchecked m: [Double]) { self.m = m }
 
+    /// Nil unless there are exactly nine finite numbers, row-major.
+    public init?(_ values: [Double]) {
+        guard values.count == 9, values.allSatisfy(\.isFinite) else { return nil }
+        self.m = values
+    }
+
     /// Nil unless there are exactly three rows of three finite numbers.
     public init?(parsing text: String) {
         let rows = text.split(separator: ";", omittingEmptySubsequences: false)
@@ -18,11 +24,11 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
             let cells = row.split(separator: ",", omittingEmptySubsequences: false)
             guard cells.count == 3 else { return nil }
             for cell in cells {
-                guard let v = Double(String(cell.filter { !$0.isWhitespace })), v.isFinite else { return nil }
+                guard let v = Double(String(cell.filter { !$0.isWhitespace })) else { return nil }
                 values.append(v)
             }
         }
-        self.m = values
+        self.init(values)
     }
 
     /// `M · v`.

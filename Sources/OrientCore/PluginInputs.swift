@@ -107,8 +107,7 @@ public struct PluginInputs: Sendable, Hashable {
             config.device.outputs = f
         case "device.mount-matrix":
             let values = f.compactMap(Double.init)
-            guard values.count == 9, f.count == 9, values.allSatisfy(\.isFinite),
-                  let matrix = MountMatrix(parsing: Self.matrixText(values)) else { return bad() }
+            guard values.count == f.count, let matrix = MountMatrix(values) else { return bad() }
             config.device.mountMatrix = matrix
         case "device.sensor":
             guard let v = one() else { return bad() }
@@ -151,11 +150,6 @@ public struct PluginInputs: Sendable, Hashable {
             return "unknown key '\(key)'"
         }
         return nil
-    }
-
-    private static func matrixText(_ v: [Double]) -> String {
-        stride(from: 0, to: 9, by: 3).map { r in (0..<3).map { String(v[r + $0]) }.joined(separator: ",") }
-            .joined(separator: ";")
     }
 
     // MARK: escaping

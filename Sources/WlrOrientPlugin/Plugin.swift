@@ -13,7 +13,7 @@ final class Plugin {
     private var state: PersistentState
     private let sensor: OrientationSensor
     /// The felt orientation: the sensor's once it has one, the saved one before.
-    private var felt: Orientation?
+    private var felt: Orientation? { state.lastFelt }
     private var panels: [Panel] = []
     private var listeners: [Listener] = []
     /// Listeners on the backend, removed when it is destroyed (it may go before we do).
@@ -43,7 +43,6 @@ final class Plugin {
             state = PersistentState()
             stateFile = nil
         }
-        felt = state.lastFelt
         sensor = OrientationSensor(device: config.device, detection: config.detection, savedFelt: state.lastFelt)
         guard let orient = glue_orient_alloc(nil) else { return nil }
         self.orient = orient
@@ -189,7 +188,6 @@ final class Plugin {
     // MARK: decisions
 
     private func feltChanged(_ orientation: Orientation) {
-        felt = orientation
         if state.lastFelt != orientation {
             state.lastFelt = orientation
             if case .failure(let why) = stateFile?.save(state) { Log.error("cannot save the state: \(why)") }

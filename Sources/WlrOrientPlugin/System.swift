@@ -12,23 +12,23 @@ enum PluginInputsReader {
     /// How long the helper may take before it is killed (it reads two small files).
     static let timeout: Int32 = 5000
 
-    /// The helper: `$WLR_ORIENT_HELPER` when set (and then only that), else the first found of
-    /// `wlr-orient` beside this library and `wlr-orient` on `$PATH`.
-    static func candidates() -> [String] {
-        if let env = getenv("WLR_ORIENT_HELPER"), env.pointee != 0 { return [String(cString: env)] }
-        var list: [String] = []
+    /// The helper: `$WLR_ORIENT_HELPER` when set (and then only that), else `wlr-orient` beside
+    /// this library if it is there, else `wlr-orient`, searched on `$PATH` when it runs.
+    static func helperPath() -> String {
+        if let env = getenv("WLR_ORIENT_HELPER"), env.pointee != 0 { return String(cString: env) }
         if let name = glue_library_path() {
-            let path = String(cString: name)
-            if let slash = path.lastIndex(of: "/") { list.append(String(path[..<slash]) + "/wlr-orient") }
+            let library = String(cString: name)
+            if let slash = library.lastIndex(of: "/") {
+                let beside = String(library[..<slash]) + "/wlr-orient"
+                if access(beside, X_OK) == 0 { return beside }
+            }
         }
-        list.append("wlr-orient")
-        return list
+        return "wlr-orient"
     }
 
     /// The inputs, or why they could not be had (then the caller runs on defaults).
     static func read(configPath: String?) -> Result<PluginInputs, Problem> {
-        // The last candidate is a bare name, searched on $PATH when it runs.
-        let helper = candidates().first(where: { !$0.contains("/") || access($0, X_OK) == 0 }) ?? "wlr-orient"
+        let helper = helperPath()
         var args = [helper, "plugin-inputs"]
         if let configPath { args += ["--config", configPath] }
         switch run(args) {
@@ -55,7 +55,7 @@ enum PluginInputsReader {
         posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         _ = glue_spawn_close_from(&actions, 3)
-        var argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, args[0], &actions, nil, argv, environ)

@@ -63,7 +63,7 @@ struct Detect: ParsableCommand {
                         due = schedule.next(after: due.isFinite ? due : sample.t, now: sample.t)
                     }
                     guard let change else { continue }
-                    emit("{\"t\": \(formatSeconds(change.t)), \"orientation\": \"\(change.orientation.rawValue)\"}")
+                    emit(changeLine(change))
                     if explain {
                         printError(String(format: "t=%.3f %@ tilt=%.1f° angle=%.1f° posture=%@", change.t,
                                           change.orientation.rawValue, detector.tiltDeg, detector.angleDeg,
@@ -75,6 +75,12 @@ struct Detect: ParsableCommand {
         flushOutput()
         if failed { throw ExitCode(1) }
     }
+}
+
+/// A change as `detect` prints it, and `record` too, so that a recording's replay can be
+/// compared with the live run line by line.
+func changeLine(_ change: Detector.Change) -> String {
+    "{\"t\": \(formatSeconds(change.t)), \"orientation\": \"\(change.orientation.rawValue)\"}"
 }
 
 enum Sampling: String, ExpressibleByArgument, CaseIterable {

@@ -58,7 +58,7 @@ struct Record: ParsableCommand {
                     pending += TraceWriter.line(raw)
                     samples += 1
                 case .change(let c):
-                    printError("{\"t\": \(formatSeconds(c.t)), \"orientation\": \"\(c.orientation.rawValue)\"}")
+                    printError(changeLine(c))
                 case .lost(let why):
                     printError("lost: \(why); looking again")
                 case .log(let line):
