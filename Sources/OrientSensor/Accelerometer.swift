@@ -31,16 +31,19 @@ final class Accelerometer {
     let channels: [IIOChannel]
     let info: AccelerometerInfo
     private var buffer: IIOBuffer?
-    /// The three `raw` files, held open for the polled path (see SysfsAttributeFile).
-    private var rawFiles: [SysfsAttributeFile] = []
+    /// The three `raw` files, held open for the polled path (see SysfsAttributeFile); empty
+    /// for a buffered device.
+    private let rawFiles: [SysfsAttributeFile]
     /// One read buffer for the polled path, kept for the device's life.
     private let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
 
-    private init(context: IIOContext, device: IIODevice, channels: [IIOChannel], info: AccelerometerInfo) {
+    private init(context: IIOContext, device: IIODevice, channels: [IIOChannel], info: AccelerometerInfo,
+                 rawFiles: [SysfsAttributeFile]) {
         self.context = context
         self.device = device
         self.channels = channels
         self.info = info
+        self.rawFiles = rawFiles
     }
 
     deinit { readBuffer.deallocate() }
@@ -92,10 +95,26 @@ final class Accelerometer {
         }
 
         let buffered = preferBuffer && device.hasTrigger && axes.allSatisfy(\.isScanElement)
+        // A polled device is opened only once its values can be read: one still appearing in
+        // sysfs (or half gone) is not there yet, rather than found and lost again at once.
+        var rawFiles: [SysfsAttributeFile] = []
+        if !buffered {
+            do {
+                rawFiles = try axes.map { axis in
+                    guard let name = axis.attributeFilename("raw") else {
+                        throw SensorError(operation: "\(device.id): no raw attribute", errno: ENOENT)
+                    }
+                    return try SysfsAttributeFile(path: "/sys/bus/iio/devices/\(device.id)/\(name)")
+                }
+            } catch {
+                return (nil, "\(device.id) cannot be read (\(error))", warnings)
+            }
+        }
         let info = AccelerometerInfo(candidate: candidate, reason: reason, scales: scales, offsets: offsets,
                                      calibration: Calibration(scale: scales[0], mountMatrix: matrix.matrix),
                                      matrixSource: matrix.source, buffered: buffered, samplingFrequency: frequency)
-        return (Accelerometer(context: context, device: device, channels: axes, info: info), reason, warnings)
+        return (Accelerometer(context: context, device: device, channels: axes, info: info, rawFiles: rawFiles),
+                reason, warnings)
     }
 
     /// Raw counts in units of the x axis' scale, offsets applied, so that one `Calibration`
@@ -108,25 +127,11 @@ final class Accelerometer {
     /// Reads the three raw attributes once (polled devices).
     func readPolled() -> Result<(Double, Double, Double), ReadFailure> {
         var raw = (0.0, 0.0, 0.0)
-        do {
-            if rawFiles.isEmpty {
-                rawFiles = try channels.map { axis in
-                    guard let name = axis.attributeFilename("raw") else {
-                        throw SensorError(operation: "\(info.candidate.id): no raw attribute", errno: ENOENT)
-                    }
-                    return try SysfsAttributeFile(path: "/sys/bus/iio/devices/\(info.candidate.id)/\(name)")
-                }
-            }
-        } catch let e as SensorError {
-            return .failure(e.isDeviceGone ? .gone(e.description) : .bad(e.description))
-        } catch { return .failure(.bad("\(error)")) }
         for (i, file) in rawFiles.enumerated() {
             let parsed: Result<Double, RawReading.Problem>
             do {
                 parsed = try file.read(into: readBuffer) { RawReading.parse(bytes: $0) }
-            } catch let e as SensorError {
-                return .failure(e.isDeviceGone ? .gone(e.description) : .bad(e.description))
-            } catch { return .failure(.bad("\(error)")) }
+            } catch { return .failure(ReadFailure(error)) }
             switch parsed {
             case .success(let v):
                 if i == 0 { raw.0 = v } else if i == 1 { raw.1 = v } else { raw.2 = v }
@@ -139,6 +144,15 @@ final class Accelerometer {
     enum ReadFailure: Error {
         case gone(String)
         case bad(String)
+
+        /// A failed call: the device is gone, or this reading is bad (and the next may be fine).
+        init(_ error: any Error) {
+            if let e = error as? SensorError {
+                self = e.isDeviceGone ? .gone(e.description) : .bad(e.description)
+            } else {
+                self = .bad("\(error)")
+            }
+        }
     }
 
     /// Whether the device is still in sysfs. A buffer whose device went away may simply stay
@@ -169,9 +183,7 @@ final class Accelerometer {
         guard let buffer else { return .success([]) }
         do {
             guard try buffer.refill() > 0 else { return .success([]) }
-        } catch let e as SensorError {
-            return .failure(e.isDeviceGone ? .gone(e.description) : .bad(e.description))
-        } catch { return .failure(.bad("\(error)")) }
+        } catch { return .failure(ReadFailure(error)) }
         var out: [(Double, Double, Double)] = []
         let rails = channels.map { c -> Double in
             let f = c.format
