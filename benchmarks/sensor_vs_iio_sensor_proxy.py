@@ -8,7 +8,8 @@ Both read the same umockdev device through their own stacks (libiio for us; GUde
 polling for iio-sensor-proxy, with IIO_SENSOR_PROXY_TYPE=iio-poll-accel). Latency is from
 the first attribute write of a step to the line that reports the new orientation, both
 stamped by this script on arrival. CPU is the time on CPU of every thread (/proc/PID/task/*/schedstat)
-over the stepping phase.
+over the stepping phase; wakeups are the times those threads were put on a CPU (ours: one per
+reading), which with the CPU time gives the cost of one wakeup.
 """
 import argparse
 import os
@@ -26,13 +27,23 @@ from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
 POSES = {"normal": (0, -G, 0), "left-up": (G, 0, 0), "bottom-up": (0, G, 0), "right-up": (-G, 0, 0)}
 
 
-def cpu_seconds(pid):
-    """CPU time of all the process's threads, in ns precision (schedstat), as seconds."""
-    total = 0
+def cpu_and_wakeups(pid):
+    """CPU time of all the process's threads (schedstat, ns precision) as seconds, and how many
+    times they were put on a CPU (its count of time slices: for a process that sleeps between
+    readings, its wakeups)."""
+    seconds, slices = 0.0, 0
     for task in os.listdir("/proc/%d/task" % pid):
         with open("/proc/%d/task/%s/schedstat" % (pid, task)) as f:
-            total += int(f.read().split()[0])
-    return total / 1e9
+            fields = f.read().split()
+        seconds += int(fields[0]) / 1e9
+        slices += int(fields[2])
+    return seconds, slices
+
+
+def usage(*pids):
+    """CPU seconds and wakeups of some processes together."""
+    pairs = [cpu_and_wakeups(p) for p in pids]
+    return sum(c for c, _ in pairs), sum(w for _, w in pairs)
 
 
 def reader(stream, pattern, sink):
@@ -81,8 +92,8 @@ def main():
             time.sleep(0.05)
         time.sleep(2.0)
 
-        cpu0 = {"ours": cpu_seconds(ours.pid), "peer": cpu_seconds(proxy.pid) + cpu_seconds(monitor.pid),
-                "bus": cpu_seconds(bus.pid)}
+        groups = {"ours": [ours.pid], "peer": [proxy.pid, monitor.pid], "bus": [bus.pid]}
+        before = {k: usage(*pids) for k, pids in groups.items()}
         t_start = time.monotonic()
         current = "normal"
         steps = []
@@ -95,9 +106,9 @@ def main():
             current = target
         time.sleep(2.0)
         duration = time.monotonic() - t_start
-        cpu = {"ours": cpu_seconds(ours.pid) - cpu0["ours"],
-               "peer": cpu_seconds(proxy.pid) + cpu_seconds(monitor.pid) - cpu0["peer"],
-               "bus": cpu_seconds(bus.pid) - cpu0["bus"]}
+        after = {k: usage(*pids) for k, pids in groups.items()}
+        cpu = {k: after[k][0] - before[k][0] for k in groups}
+        wakeups = {k: after[k][1] - before[k][1] for k in groups}
     finally:
         for p in procs:
             p.terminate()
@@ -129,7 +140,10 @@ def main():
         print("%s_latency_max_ms=%.0f" % (name, max(lat) if lat else float("nan")))
         print("%s_missed_steps=%d" % (name, missed))
         print("%s_cpu_ms_per_min=%.1f" % (name, cpu[key] * 1000 * 60 / duration))
+        print("%s_wakeups_per_min=%.0f" % (name, wakeups[key] * 60 / duration))
+        print("%s_cpu_us_per_wakeup=%.0f" % (name, cpu[key] * 1e6 / max(1, wakeups[key])))
     print("iio_sensor_proxy_bus_cpu_ms_per_min=%.1f" % (cpu["bus"] * 1000 * 60 / duration))
+    print("iio_sensor_proxy_bus_wakeups_per_min=%.0f" % (wakeups["bus"] * 60 / duration))
 
 
 if __name__ == "__main__":

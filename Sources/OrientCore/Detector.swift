@@ -133,7 +133,8 @@ public struct Detector: Sendable {
     }
 
     /// Seconds since the detector last saw motion, acceleration or a change it had not yet
-    /// decided on: how long the device has been left alone (for `SamplingPlan`).
+    /// decided on: how long the device has been left alone (for `SamplingPlan`). The reading
+    /// that decides a change is not busy itself: it is one of a held device.
     public func quietFor(at t: Double) -> Double { t - lastBusy }
 
     /// Forgets the motion state (not the felt orientation): after a gap, or when the sensor
@@ -209,7 +210,7 @@ public struct Detector: Sendable {
     private mutating func decide(at t: Double) -> Change? {
         let change = judge(at: t)
         let pending = posture == .upright && (candidate != felt || !confirmed)
-        if lastMoving == t || lastAccel == t || pending || change != nil { lastBusy = t }
+        if lastMoving == t || lastAccel == t || pending { lastBusy = t }
         return change
     }
 

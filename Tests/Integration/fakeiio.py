@@ -13,7 +13,14 @@ import subprocess
 import threading
 import time
 
-import gi
+# Real sysfs lives in memory, and so does this fake one: umockdev puts its testbed in $TMPDIR,
+# and where that is a disk file system (ext4 mounted with discard, here) every attribute write
+# leaves a replaced file behind whose last reader pays for freeing it on disk, a cost no sysfs
+# reader has. GLib reads $TMPDIR once, so this comes before it is imported.
+if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/shm", os.W_OK):
+    os.environ["TMPDIR"] = "/dev/shm"
+
+import gi  # noqa: E402
 
 gi.require_version("UMockdev", "1.0")
 from gi.repository import UMockdev  # noqa: E402

@@ -161,7 +161,7 @@ import Testing
 
     /// A still device is read slowly (`SamplingPlan`); a turn that happens between two slow
     /// readings is taken as soon as two readings at the active rate confirm it, not smoothed from
-    /// the stale direction first.
+    /// the stale direction first, and the sensor slows down again with the deciding reading.
     @Test func aTurnBetweenTwoSlowReadingsIsDecidedTwoActiveReadingsLater() throws {
         let plan = SamplingPlan(activeHz: 25)
         var d = Detector()
@@ -174,13 +174,17 @@ import Testing
         #expect(plan.rate(quietFor: d.quietFor(at: t)) == plan.idleHz)
         let turned = t
         var changes: [Detector.Change] = []
-        for k in 0..<10 {
-            if let c = d.add(MotionScript.reading(angle: 90, recline: 10), at: turned + Double(k) / plan.activeHz) {
+        var rates: [Double] = []
+        for k in 0..<3 {
+            let at = turned + Double(k) / plan.activeHz
+            if let c = d.add(MotionScript.reading(angle: 90, recline: 10), at: at) {
                 changes.append(c)
             }
+            rates.append(plan.rate(quietFor: d.quietFor(at: at)))
         }
         #expect(orientations(changes) == [.leftUp])
         #expect(abs(try #require(changes.first).t - (turned + 2 / plan.activeHz)) < 1e-9)
+        #expect(rates == [plan.activeHz, plan.activeHz, plan.idleHz])
     }
 
     /// A sensor read faster than it measures (or one that drops readings) spaces its readings

@@ -1,27 +1,26 @@
-/// How often to sample: fast while the device moves, slowly while it is still.
+/// How often to sample: fast while anything is in flux, slowly as soon as the device is held.
 ///
-/// A still device (no motion, no acceleration, nothing pending for `idleAfter` seconds)
-/// is read at `idleHz`: every wakeup costs a polled device about as much CPU as its whole
-/// reading, so an idle session wakes three times a second. The first reading that shows
-/// motion switches to the configured rate; a person's turn lasts longer than the idle
-/// period, so its start is seen and decisions come as fast as at a constant rate (the
-/// corpus tests replay the traces through this schedule). A turn that happened entirely
-/// between two idle readings is confirmed by two readings at the active rate (see
-/// `Detector`'s unobserved-turn restart).
+/// A device that is held still, with nothing pending (no motion, no acceleration, no change
+/// waiting to be decided), is read at `idleHz`: every wakeup costs a polled device about as much
+/// CPU as its whole reading, so an idle session wakes three times a second. The reading that
+/// decides a change is already a still one, so the sensor slows down with it rather than
+/// watching a held device at the active rate. The first reading that shows motion switches to
+/// the configured rate; a person's turn lasts longer than the idle period, so its start is seen
+/// and decisions come as fast as at a constant rate (the corpus tests replay the traces through
+/// this schedule). A turn that happened entirely between two idle readings is confirmed by two
+/// readings at the active rate (see `Detector`'s unobserved-turn restart).
 public struct SamplingPlan: Sendable, Hashable {
     public var activeHz: Double
     public var idleHz: Double
-    public var idleAfter: Double
 
-    public init(activeHz: Double, idleHz: Double = 3, idleAfter: Double = 0.1) {
+    public init(activeHz: Double, idleHz: Double = 3) {
         self.activeHz = max(activeHz, 0.1)
         self.idleHz = min(max(idleHz, 0.1), self.activeHz)
-        self.idleAfter = idleAfter
     }
 
-    /// The rate for a detector that was last unsettled `quietFor` seconds ago.
+    /// The rate for a detector that was last busy `quietFor` seconds ago (0: busy now).
     public func rate(quietFor: Double) -> Double {
-        quietFor >= idleAfter ? idleHz : activeHz
+        quietFor > 0 ? idleHz : activeHz
     }
 }
 
