@@ -9,7 +9,9 @@ polling for iio-sensor-proxy, with IIO_SENSOR_PROXY_TYPE=iio-poll-accel). Latenc
 the first attribute write of a step to the line that reports the new orientation, both
 stamped by this script on arrival. CPU is the time on CPU of every thread (/proc/PID/task/*/schedstat)
 over the stepping phase; wakeups are the times those threads were put on a CPU (ours: one per
-reading), which with the CPU time gives the cost of one wakeup.
+reading), which with the CPU time gives the cost of one wakeup. The steps come every 1.5-3 s,
+far more often than anyone turns a tablet; the idle figures that follow are for the device
+lying still afterwards, which is most of a real session.
 """
 import argparse
 import os
@@ -62,6 +64,8 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--idle-seconds", type=float, default=30,
+                    help="after the steps, how long the device lies still for the idle figures")
     a = ap.parse_args()
     rng = random.Random(a.seed)
 
@@ -109,6 +113,11 @@ def main():
         after = {k: usage(*pids) for k, pids in groups.items()}
         cpu = {k: after[k][0] - before[k][0] for k in groups}
         wakeups = {k: after[k][1] - before[k][1] for k in groups}
+        # Then the device lies still, as it does most of a real session.
+        time.sleep(a.idle_seconds)
+        still = {k: usage(*pids) for k, pids in groups.items()}
+        idle_cpu = {k: still[k][0] - after[k][0] for k in groups}
+        idle_wakeups = {k: still[k][1] - after[k][1] for k in groups}
     finally:
         for p in procs:
             p.terminate()
@@ -144,6 +153,10 @@ def main():
         print("%s_cpu_us_per_wakeup=%.0f" % (name, cpu[key] * 1e6 / max(1, wakeups[key])))
     print("iio_sensor_proxy_bus_cpu_ms_per_min=%.1f" % (cpu["bus"] * 1000 * 60 / duration))
     print("iio_sensor_proxy_bus_wakeups_per_min=%.0f" % (wakeups["bus"] * 60 / duration))
+    print("idle_s=%.0f" % a.idle_seconds)
+    for name, key in (("wlr_orient", "ours"), ("iio_sensor_proxy", "peer"), ("iio_sensor_proxy_bus", "bus")):
+        print("%s_idle_cpu_ms_per_min=%.1f" % (name, idle_cpu[key] * 1000 * 60 / a.idle_seconds))
+        print("%s_idle_wakeups_per_min=%.0f" % (name, idle_wakeups[key] * 60 / a.idle_seconds))
 
 
 if __name__ == "__main__":

@@ -46,7 +46,7 @@ echo "== sensor: wakeups of an idle session (umockdev device), default settings"
 /usr/bin/python3 benchmarks/wakeups.py 10
 
 echo "== sensor: step changes, ours beside iio-sensor-proxy + monitor-sensor on one umockdev device"
-WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py --steps 30
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py --steps 60
 
 echo "== plugin: sample to first frame with the new transform, over 100 rotations; resident memory it adds"
 bash scripts/build-plugin.sh release >/dev/null

@@ -79,16 +79,23 @@ public final class OrientationSensor {
 
     /// Does what is due. Call when `pollDescriptor` is readable or `deadline` has passed.
     public func process() -> [SensorEvent] {
-        guard isRunning else { return [] }
-        let now = clock()
         var events: [SensorEvent] = []
+        process(into: &events)
+        return events
+    }
+
+    /// The same, appending to `events`: a host that keeps one array, emptied with its capacity
+    /// kept, allocates nothing per reading (the compositor reads the sensor on its own thread).
+    public func process(into events: inout [SensorEvent]) {
+        guard isRunning else { return }
+        let now = clock()
         if accelerometer == nil {
-            guard let due = nextDue, now >= due else { return [] }
+            guard let due = nextDue, now >= due else { return }
             openDevice(now: now, into: &events)
-            if accelerometer == nil { return events }
+            if accelerometer == nil { return }
         }
-        guard let accelerometer else { return events }
-        if accelerometer.info.buffered {
+        guard let accelerometer else { return }
+        if accelerometer.buffered {
             switch accelerometer.readBuffered() {
             case .success(let batch) where batch.isEmpty:
                 // Woken by the watchdog with nothing to read: is the device still there?
@@ -107,7 +114,7 @@ public final class OrientationSensor {
                 nextDue = now + 1   // a watchdog: a silent buffer is read (and a gone device found) once a second
             }   // else: lost, and `lose` scheduled the next look with backoff
         } else {
-            guard let due = nextDue, now >= due else { return events }
+            guard let due = nextDue, now >= due else { return }
             switch accelerometer.readPolled() {
             case .success(let counts): handle(counts, at: now, into: &events)
             case .failure(let failure): fail(failure, now: now, into: &events)
@@ -116,7 +123,6 @@ public final class OrientationSensor {
                 nextDue = schedule.next(after: due, now: now)
             }
         }
-        return events
     }
 
     // MARK: -
@@ -158,16 +164,16 @@ public final class OrientationSensor {
     }
 
     private func handle(_ counts: (Double, Double, Double), at now: Double, into events: inout [SensorEvent]) {
-        guard let calibration = accelerometer?.info.calibration else { return }
+        guard let accelerometer else { return }
         let t = time(now)
         let raw = RawSample(t: t, x: counts.0, y: counts.1, z: counts.2)
-        let v = calibration.apply(raw)
+        let v = accelerometer.calibration.apply(raw)
         events.append(.sample(raw, v))
-        if let warning = scaleCheck.add(magnitude: v.length), let id = accelerometer?.info.candidate.id {
-            events.append(.log("\(id): \(warning)"))
+        if let warning = scaleCheck.add(magnitude: v.length) {
+            events.append(.log("\(accelerometer.info.candidate.id): \(warning)"))
         }
         if let change = detector.add(v, at: t) { events.append(.change(change)) }
-        if accelerometer?.info.buffered == false {
+        if !accelerometer.buffered {
             schedule.update(quietFor: detector.quietFor(at: t))
         }
     }

@@ -9,6 +9,7 @@ public enum PollLoop {
     public static func run(_ sensor: OrientationSensor, until end: Double?, shouldStop: () -> Bool,
                            handle: ([SensorEvent]) -> Void) -> Int {
         var wakeups = 0
+        var events: [SensorEvent] = []
         while !shouldStop() {
             let now = monotonicSeconds()
             if let end, now >= end { break }
@@ -19,7 +20,9 @@ public enum PollLoop {
             _ = poll(&fd, 1, Int32(min((wait * 1000).rounded(.up), Double(Int32.max))))
             if let end, monotonicSeconds() >= end, sensor.deadline.map({ $0 >= end }) ?? true { break }
             wakeups += 1
-            handle(sensor.process())
+            events.removeAll(keepingCapacity: true)
+            sensor.process(into: &events)
+            handle(events)
         }
         return wakeups
     }

@@ -21,6 +21,8 @@ final class Plugin {
     private var timer: OpaquePointer?
     private var fdSource: OpaquePointer?
     private var watchedFD: Int32?
+    /// What the sensor reported on its last run, kept so that reading it allocates nothing.
+    private var events: [SensorEvent] = []
     private var droppedLogged: Set<DroppedLevel> = []
 
     init?(host: wlr_orient_host) {
@@ -147,7 +149,9 @@ final class Plugin {
     }
 
     private func runSensor() {
-        for event in sensor.process() {
+        events.removeAll(keepingCapacity: true)
+        sensor.process(into: &events)
+        for event in events {
             switch event {
             case .opened(let info): Log.info("accelerometer: \(info)")
             case .lost(let why): Log.error("accelerometer: \(why); keeping \(felt?.rawValue ?? "the current orientation")")
