@@ -30,10 +30,6 @@ final class Accelerometer {
     let device: IIODevice
     let channels: [IIOChannel]
     let info: AccelerometerInfo
-    /// Copies of `info.buffered` and `info.calibration`: read on every sample, where copying
-    /// the whole `info` (strings, arrays) would cost more than the sample.
-    let buffered: Bool
-    let calibration: Calibration
     private var buffer: IIOBuffer?
     /// The three `raw` files, held open for the polled path (see SysfsAttributeFile); empty
     /// for a buffered device.
@@ -47,8 +43,6 @@ final class Accelerometer {
         self.device = device
         self.channels = channels
         self.info = info
-        self.buffered = info.buffered
-        self.calibration = info.calibration
         self.rawFiles = rawFiles
     }
 

@@ -77,15 +77,9 @@ public final class OrientationSensor {
         nextDue = nil
     }
 
-    /// Does what is due. Call when `pollDescriptor` is readable or `deadline` has passed.
-    public func process() -> [SensorEvent] {
-        var events: [SensorEvent] = []
-        process(into: &events)
-        return events
-    }
-
-    /// The same, appending to `events`: a host that keeps one array, emptied with its capacity
-    /// kept, allocates nothing per reading (the compositor reads the sensor on its own thread).
+    /// Does what is due, appending what happened to `events`. Call when `pollDescriptor` is
+    /// readable or `deadline` has passed. A host that keeps one array, emptied with its capacity
+    /// kept, allocates nothing per reading (the plugin runs on the compositor's event loop).
     public func process(into events: inout [SensorEvent]) {
         guard isRunning else { return }
         let now = clock()
@@ -95,7 +89,7 @@ public final class OrientationSensor {
             if accelerometer == nil { return }
         }
         guard let accelerometer else { return }
-        if accelerometer.buffered {
+        if accelerometer.info.buffered {
             switch accelerometer.readBuffered() {
             case .success(let batch) where batch.isEmpty:
                 // Woken by the watchdog with nothing to read: is the device still there?
@@ -167,13 +161,13 @@ public final class OrientationSensor {
         guard let accelerometer else { return }
         let t = time(now)
         let raw = RawSample(t: t, x: counts.0, y: counts.1, z: counts.2)
-        let v = accelerometer.calibration.apply(raw)
+        let v = accelerometer.info.calibration.apply(raw)
         events.append(.sample(raw, v))
         if let warning = scaleCheck.add(magnitude: v.length) {
             events.append(.log("\(accelerometer.info.candidate.id): \(warning)"))
         }
         if let change = detector.add(v, at: t) { events.append(.change(change)) }
-        if !accelerometer.buffered {
+        if !accelerometer.info.buffered {
             schedule.update(quietFor: detector.quietFor(at: t))
         }
     }
