@@ -31,14 +31,14 @@ final class Accelerometer {
     let channels: [IIOChannel]
     let info: AccelerometerInfo
     private var buffer: IIOBuffer?
-    /// The three `raw` files, held open for the polled path (see SysfsAttributeFile); empty
+    /// The three `raw` files, held open for the polled path (see SysfsAttributeFiles); nil
     /// for a buffered device.
-    private let rawFiles: [SysfsAttributeFile]
+    private let rawFiles: SysfsAttributeFiles?
     /// One read buffer for the polled path, kept for the device's life.
     private let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
 
     private init(context: IIOContext, device: IIODevice, channels: [IIOChannel], info: AccelerometerInfo,
-                 rawFiles: [SysfsAttributeFile]) {
+                 rawFiles: SysfsAttributeFiles?) {
         self.context = context
         self.device = device
         self.channels = channels
@@ -97,15 +97,16 @@ final class Accelerometer {
         let buffered = preferBuffer && device.hasTrigger && axes.allSatisfy(\.isScanElement)
         // A polled device is opened only once its values can be read: one still appearing in
         // sysfs (or half gone) is not there yet, rather than found and lost again at once.
-        var rawFiles: [SysfsAttributeFile] = []
+        var rawFiles: SysfsAttributeFiles?
         if !buffered {
             do {
-                rawFiles = try axes.map { axis in
+                let names = try axes.map { axis in
                     guard let name = axis.attributeFilename("raw") else {
                         throw SensorError(operation: "\(device.id): no raw attribute", errno: ENOENT)
                     }
-                    return try SysfsAttributeFile(path: "/sys/bus/iio/devices/\(device.id)/\(name)")
+                    return name
                 }
+                rawFiles = try SysfsAttributeFiles(directory: "/sys/bus/iio/devices/\(device.id)", names: names)
             } catch {
                 return (nil, "\(device.id) cannot be read (\(error))", warnings)
             }
@@ -126,11 +127,13 @@ final class Accelerometer {
 
     /// Reads the three raw attributes once (polled devices).
     func readPolled() -> Result<(Double, Double, Double), ReadFailure> {
+        guard let rawFiles else { return .failure(.bad("\(info.candidate.id) is not a polled device")) }
         var raw = (0.0, 0.0, 0.0)
-        for (i, file) in rawFiles.enumerated() {
+        do { try rawFiles.refresh() } catch { return .failure(ReadFailure(error)) }
+        for i in 0..<min(rawFiles.count, 3) {
             let parsed: Result<Double, RawReading.Problem>
             do {
-                parsed = try file.read(into: readBuffer) { RawReading.parse(bytes: $0) }
+                parsed = try rawFiles.read(i, into: readBuffer) { RawReading.parse(bytes: $0) }
             } catch { return .failure(ReadFailure(error)) }
             switch parsed {
             case .success(let v):

@@ -126,34 +126,114 @@ struct IIOChannel {
     }
 }
 
-/// A sysfs attribute held open and re-read with pread(2) at offset 0, as sysfs allows.
+/// Attribute files of one sysfs directory (a polled device's `raw` values), held open and re-read
+/// with pread(2) at offset 0, as sysfs allows.
 ///
-/// libiio opens, reads and closes the file on every attribute read; at 50 Hz on three axes
-/// that is most of a polled sensor's cost. If the file was replaced or removed (fstat shows
-/// no links) it is opened again, and a failure to do so means the device is gone.
-final class SysfsAttributeFile {
-    let path: String
-    private var fd: Int32 = -1
+/// libiio opens, reads and closes a file on every attribute read; at 25 Hz on three axes that
+/// would be most of a polled sensor's cost. A held file can go stale where sysfs is faked:
+/// umockdev writes an attribute by putting a new file in its place, and a removed fake device's
+/// files stay readable (real sysfs keeps a file and answers a removed device's reads with
+/// ENODEV). An inotify watch on the directory notices both for one non-blocking read per
+/// reading, where checking each file's link count cost a call per file; without inotify (its
+/// per-user limit reached) the link counts are checked instead.
+final class SysfsAttributeFiles {
+    let directory: String
+    let names: [String]
+    private var fds: [Int32]
+    /// An inotify instance watching `directory` for entries replaced or removed, or -1.
+    private let watch: Int32
+    private let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
 
-    init(path: String) throws {
-        self.path = path
-        try open()
+    init(directory: String, names: [String]) throws {
+        self.directory = directory
+        self.names = names
+        fds = Array(repeating: -1, count: names.count)
+        // Watch first, then open: a replacement after the open is then always seen.
+        watch = Self.watch(directory)
+        try reopen()
     }
 
-    deinit { if fd >= 0 { Glibc.close(fd) } }
-
-    private func open() throws {
-        if fd >= 0 { Glibc.close(fd) }
-        fd = Glibc.open(path, O_RDONLY | O_CLOEXEC)
-        if fd < 0 { throw SensorError(operation: "open \(path)", errno: Glibc.errno) }
+    deinit {
+        closeFiles()
+        if watch >= 0 { Glibc.close(watch) }
+        events.deallocate()
     }
 
-    func read<R>(into buffer: UnsafeMutableBufferPointer<UInt8>, _ body: (UnsafeBufferPointer<UInt8>) -> R) throws -> R {
-        var st = stat()
-        if fstat(fd, &st) != 0 || st.st_nlink == 0 { try open() }
-        let n = pread(fd, buffer.baseAddress, buffer.count, 0)
-        if n < 0 { throw SensorError(operation: "read \(path)", errno: Glibc.errno) }
+    var count: Int { fds.count }
+
+    /// Call once before reading the set: opens the files again if any was replaced. Throws when
+    /// the directory went away or a file cannot be opened (the device is gone).
+    func refresh() throws {
+        guard watch >= 0 else {
+            for fd in fds {
+                var st = stat()
+                if fstat(fd, &st) != 0 || st.st_nlink == 0 { return try reopen() }
+            }
+            return
+        }
+        switch drainWatch() {
+        case .unchanged: return
+        case .entriesChanged: try reopen()
+        case .directoryGone: throw SensorError(operation: "watch \(directory)", errno: ENODEV)
+        }
+    }
+
+    /// Reads file `index` from its start into `buffer` and hands the bytes read to `body`.
+    func read<R>(_ index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>,
+                 _ body: (UnsafeBufferPointer<UInt8>) -> R) throws -> R {
+        guard fds.indices.contains(index) else { throw SensorError(operation: "read \(directory)", errno: EBADF) }
+        let n = pread(fds[index], buffer.baseAddress, buffer.count, 0)
+        if n < 0 { throw SensorError(operation: "read \(directory)/\(names[index])", errno: Glibc.errno) }
         return body(UnsafeBufferPointer(rebasing: buffer[..<n]))
+    }
+
+    private func reopen() throws {
+        closeFiles()
+        for (i, name) in names.enumerated() {
+            let path = "\(directory)/\(name)"
+            fds[i] = open(path, O_RDONLY | O_CLOEXEC)
+            if fds[i] < 0 { throw SensorError(operation: "open \(path)", errno: Glibc.errno) }
+        }
+    }
+
+    private func closeFiles() {
+        for i in fds.indices where fds[i] >= 0 {
+            Glibc.close(fds[i])
+            fds[i] = -1
+        }
+    }
+
+    private static func watch(_ directory: String) -> Int32 {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { return -1 }
+        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+        guard inotify_add_watch(fd, directory, mask) >= 0 else {
+            Glibc.close(fd)
+            return -1
+        }
+        return fd
+    }
+
+    private enum WatchState { case unchanged, entriesChanged, directoryGone }
+
+    /// Reads every queued inotify event (struct inotify_event: wd, mask, cookie, len, name).
+    /// With readv(2) rather than read(2): umockdev's preload wraps read (it blocks signals around
+    /// each call to look the fd up), which would triple the cost of this check under test.
+    private func drainWatch() -> WatchState {
+        var state = WatchState.unchanged
+        let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
+        var vector = iovec(iov_base: events.baseAddress, iov_len: events.count)
+        while true {
+            let n = readv(watch, &vector, 1)
+            guard n > 0 else { return state }  // EAGAIN: nothing (more) queued
+            var offset = 0
+            while offset + 16 <= n {
+                let mask = events.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                let length = Int(events.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                state = mask & gone != 0 ? .directoryGone : (state == .unchanged ? .entriesChanged : state)
+                offset += 16 + length
+            }
+        }
     }
 }
 

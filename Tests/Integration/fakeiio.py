@@ -86,6 +86,22 @@ class FakeIIO:
         return Stream(self, devnode, rate)
 
     def set(self, syspath, x, y, z):
+        """A new reading, given the way sysfs gives one: the same files with new contents. Each
+        value is written in place at a fixed width, so no reader ever sees a shortened file."""
+        for axis, v in zip("xyz", (x, y, z)):
+            path = "%s%s/in_accel_%s_raw" % (self.tb.get_root_dir(), syspath, axis)
+            data = b"%7d\n" % int(round(v))
+            fd = os.open(path, os.O_WRONLY)
+            try:
+                os.pwrite(fd, data, 0)
+                if os.fstat(fd).st_size > len(data):  # after set_text()
+                    os.ftruncate(fd, len(data))
+            finally:
+                os.close(fd)
+
+    def replace(self, syspath, x, y, z):
+        """The same through umockdev's own writer, which puts a new file in place of the old one
+        (real sysfs never does): a reader holding the old file open must notice."""
         for axis, v in zip("xyz", (x, y, z)):
             self.tb.set_attribute(syspath, "in_accel_%s_raw" % axis, "%d\n" % int(round(v)))
 
@@ -186,11 +202,17 @@ class Lines:
         return self.seen
 
 
+# Runs a command where inotify cannot be had (its instance limit is 0 in a user namespace of its
+# own), as on a desktop that has used up its per-user inotify instances.
+WITHOUT_INOTIFY = ("unshare", "--user", "--map-root-user", "sh", "-c",
+                   'echo 0 > /proc/sys/user/max_inotify_instances && exec "$0" "$@"')
+
+
 class Program:
     """wlr-orient running under the testbed; stdout carries JSON events, stderr log lines."""
 
-    def __init__(self, args, env):
-        self.p = subprocess.Popen([BIN] + args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+    def __init__(self, args, env, prefix=()):
+        self.p = subprocess.Popen(list(prefix) + [BIN] + args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   stdin=subprocess.DEVNULL, text=True, bufsize=1)
         self.err = Lines(self.p.stderr)
         self.out = Lines(self.p.stdout, context=lambda: "; stderr: %s" % self.err.available()[-5:])

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from fakeiio import BIN, G_COUNTS, ROOT, FakeIIO, Program, play, read_trace
+from fakeiio import BIN, G_COUNTS, ROOT, WITHOUT_INOTIFY, FakeIIO, Program, play, read_trace
 
 G = G_COUNTS
 
@@ -16,8 +16,8 @@ def fake():
     return FakeIIO()
 
 
-def sensor(fake, *extra, env=None):
-    return Program(["sensor", "--json"] + list(extra), env or fake.env())
+def sensor(fake, *extra, env=None, prefix=()):
+    return Program(["sensor", "--json"] + list(extra), env or fake.env(), prefix=prefix)
 
 
 def test_polled_device_is_read_and_judged(fake):
@@ -165,9 +165,28 @@ def test_garbage_for_a_while_is_logged_a_few_times_not_per_reading(fake):
     assert p.p.returncode == 0 or p.p.returncode == -15
 
 
-def test_unplug_and_replug(fake):
+@pytest.mark.parametrize("watch", ["inotify", "without inotify"])
+def test_an_attribute_file_replaced_under_the_reader_is_read_anew(fake, watch):
+    # The sensor holds the raw files open. umockdev writes a value by putting a new file in the
+    # old one's place: the reader must notice (by inotify, else by the old file's link count).
+    dev = fake.add_accel()
+    p = sensor(fake, prefix=WITHOUT_INOTIFY if watch == "without inotify" else ())
+    try:
+        p.wait_event("orientation", orientation="normal")
+        fake.replace(dev, G, 0, 0)
+        p.wait_event("orientation", orientation="left-up")
+        fake.replace(dev, 0, G, 0)
+        p.wait_event("orientation", orientation="bottom-up")
+        fake.set(dev, -G, 0, 0)  # and in place again, on the files opened anew
+        p.wait_event("orientation", orientation="right-up")
+    finally:
+        p.stop()
+
+
+@pytest.mark.parametrize("watch", ["inotify", "without inotify"])
+def test_unplug_and_replug(fake, watch):
     dev = fake.add_accel(raw=(0, G, 0))  # bottom-up
-    p = sensor(fake)
+    p = sensor(fake, prefix=WITHOUT_INOTIFY if watch == "without inotify" else ())
     try:
         p.wait_event("orientation", orientation="bottom-up")
         p.wait_event("sample")
