@@ -16,8 +16,10 @@ public struct ClientLevel: Sendable, Hashable {
 
 /// Everything the rotation decision depends on; nothing else is consulted.
 public struct PolicyInput: Sendable, Hashable {
-    /// The last orientation the person really held the device in (see `Detector`).
-    public var felt: Orientation
+    /// The last orientation the person really held the device in (see `Detector`); nil while
+    /// nothing is known (no decision from the sensor yet and none saved), which counts as the
+    /// orientation the screen shows: it stays where it is if allowed.
+    public var felt: Orientation?
     /// The orientation the screen shows now.
     public var current: Orientation
     /// What the hardware supports (`[device] orientations`).
@@ -27,7 +29,7 @@ public struct PolicyInput: Sendable, Hashable {
     /// The client in front, if any.
     public var client: ClientLevel?
 
-    public init(felt: Orientation, current: Orientation, device: OrientationMask = .all,
+    public init(felt: Orientation?, current: Orientation, device: OrientationMask = .all,
                 global: OrientationMask = .all, client: ClientLevel? = nil) {
         self.felt = felt
         self.current = current
@@ -90,7 +92,7 @@ public enum Policy {
         // felt orientation is replaced by what the screen shows. Rules 3–5 still apply, so a
         // frozen screen still honours the client's mask.
         let frozen = input.client?.sensorInput ?? false
-        let felt = frozen ? input.current : input.felt
+        let felt = frozen ? input.current : input.felt ?? input.current
 
         // Rules 3–5: felt if allowed (both variants follow the sensor), else stay,
         // else the nearest allowed orientation (launch in the supported orientation).

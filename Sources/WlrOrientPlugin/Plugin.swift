@@ -206,8 +206,6 @@ final class Plugin {
 
     /// Runs the policy for one panel and shows its decision.
     private func apply(to panel: Panel) {
-        // Nothing known yet: leave the panel as it is, unless what it shows is not allowed.
-        guard let felt = felt ?? (sensor.isRunning ? nil : panel.current) else { return }
         let (device, global) = masks(for: panel)
         let decision = Policy.decide(PolicyInput(felt: felt, current: panel.current, device: device,
                                                  global: global, client: nil))

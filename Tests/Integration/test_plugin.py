@@ -285,3 +285,15 @@ def test_a_lock_to_one_orientation_releases_the_sensor_and_shows_that_orientatio
     finally:
         assert host.stop() == 0
     assert not [l for l in host.log.drain() if "accelerometer: iio" in l], "the sensor was opened anyway"
+
+
+def test_the_lock_holds_from_the_start_before_the_sensor_has_said_anything():
+    # First start (nothing saved) and no accelerometer to be found: the screen obeys the lock at
+    # once rather than waiting for a decision that may never come.
+    fake = FakeIIO()
+    host = Compositor(fake, state='lock = "portrait"\n')
+    try:
+        host.wait_frame(3)  # right-up: of the two portrait variants, the tie-break's first
+        assert host.randr_transform() == "270"
+    finally:
+        assert host.stop() == 0

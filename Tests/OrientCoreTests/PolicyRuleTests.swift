@@ -57,6 +57,13 @@ let policyScenarios: [PolicyScenario] = [
     .init(name: "rule 3: tie between two 90° neighbours broken the fixed way (normal first)",
           input: .init(felt: .leftUp, current: .rightUp, client: app("land", .landscape(on: tablet))),
           target: .normal),
+    // Nothing felt yet (first start, no saved state, no decision from the sensor).
+    .init(name: "rule 3: nothing felt yet, what the screen shows is allowed → it stays",
+          input: .init(felt: nil, current: .leftUp),
+          target: .leftUp),
+    .init(name: "rule 3: nothing felt yet, the user's lock excludes what the screen shows → the nearest allowed",
+          input: .init(felt: nil, current: .leftUp, global: .landscape(on: tablet)),
+          target: .normal),
     // Rule 4: both variants.
     .init(name: "rule 4: landscape-only app, tablet turned to normal → follows",
           input: .init(felt: .normal, current: .bottomUp, client: app("land", .landscape(on: tablet))),
