@@ -133,9 +133,9 @@ struct IIOChannel {
 /// would be most of a polled sensor's cost. A held file can go stale where sysfs is faked:
 /// umockdev writes an attribute by putting a new file in its place, and a removed fake device's
 /// files stay readable (real sysfs keeps a file and answers a removed device's reads with
-/// ENODEV). An inotify watch on the directory notices both for one non-blocking read per
-/// reading, where checking each file's link count cost a call per file; without inotify (its
-/// per-user limit reached) the link counts are checked instead.
+/// ENODEV). An inotify watch on the directory names the files replaced or removed, for one
+/// non-blocking read per reading, where checking each file's link count cost a call per file;
+/// without inotify (its per-user limit reached) the link counts are checked instead.
 final class SysfsAttributeFiles {
     let directory: String
     let names: [String]
@@ -143,37 +143,41 @@ final class SysfsAttributeFiles {
     /// An inotify instance watching `directory` for entries replaced or removed, or -1.
     private let watch: Int32
     private let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
+    /// `names` as the bytes inotify reports them in.
+    private let nameBytes: [[UInt8]]
 
     init(directory: String, names: [String]) throws {
         self.directory = directory
         self.names = names
+        nameBytes = names.map { Array($0.utf8) }
         fds = Array(repeating: -1, count: names.count)
         // Watch first, then open: a replacement after the open is then always seen.
         watch = Self.watch(directory)
-        try reopen()
+        for i in fds.indices { try reopen(i) }
     }
 
     deinit {
-        closeFiles()
+        for fd in fds where fd >= 0 { Glibc.close(fd) }
         if watch >= 0 { Glibc.close(watch) }
         events.deallocate()
     }
 
     var count: Int { fds.count }
 
-    /// Call once before reading the set: opens the files again if any was replaced. Throws when
+    /// Call once before reading the set: opens again the files that were replaced. Throws when
     /// the directory went away or a file cannot be opened (the device is gone).
     func refresh() throws {
         guard watch >= 0 else {
-            for fd in fds {
+            for i in fds.indices {
                 var st = stat()
-                if fstat(fd, &st) != 0 || st.st_nlink == 0 { return try reopen() }
+                if fstat(fds[i], &st) != 0 || st.st_nlink == 0 { try reopen(i) }
             }
             return
         }
         switch drainWatch() {
         case .unchanged: return
-        case .entriesChanged: try reopen()
+        case .replaced(let stale):
+            for i in fds.indices where stale & (1 << UInt64(min(i, 63))) != 0 { try reopen(i) }
         case .directoryGone: throw SensorError(operation: "watch \(directory)", errno: ENODEV)
         }
     }
@@ -187,20 +191,11 @@ final class SysfsAttributeFiles {
         return body(UnsafeBufferPointer(rebasing: buffer[..<n]))
     }
 
-    private func reopen() throws {
-        closeFiles()
-        for (i, name) in names.enumerated() {
-            let path = "\(directory)/\(name)"
-            fds[i] = open(path, O_RDONLY | O_CLOEXEC)
-            if fds[i] < 0 { throw SensorError(operation: "open \(path)", errno: Glibc.errno) }
-        }
-    }
-
-    private func closeFiles() {
-        for i in fds.indices where fds[i] >= 0 {
-            Glibc.close(fds[i])
-            fds[i] = -1
-        }
+    private func reopen(_ i: Int) throws {
+        if fds[i] >= 0 { Glibc.close(fds[i]) }
+        let path = "\(directory)/\(names[i])"
+        fds[i] = open(path, O_RDONLY | O_CLOEXEC)
+        if fds[i] < 0 { throw SensorError(operation: "open \(path)", errno: Glibc.errno) }
     }
 
     private static func watch(_ directory: String) -> Int32 {
@@ -214,26 +209,45 @@ final class SysfsAttributeFiles {
         return fd
     }
 
-    private enum WatchState { case unchanged, entriesChanged, directoryGone }
+    private enum WatchState {
+        case unchanged
+        /// Bit i: `names[i]` was replaced, created or removed.
+        case replaced(UInt64)
+        case directoryGone
+    }
 
-    /// Reads every queued inotify event (struct inotify_event: wd, mask, cookie, len, name).
+    /// Reads every queued inotify event (struct inotify_event: wd, mask, cookie, len, then a
+    /// NUL-padded name), keeping those about our files: a writer's temporary files are not.
     /// With readv(2) rather than read(2): umockdev's preload wraps read (it blocks signals around
     /// each call to look the fd up), which would triple the cost of this check under test.
     private func drainWatch() -> WatchState {
-        var state = WatchState.unchanged
+        var stale: UInt64 = 0
         let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
         var vector = iovec(iov_base: events.baseAddress, iov_len: events.count)
         while true {
             let n = readv(watch, &vector, 1)
-            guard n > 0 else { return state }  // EAGAIN: nothing (more) queued
+            guard n > 0 else { return stale == 0 ? .unchanged : .replaced(stale) }  // EAGAIN: no more
             var offset = 0
             while offset + 16 <= n {
                 let mask = events.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
                 let length = Int(events.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                state = mask & gone != 0 ? .directoryGone : (state == .unchanged ? .entriesChanged : state)
+                guard offset + 16 + length <= n else { break }
+                if mask & gone != 0 { return .directoryGone }
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    stale = ~0  // events were lost: any file may be stale
+                } else if let i = index(ofName: UnsafeRawBufferPointer(rebasing: events[(offset + 16)..<(offset + 16 + length)])) {
+                    stale |= 1 << UInt64(min(i, 63))
+                }
                 offset += 16 + length
             }
         }
+    }
+
+    /// Which of `names` a NUL-padded name from an inotify event is, if any.
+    private func index(ofName padded: UnsafeRawBufferPointer) -> Int? {
+        let end = padded.firstIndex(of: 0) ?? padded.count
+        let name = UnsafeRawBufferPointer(rebasing: padded[..<end])
+        return nameBytes.firstIndex { $0.elementsEqual(name) }
     }
 }
 
