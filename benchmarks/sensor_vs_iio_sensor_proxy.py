@@ -2,7 +2,7 @@
 """Step changes on one fake accelerometer, read at once by wlr-orient and by Debian's
 iio-sensor-proxy + monitor-sensor (issue #4, point 4). Prints named numbers.
 
-    /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py [--steps N] [--seed S]
+    /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py [--steps N] [--seed S] [--writer W]
 
 Both read the same umockdev device through their own stacks (libiio for us; GUdev/sysfs
 polling for iio-sensor-proxy, with IIO_SENSOR_PROXY_TYPE=iio-poll-accel). Latency is from
@@ -12,6 +12,11 @@ over the stepping phase; wakeups are the times those threads were put on a CPU (
 reading), which with the CPU time gives the cost of one wakeup. The steps come every 1.5-3 s,
 far more often than anyone turns a tablet; the idle figures that follow are for the device
 lying still afterwards, which is most of a real session.
+
+A step writes the new values in place, as sysfs presents them (--writer in-place, the default).
+--writer umockdev uses umockdev's own writer instead, which puts a new file in place of the old
+one: real sysfs never does that, and it costs only a reader that holds its files open (ours;
+iio-sensor-proxy opens each file anew on every poll).
 """
 import argparse
 import os
@@ -64,12 +69,15 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=30)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--writer", choices=["in-place", "umockdev"], default="in-place",
+                    help="how a step writes the values (see above)")
     ap.add_argument("--idle-seconds", type=float, default=30,
                     help="after the steps, how long the device lies still for the idle figures")
     a = ap.parse_args()
     rng = random.Random(a.seed)
 
     fake = FakeIIO()
+    write = fake.set if a.writer == "in-place" else fake.replace
     dev = fake.add_accel(udev={"IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"})
     bus = subprocess.Popen(["dbus-daemon", "--session", "--print-address", "--nofork"], stdout=subprocess.PIPE, text=True)
     address = bus.stdout.readline().strip()
@@ -105,7 +113,7 @@ def main():
             time.sleep(rng.uniform(1.5, 3.0))  # the step's time: the stimulus, drawn at random
             target = rng.choice([o for o in POSES if o != current])
             t = time.monotonic()
-            fake.set(dev, *POSES[target])
+            write(dev, *POSES[target])
             steps.append((t, target))
             current = target
         time.sleep(2.0)
@@ -140,6 +148,7 @@ def main():
         return out, missed
 
     print("steps=%d" % len(steps))
+    print("writer=%s" % a.writer)
     print("duration_s=%.1f" % duration)
     for name, events in (("wlr_orient", our_events), ("iio_sensor_proxy", peer_events)):
         lat, missed = latencies(events)
