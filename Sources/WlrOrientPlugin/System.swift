@@ -83,10 +83,22 @@ enum PluginInputsReader {
         }
         if !finished { kill(pid, SIGKILL) }
         var status: Int32 = 0
-        // May fail with ECHILD when the compositor reaps its children itself; the output decides.
-        let waited = waitpid(pid, &status, 0) == pid
+        // A helper that has closed its output is waited for until the same deadline, never longer:
+        // one that stays would otherwise hold the compositor here. -1 (ECHILD) when the compositor
+        // reaps its children itself: then the output decides.
+        var reaped = waitpid(pid, &status, finished ? WNOHANG : 0)
+        while reaped == 0, monotonicSeconds() < deadline {
+            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
+            nanosleep(&pause, nil)
+            reaped = waitpid(pid, &status, WNOHANG)
+        }
+        if reaped == 0 {
+            kill(pid, SIGKILL)
+            _ = waitpid(pid, &status, 0)
+            return .failure(Problem("it closed its output but did not exit within \(timeout / 1000) s; stopped it"))
+        }
         guard finished else { return .failure(Problem("no complete answer within \(timeout / 1000) s (or over a megabyte); stopped it")) }
-        if waited, (status & 0x7f) != 0 || (status >> 8) & 0xff != 0 {
+        if reaped == pid, (status & 0x7f) != 0 || (status >> 8) & 0xff != 0 {
             return .failure(Problem("it failed (wait status \(status))"))
         }
         return .success(String(decoding: output, as: UTF8.self))

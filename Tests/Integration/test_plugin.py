@@ -193,6 +193,7 @@ def test_the_users_landscape_lock_holds_and_follows_both_landscape_variants():
     ("/bin/false", r"/bin/false plugin-inputs: it failed"),
     ("/bin/echo", r"/bin/echo plugin-inputs: unreadable answer \(line 1: expected"),
     ("hangs", r"plugin-inputs: no complete answer within 5 s"),
+    ("stays", r"plugin-inputs: it closed its output but did not exit within 5 s"),
 ])
 def test_without_its_helper_the_plugin_runs_on_defaults_and_keeps_the_saved_state(tmp_path, helper, message):
     # The plugin alone in a directory, no wlr-orient beside it nor on PATH; or a helper that fails
@@ -203,11 +204,16 @@ def test_without_its_helper_the_plugin_runs_on_defaults_and_keeps_the_saved_stat
     dev = fake.add_accel(raw=(0, -G, 0))
     saved = 'lock = "landscape"\nfelt = "normal"\n'
     env = {"PATH": "/usr/bin:/bin"}
-    if helper == "hangs":   # starts, never answers: stopped after the plugin's time-out
-        helper = str(tmp_path / "hangs")
-        with open(helper, "w") as f:
-            f.write("#!/bin/sh\nexec sleep 600\n")
-        os.chmod(helper, 0o755)
+    scripts = {
+        "hangs": "exec sleep 600",          # starts, never answers: stopped after the plugin's time-out
+        "stays": "exec >&-; exec sleep 600",  # closes its output at once, but never exits
+    }
+    if helper in scripts:
+        path = str(tmp_path / helper)
+        with open(path, "w") as f:
+            f.write("#!/bin/sh\n%s\n" % scripts[helper])
+        os.chmod(path, 0o755)
+        helper = path
     if helper:
         env["WLR_ORIENT_HELPER"] = helper
     host = Compositor(fake, state=saved, plugin=plugin, extra_env=env, extra_args=["--debug"])
