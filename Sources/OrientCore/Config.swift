@@ -62,11 +62,12 @@ public struct AppRule: Sendable, Hashable {
     public var match: String
     public var orientations: MaskSpec?
     public var transition: TransitionKind?
-    /// The app takes orientation as input; the screen stays while it is in front.
-    public var sensorInput: Bool
+    /// The app takes orientation as input; the screen stays while it is in front. nil when the
+    /// rule does not say (then the app's `.desktop` file may).
+    public var sensorInput: Bool?
 
     public init(match: String, orientations: MaskSpec? = nil, transition: TransitionKind? = nil,
-                sensorInput: Bool = false) {
+                sensorInput: Bool? = nil) {
         self.match = match
         self.orientations = orientations
         self.transition = transition

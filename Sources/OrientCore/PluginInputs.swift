@@ -49,7 +49,7 @@ public struct PluginInputs: Sendable, Hashable {
         add("transition.duration-ms", [String(config.transition.durationMs)])
         for app in config.apps {
             add("app", [app.match, app.orientations?.description ?? "", app.transition?.rawValue ?? "",
-                        app.sensorInput ? "true" : "false"])
+                        app.sensorInput.map { $0 ? "true" : "false" } ?? ""])
         }
         add("state.directory", [stateDirectory])
         if let lock = state.lock { add("state.lock", [lock.description]) }
@@ -123,8 +123,8 @@ public struct PluginInputs: Sendable, Hashable {
             guard let v = one().flatMap({ Int($0) }), v >= 0 else { return bad() }
             config.transition.durationMs = v
         case "app":
-            guard f.count == 4, ["true", "false"].contains(f[3]) else { return bad() }
-            var rule = AppRule(match: f[0], sensorInput: f[3] == "true")
+            guard f.count == 4, ["true", "false", ""].contains(f[3]) else { return bad() }
+            var rule = AppRule(match: f[0], sensorInput: f[3].isEmpty ? nil : f[3] == "true")
             if !f[1].isEmpty {
                 guard let spec = MaskSpec(parsing: f[1]) else { return bad() }
                 rule.orientations = spec

@@ -25,3 +25,10 @@ public func wlr_orient_destroy(_ orient: UnsafeMutablePointer<wlr_orient>?) {
 public func wlr_orient_render_output(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: UnsafeMutablePointer<wlr_output>?) {
     // Reserved for rotation transitions.
 }
+
+@_cdecl("wlr_orient_set_front")
+public func wlr_orient_set_front(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: UnsafeMutablePointer<wlr_output>?,
+                                 _ toplevel: UnsafeMutablePointer<wlr_xdg_toplevel>?) {
+    guard let orient, let output, let impl = glue_orient_impl(orient) else { return }
+    Unmanaged<Plugin>.fromOpaque(impl).takeUnretainedValue().setFront(output: output, toplevel: toplevel)
+}

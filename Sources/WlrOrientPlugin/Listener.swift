@@ -46,3 +46,21 @@ enum Log {
     static func error(_ message: String) { glue_log(WLR_ERROR, message) }
     static func debug(_ message: String) { glue_log(WLR_DEBUG, message) }
 }
+
+/// Listeners on one object of the compositor's, removed together when that object is destroyed
+/// (a compositor may destroy its backend, xdg-shell or seat before the plugin, with the display)
+/// or when the plugin goes, whichever comes first.
+final class ListenerGroup {
+    private var listeners: [Listener] = []
+
+    /// - Parameter destroy: the object's destroy signal.
+    init(destroy: UnsafeMutablePointer<wl_signal>?, _ listeners: [Listener?]) {
+        self.listeners = listeners.compactMap { $0 }
+        if let gone = Listener(destroy, { [unowned self] _ in removeAll() }) { self.listeners.append(gone) }
+    }
+
+    func removeAll() {
+        listeners.forEach { $0.remove() }
+        listeners = []
+    }
+}

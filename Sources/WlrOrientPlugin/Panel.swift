@@ -5,6 +5,7 @@ import OrientCore
 final class Panel {
     let output: UnsafeMutablePointer<wlr_output>
     let name: String
+    var id: PanelID { PanelID(UInt(bitPattern: output)) }
     /// The panel's native shape (its mode, before any transform): what portrait means here.
     var shape: PanelShape {
         PanelShape(width: Int(output.pointee.width), height: Int(output.pointee.height))

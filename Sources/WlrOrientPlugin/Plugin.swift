@@ -2,28 +2,32 @@ import CWlrGlue
 import OrientCore
 import OrientSensor
 
-/// The plugin: translates wlroots events into core inputs and core decisions into wlroots calls.
+/// The plugin: translates what wlroots reports into controller events, and the controller's
+/// commands into wlroots calls. It decides nothing itself (see `Controller`).
 final class Plugin {
     let orient: UnsafeMutablePointer<wlr_orient>
-    private let host: wlr_orient_host
-    private let config: Config
-    /// Where the felt orientation is saved; nil when the saved state could not be read (then
-    /// writing would wipe the user's lock).
-    private let stateFile: StateFile?
-    private var state: PersistentState
-    private let sensor: OrientationSensor
-    /// The felt orientation: the sensor's once it has one, the saved one before.
-    private var felt: Orientation? { state.lastFelt }
-    private var panels: [Panel] = []
+    let host: wlr_orient_host
+    var controller: Controller
+    /// Writes state.toml off the compositor's thread; nil when the saved state could not be read
+    /// (then writing would wipe the user's lock).
+    private let stateDirectory: String?
+    private var stateSaver: StateSaver?
+    let sensor: OrientationSensor
+    var panels: [Panel] = []
+    var toplevels: [ToplevelID: Toplevel] = [:]
+    var switches: [SwitchDevice] = []
     private var listeners: [Listener] = []
-    /// Listeners on the backend, removed when it is destroyed (it may go before we do).
-    private var backendListeners: [Listener] = []
-    private var timer: OpaquePointer?
-    private var fdSource: OpaquePointer?
-    private var watchedFD: Int32?
+    /// Listeners on the backend, the xdg-shell and the seat, each removed when its object is
+    /// destroyed (they may go before we do).
+    private var groups: [ListenerGroup] = []
+    var timer: OpaquePointer?
+    var fdSource: OpaquePointer?
+    var watchedFD: Int32?
     /// What the sensor reported on its last run, kept so that reading it allocates nothing.
-    private var events: [SensorEvent] = []
-    private var droppedLogged: Set<DroppedLevel> = []
+    var sensorEvents: [SensorEvent] = []
+    /// Events wait here while commands run: a command may cause an event (a refused commit).
+    private var queue: [ControllerEvent] = []
+    private var dispatching = false
 
     init?(host: wlr_orient_host) {
         guard host.display != nil, host.backend != nil, host.output_layout != nil else {
@@ -33,55 +37,70 @@ final class Plugin {
         self.host = host
         // The TOML files are read by the CLI (`wlr-orient plugin-inputs`), never in the compositor:
         // a parser that aborts on bad input, and Foundation with it, stay out of this process.
+        let config: Config
+        let state: PersistentState
         switch PluginInputsReader.read(configPath: host.config_path.map { String(cString: $0) }) {
         case .success(let inputs):
             inputs.messages.forEach(Log.error)
             config = inputs.config
             state = inputs.state
-            stateFile = inputs.stateDirectory.isEmpty ? nil : StateFile(directory: inputs.stateDirectory)
+            stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
         case .failure(let why):
             Log.error("\(why); using built-in defaults, and the saved state is left as it is")
             config = Config()
             state = PersistentState()
-            stateFile = nil
+            stateDirectory = nil
         }
+        controller = Controller(config: config, state: state)
         sensor = OrientationSensor(device: config.device, detection: config.detection, savedFelt: state.lastFelt)
         guard let orient = glue_orient_alloc(nil) else { return nil }
         self.orient = orient
     }
 
-    /// Hooks into the compositor: outputs and input devices, the event loop; starts the sensor.
+    /// Hooks into the compositor: outputs, input devices, toplevels, focus, the event loop.
     func attach() {
         let backend = host.backend
+        let loop = wl_display_get_event_loop(host.display)
+        if let stateDirectory { stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop) }
         // If the compositor destroys its display before calling wlr_orient_destroy, everything we
         // hooked (signals, event sources) is going away: unhook it now, while it exists.
         listeners += [Listener(displayDestroy: host.display) { [unowned self] _ in unhook() }].compactMap { $0 }
-        backendListeners = [
+        groups.append(ListenerGroup(destroy: signal(backend, \.events.destroy), [
             Listener(signal(backend, \.events.new_output)) { [unowned self] data in
                 addOutput(data?.assumingMemoryBound(to: wlr_output.self))
             },
             Listener(signal(backend, \.events.new_input)) { [unowned self] data in
-                mapInput(data?.assumingMemoryBound(to: wlr_input_device.self))
+                addInput(data?.assumingMemoryBound(to: wlr_input_device.self))
             },
-            // The backend can go first (a headless backend goes with the display, before us).
-            Listener(signal(backend, \.events.destroy)) { [unowned self] _ in
-                backendListeners.forEach { $0.remove() }
-                backendListeners = []
-            },
-        ].compactMap { $0 }
-        glue_output_layout_for_each(host.output_layout, Unmanaged.passUnretained(self).toOpaque()) { context, output in
-            guard let context else { return }
-            Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().addOutput(output)
+        ]))
+        if let shell = host.xdg_shell {
+            groups.append(ListenerGroup(destroy: signal(shell, \.events.destroy), [
+                Listener(signal(shell, \.events.new_surface)) { [unowned self] data in
+                    addToplevel(data?.assumingMemoryBound(to: wlr_xdg_surface.self))
+                },
+            ]))
         }
-        let loop = wl_display_get_event_loop(host.display)
+        if let seat = host.seat {
+            groups.append(ListenerGroup(destroy: signal(seat, \.events.destroy), [
+                Listener(signal(seat, \.keyboard_state.events.focus_change)) { [unowned self] data in
+                    let event = data?.assumingMemoryBound(to: wlr_seat_keyboard_focus_change_event.self)
+                    focusChanged(to: event?.pointee.new_surface)
+                },
+            ]))
+        }
         timer = glue_add_timer(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
             guard let context else { return 0 }
             Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().runSensor()
             return 0
         }
+        let config = controller.config
         Log.info("started; panels match \(config.device.outputs.joined(separator: ", "))"
-                 + (felt.map { "; last orientation \($0.rawValue)" } ?? ""))
-        updateSensorNeed()
+                 + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
+        execute(controller.start())
+        glue_output_layout_for_each(host.output_layout, Unmanaged.passUnretained(self).toOpaque()) { context, output in
+            guard let context else { return }
+            Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().addOutput(output)
+        }
         schedule()
     }
 
@@ -99,128 +118,135 @@ final class Plugin {
         timer = nil
         fdSource = nil
         watchedFD = nil
+        // The last state asked for is written before we go.
+        stateSaver?.finish()
+        stateSaver = nil
         listeners.forEach { $0.remove() }
         listeners = []
-        backendListeners.forEach { $0.remove() }
-        backendListeners = []
+        groups.forEach { $0.removeAll() }
+        groups = []
         panels.forEach { $0.detach() }
         panels = []
+        toplevels.values.forEach { $0.detach() }
+        toplevels = [:]
+        switches.forEach { $0.detach() }
+        switches = []
     }
 
-    // MARK: outputs and inputs
+    // MARK: events in, commands out
 
-    private func addOutput(_ output: UnsafeMutablePointer<wlr_output>?) {
-        guard let output, !panels.contains(where: { $0.output == output }) else { return }
-        let name = output.pointee.name.map { String(cString: $0) } ?? ""
-        guard config.device.isBuiltInPanel(outputName: name) else { return }
-        let panel = Panel(output: output) { [unowned self] gone in
-            gone.detach()
-            panels.removeAll { $0 === gone }
+    /// Hands one event to the controller and carries out what it says.
+    func dispatch(_ event: ControllerEvent) {
+        queue.append(event)
+        guard !dispatching else { return }
+        dispatching = true
+        while !queue.isEmpty {
+            execute(controller.handle(queue.removeFirst()))
         }
-        panels.append(panel)
-        Log.info("\(name): a built-in panel (\(panel.shape.rawValue)); it follows the device")
-        updateSensorNeed()
-        apply(to: panel)
-        schedule()
+        dispatching = false
     }
 
-    /// Touchscreens and pen tablets are mapped to the panel, so that their coordinates follow it.
-    private func mapInput(_ device: UnsafeMutablePointer<wlr_input_device>?) {
-        guard let device, let cursor = host.cursor, let panel = panels.first else { return }
-        guard device.pointee.type == WLR_INPUT_DEVICE_TOUCH || device.pointee.type == WLR_INPUT_DEVICE_TABLET_TOOL else { return }
-        wlr_cursor_map_input_to_output(cursor, device, panel.output)
-    }
-
-    // MARK: the sensor on the event loop
-
-    /// Samples only while some panel could still turn; otherwise the sensor is released.
-    private func updateSensorNeed() {
-        let needed = panels.isEmpty || panels.contains { panel in
-            let (device, global) = masks(for: panel)
-            return Policy.sensorMatters(device: device, global: global)
-        }
-        if needed, !sensor.isRunning {
-            sensor.start()
-        } else if !needed, sensor.isRunning {
-            sensor.stop()
-            Log.info("nothing can rotate (the lock and the device leave one orientation); the accelerometer is released")
-            panels.forEach(apply)
-        }
-    }
-
-    private func runSensor() {
-        events.removeAll(keepingCapacity: true)
-        sensor.process(into: &events)
-        for event in events {
-            switch event {
-            case .opened(let info): Log.info("accelerometer: \(info)")
-            case .lost(let why): Log.error("accelerometer: \(why); keeping \(felt?.rawValue ?? "the current orientation")")
-            case .log(let line): Log.info(line)
-            case .sample: break
-            case .change(let change):
-                // For the latency benchmark: when the sample that completed this decision was read.
-                Log.debug("decision \(change.orientation.rawValue) from the sample read at \(sensor.monotonicTime(ofSampleAt: change.t)) s")
-                feltChanged(change.orientation)
+    private func execute(_ commands: [ControllerCommand]) {
+        for command in commands {
+            switch command {
+            case .show(let id, let orientation, _):
+                show(orientation, on: id)
+            case .startSensor:
+                sensor.start()
+                schedule()
+            case .stopSensor:
+                sensor.stop()
+                schedule()
+            case .tellShown, .tellFelt:
+                break   // our protocol: not served yet
+            case .save(let state):
+                stateSaver?.save(state)
+            case .notify:
+                break   // the control socket: not served yet
+            case .reloadConfig:
+                Log.info("reload: not supported yet")
+            case .log(.info, let line):
+                Log.info(line)
+            case .log(.error, let line):
+                Log.error(line)
             }
         }
-        schedule()
     }
 
-    /// Re-arms the timer for the sensor's next deadline and watches its fd, if it has one.
-    private func schedule() {
-        if sensor.pollDescriptor != watchedFD {
-            if let fdSource { wl_event_source_remove(fdSource) }
-            fdSource = nil
-            watchedFD = sensor.pollDescriptor
-            if let fd = watchedFD {
-                fdSource = glue_add_fd(wl_display_get_event_loop(host.display), fd, Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
-                    guard let context else { return 0 }
-                    Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().runSensor()
-                    return 0
-                }
-            }
+    private func show(_ orientation: Orientation, on id: PanelID) {
+        guard let panel = panels.first(where: { $0.id == id }) else { return }
+        guard panel.show(orientation) else {
+            if panel.current != orientation { dispatch(.panelShowing(id, panel.current)) }
+            return
         }
-        guard let timer else { return }
-        if let deadline = sensor.deadline {
-            let ms = ((deadline - monotonicSeconds()) * 1000).rounded(.up)
-            wl_event_source_timer_update(timer, ms.isFinite ? Int32(max(1, min(ms, 60_000))) : 1000)
-        } else {
-            wl_event_source_timer_update(timer, 0)
-        }
-    }
-
-    // MARK: decisions
-
-    private func feltChanged(_ orientation: Orientation) {
-        if state.lastFelt != orientation {
-            state.lastFelt = orientation
-            if case .failure(let why) = stateFile?.save(state) { Log.error("cannot save the state: \(why)") }
-        }
-        panels.forEach(apply)
-    }
-
-    /// What the hardware supports and what the user's lock allows, on this panel's shape.
-    private func masks(for panel: Panel) -> (device: OrientationMask, global: OrientationMask) {
-        (config.device.orientations.resolve(on: panel.shape), state.lock?.resolve(on: panel.shape) ?? .all)
-    }
-
-    /// Runs the policy for one panel and shows its decision.
-    private func apply(to panel: Panel) {
-        let (device, global) = masks(for: panel)
-        let decision = Policy.decide(PolicyInput(felt: felt, current: panel.current, device: device,
-                                                 global: global, client: nil))
-        for level in decision.dropped where !droppedLogged.contains(level) {
-            droppedLogged.insert(level)
-            switch level {
-            case .globalLock: Log.error("the lock \(state.lock?.description ?? "") allows nothing this device can show; ignoring it")
-            case .client(let app): Log.error("\(app) supports nothing the lock and device allow; ignoring what it asks")
-            }
-        }
-        guard panel.show(decision.target) else { return }
-        Log.info("\(panel.name): \(decision.target.rawValue) (transform \(decision.target.outputTransform))")
+        Log.info("\(panel.name): \(orientation.rawValue) (transform \(orientation.outputTransform))")
         if let manager = host.output_manager {
             glue_publish_output_configuration(manager, host.output_layout)
         }
         glue_signal_emit(signal(orient, \.events.output_transformed), UnsafeMutableRawPointer(panel.output))
+    }
+
+    // MARK: outputs, toplevels, focus
+
+    private func addOutput(_ output: UnsafeMutablePointer<wlr_output>?) {
+        guard let output, !panels.contains(where: { $0.output == output }) else { return }
+        let name = output.pointee.name.map { String(cString: $0) } ?? ""
+        guard controller.config.device.isBuiltInPanel(outputName: name) else { return }
+        let panel = Panel(output: output) { [unowned self] gone in
+            gone.detach()
+            panels.removeAll { $0 === gone }
+            dispatch(.panelRemoved(gone.id))
+        }
+        panels.append(panel)
+        Log.info("\(name): a built-in panel (\(panel.shape.rawValue)); it follows the device")
+        dispatch(.panelAdded(panel.id, name: name, shape: panel.shape, showing: panel.current))
+    }
+
+    private func addToplevel(_ surface: UnsafeMutablePointer<wlr_xdg_surface>?) {
+        guard let surface, surface.pointee.role == WLR_XDG_SURFACE_ROLE_TOPLEVEL else { return }
+        let toplevel = Toplevel(surface: surface, report: { [unowned self] in dispatch($0) }) { [unowned self] gone in
+            gone.detach()
+            toplevels[gone.id] = nil
+            dispatch(.toplevelRemoved(gone.id))
+        }
+        toplevels[toplevel.id] = toplevel
+        dispatch(.toplevelAdded(toplevel.id, appID: toplevel.appID, covers: toplevel.covers))
+    }
+
+    /// The seat's keyboard focus moved. Focus on a surface that is no toplevel of ours (a panel,
+    /// a launcher) leaves the app in front as it was.
+    private func focusChanged(to surface: UnsafeMutablePointer<wlr_surface>?) {
+        guard let surface else { return dispatch(.focus(nil)) }
+        guard wlr_surface_is_xdg_surface(surface), let xdg = wlr_xdg_surface_from_wlr_surface(surface) else { return }
+        let id = Toplevel.id(of: xdg)
+        guard toplevels[id] != nil else { return }
+        dispatch(.focus(id))
+    }
+
+    /// The host names the toplevel in front on an output (`wlr_orient_set_front`).
+    func setFront(output: UnsafeMutablePointer<wlr_output>, toplevel: UnsafeMutablePointer<wlr_xdg_toplevel>?) {
+        guard let panel = panels.first(where: { $0.output == output }) else { return }
+        let id = toplevel.flatMap { $0.pointee.base }.map(Toplevel.id(of:))
+        dispatch(.hostFront(panel.id, id.flatMap { toplevels[$0] != nil ? $0 : nil }))
+    }
+
+    // MARK: input devices
+
+    private func addInput(_ device: UnsafeMutablePointer<wlr_input_device>?) {
+        guard let device else { return }
+        switch device.pointee.type {
+        case WLR_INPUT_DEVICE_TOUCH, WLR_INPUT_DEVICE_TABLET_TOOL:
+            // Touchscreens and pen tablets are mapped to the panel, so that their coordinates follow it.
+            guard let cursor = host.cursor, let panel = panels.first else { return }
+            wlr_cursor_map_input_to_output(cursor, device, panel.output)
+        case WLR_INPUT_DEVICE_SWITCH:
+            let device = SwitchDevice(device: device, report: { [unowned self] in dispatch($0) }) { [unowned self] gone in
+                gone.detach()
+                switches.removeAll { $0 === gone }
+            }
+            switches.append(device)
+        default:
+            break
+        }
     }
 }

@@ -134,3 +134,48 @@ class Client:
     def stop(self):
         self.p.terminate()
         self.p.wait(timeout=5)
+
+
+class Foot:
+    """The real foot terminal, with its protocol traffic logged (WAYLAND_DEBUG) so that a test sees
+    every configure it receives. No server-side decorations in the host: foot draws its own title
+    bar, here red over a white background, so the raw panel shows where foot's top edge is."""
+
+    def __init__(self, env, app_id=None):
+        args = ["foot", "-o", "csd.color=ffff0000", "-o", "colors.background=ffffff"]
+        if app_id:
+            args += ["--app-id", app_id]
+        self.p = subprocess.Popen(args, env=dict(env, WAYLAND_DEBUG="1"), stdin=subprocess.DEVNULL,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        self.log = Lines(self.p.stderr)
+
+    def wait_configure(self, timeout=10.0):
+        """The size of the next xdg_toplevel.configure foot receives."""
+        m = self.log.wait(r"xdg_toplevel@\d+\.configure\((\d+), (\d+),", timeout)
+        return int(m.group(1)), int(m.group(2))
+
+    def wait_configure_of(self, width, height, timeout=10.0):
+        """Waits for a configure with this size (others before it are skipped)."""
+        self.log.wait(r"xdg_toplevel@\d+\.configure\(%d, %d," % (width, height), timeout)
+
+    def stop(self):
+        self.p.terminate()
+        self.p.wait(timeout=5)
+
+
+def band_is_up(edge):
+    """A predicate on the raw panel: the client's title band (red) along `edge` of the panel, white
+    along the opposite edge. `edge` is one of 'top', 'left', 'bottom', 'right' of the panel's own
+    (untransformed) pixels."""
+    def check(w, h, rgb):
+        points = {"top": (w // 2, 5), "bottom": (w // 2, h - 6), "left": (5, h // 2), "right": (w - 6, h // 2)}
+        opposite = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}[edge]
+        r, g, b = pixel(w, rgb, *points[edge])
+        return r > 100 and g < 50 and b < 50 and pixel(w, rgb, *points[opposite]) == (255, 255, 255)
+    return check
+
+
+def frame_transforms(host):
+    """The transform of every frame the host reported (one line per change), in order."""
+    return [int(re.search(r" transform (\d) ", line).group(1)) for line in host.out.available()
+            if line.startswith("frame ")]

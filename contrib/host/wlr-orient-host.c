@@ -3,12 +3,15 @@
  * as a real compositor would (dlopen + the public header), for tests, demos and as an example
  * for compositor authors. Headless, pixman renderer, one output, every toplevel maximized.
  *
- *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--debug] [--destroy-plugin-last] [-s COMMAND]
+ *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--switch] [--debug] [--destroy-plugin-last]
+ *                   [-s COMMAND]
  *
- * On start it prints "WAYLAND_DISPLAY=<socket>". It reads commands on standard input, one per
- * line, and answers each on standard output:
+ * Like tinywl and cage, it gives keyboard focus to each toplevel when it is mapped, and to the
+ * most recent other one when the focused one goes. On start it prints "WAYLAND_DISPLAY=<socket>".
+ * It reads commands on standard input, one per line, and answers each on standard output:
  *   touch-down X Y     a touch at normalized panel coordinates (0..1, the panel's own axes)
- *   touch-up
+ *   focus APP_ID       keyboard focus to the newest toplevel with this app_id
+ *   tablet-mode on|off the tablet-mode switch (--switch) toggles
  *   dump PATH          writes the last committed frame, as the panel holds it (its raw pixels,
  *                      before any transform), as a binary PPM
  *   next-frame         answers "next-frame" after the next frame (what clients committed
@@ -42,6 +45,7 @@
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_seat.h>
+#include <wlr/types/wlr_switch.h>
 #include <wlr/types/wlr_touch.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/types/wlr_xdg_shell.h>
@@ -62,6 +66,7 @@ struct host {
 	struct wlr_seat *seat;
 	struct wlr_cursor *cursor;
 	struct wlr_input_device *touch;
+	struct wlr_input_device *tablet_switch;
 	struct wl_list outputs;   /* struct host_output.link */
 	struct wl_list toplevels; /* struct host_toplevel.link */
 
@@ -92,9 +97,11 @@ struct host_output {
 };
 
 struct host_toplevel {
-	struct wl_list link;
+	struct wl_list link; /* newest first */
 	struct host *host;
 	struct wlr_xdg_surface *xdg_surface;
+	struct wl_listener map;
+	struct wl_listener unmap;
 	struct wl_listener destroy;
 };
 
@@ -214,8 +221,38 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	publish_outputs(host);
 }
 
+static void focus_toplevel(struct host_toplevel *toplevel) {
+	wlr_seat_keyboard_notify_enter(toplevel->host->seat, toplevel->xdg_surface->surface, NULL, 0, NULL);
+	printf("focused %s\n", toplevel->xdg_surface->toplevel->app_id ? toplevel->xdg_surface->toplevel->app_id : "");
+	fflush(stdout);
+}
+
+static void toplevel_handle_map(struct wl_listener *listener, void *data) {
+	struct host_toplevel *toplevel = wl_container_of(listener, toplevel, map);
+	focus_toplevel(toplevel);
+}
+
+/* The focused toplevel went: focus the newest other one that is shown, or nothing. */
+static void toplevel_handle_unmap(struct wl_listener *listener, void *data) {
+	struct host_toplevel *toplevel = wl_container_of(listener, toplevel, unmap);
+	struct host *host = toplevel->host;
+	if (host->seat->keyboard_state.focused_surface != toplevel->xdg_surface->surface) {
+		return;
+	}
+	struct host_toplevel *other;
+	wl_list_for_each(other, &host->toplevels, link) {
+		if (other != toplevel && other->xdg_surface->mapped) {
+			focus_toplevel(other);
+			return;
+		}
+	}
+	wlr_seat_keyboard_notify_clear_focus(host->seat);
+}
+
 static void toplevel_handle_destroy(struct wl_listener *listener, void *data) {
 	struct host_toplevel *toplevel = wl_container_of(listener, toplevel, destroy);
+	wl_list_remove(&toplevel->map.link);
+	wl_list_remove(&toplevel->unmap.link);
 	wl_list_remove(&toplevel->destroy.link);
 	wl_list_remove(&toplevel->link);
 	free(toplevel);
@@ -231,6 +268,10 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 	struct host_toplevel *toplevel = calloc(1, sizeof(*toplevel));
 	toplevel->host = host;
 	toplevel->xdg_surface = xdg_surface;
+	toplevel->map.notify = toplevel_handle_map;
+	wl_signal_add(&xdg_surface->events.map, &toplevel->map);
+	toplevel->unmap.notify = toplevel_handle_unmap;
+	wl_signal_add(&xdg_surface->events.unmap, &toplevel->unmap);
 	toplevel->destroy.notify = toplevel_handle_destroy;
 	wl_signal_add(&xdg_surface->events.destroy, &toplevel->destroy);
 	wl_list_insert(&host->toplevels, &toplevel->link);
@@ -325,13 +366,33 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		return 0;
 	}
 	double x, y;
-	char path[400];
+	char path[400], word[256];
 	if (sscanf(line, "touch-down %lf %lf", &x, &y) == 2 && host->touch != NULL) {
 		struct wlr_event_touch_down event = { .device = host->touch, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
 		wl_signal_emit(&host->touch->touch->events.down, &event);
 		struct wlr_event_touch_up up = { .device = host->touch, .time_msec = now_ms(), .touch_id = 0 };
 		wl_signal_emit(&host->touch->touch->events.up, &up);
 		wl_signal_emit(&host->touch->touch->events.frame, NULL);
+	} else if (sscanf(line, "focus %255s", word) == 1) {
+		struct host_toplevel *toplevel, *found = NULL;
+		wl_list_for_each(toplevel, &host->toplevels, link) {
+			const char *app_id = toplevel->xdg_surface->toplevel->app_id;
+			if (found == NULL && toplevel->xdg_surface->mapped && app_id != NULL && strcmp(app_id, word) == 0) {
+				found = toplevel;
+			}
+		}
+		if (found != NULL) {
+			focus_toplevel(found);
+		} else {
+			printf("focus failed %s\n", word);
+		}
+	} else if (sscanf(line, "tablet-mode %255s", word) == 1 && host->tablet_switch != NULL) {
+		struct wlr_event_switch_toggle event = {
+			.device = host->tablet_switch, .time_msec = now_ms(), .switch_type = WLR_SWITCH_TYPE_TABLET_MODE,
+			.switch_state = strcmp(word, "on") == 0 ? WLR_SWITCH_STATE_ON : WLR_SWITCH_STATE_OFF,
+		};
+		wl_signal_emit(&host->tablet_switch->switch_device->events.toggle, &event);
+		printf("tablet-mode %s\n", word);
 	} else if (sscanf(line, "dump %399s", path) == 1) {
 		printf(dump_frame(host, path) ? "dumped %s\n" : "dump failed %s\n", path);
 	} else if (strncmp(line, "next-frame", 10) == 0 && !wl_list_empty(&host->outputs)) {
@@ -387,11 +448,12 @@ static void load_plugin(struct host *host, const char *path) {
 int main(int argc, char *argv[]) {
 	const char *plugin = NULL, *command = NULL;
 	int width = 1280, height = 800;
-	bool touch = false, debug = false, plugin_last = false;
+	bool touch = false, tablet_switch = false, debug = false, plugin_last = false;
 	static const struct option options[] = {
 		{ "plugin", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 'g' },
 		{ "touch", no_argument, NULL, 't' },
+		{ "switch", no_argument, NULL, 'w' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "destroy-plugin-last", no_argument, NULL, 'l' },
 		{ 0 },
@@ -402,11 +464,12 @@ int main(int argc, char *argv[]) {
 		case 'p': plugin = optarg; break;
 		case 'g': sscanf(optarg, "%dx%d", &width, &height); break;
 		case 't': touch = true; break;
+		case 'w': tablet_switch = true; break;
 		case 'd': debug = true; break;
 		case 'l': plugin_last = true; break;
 		case 's': command = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--debug] [-s COMMAND]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--debug] [-s COMMAND]\n", argv[0]);
 			return 1;
 		}
 	}
@@ -454,6 +517,9 @@ int main(int argc, char *argv[]) {
 	wlr_headless_add_output(host.backend, width, height);
 	if (touch) {
 		host.touch = wlr_headless_add_input_device(host.backend, WLR_INPUT_DEVICE_TOUCH);
+	}
+	if (tablet_switch) {
+		host.tablet_switch = wlr_headless_add_input_device(host.backend, WLR_INPUT_DEVICE_SWITCH);
 	}
 
 	const char *socket = wl_display_add_socket_auto(host.display);

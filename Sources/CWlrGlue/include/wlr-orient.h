@@ -28,6 +28,7 @@ struct wlr_output_manager_v1;
 struct wlr_seat;
 struct wlr_cursor;
 struct wlr_xdg_shell;
+struct wlr_xdg_toplevel;
 struct wlr_output;
 
 /* What the compositor already has. Pointers may be NULL where noted. */
@@ -39,10 +40,13 @@ struct wlr_orient_host {
 	struct wlr_output_layout *output_layout; /* required: which outputs exist and where */
 	struct wlr_output_manager_v1 *output_manager; /* optional: the plugin publishes each new
 	                                                 configuration there after a rotation */
-	struct wlr_seat *seat;               /* optional */
+	struct wlr_seat *seat;               /* optional: the app in front follows its keyboard focus */
 	struct wlr_cursor *cursor;           /* optional: touchscreens and pen tablets attached to it
 	                                        are mapped to the rotated panel */
-	struct wlr_xdg_shell *xdg_shell;     /* optional: app awareness (later versions) */
+	struct wlr_xdg_shell *xdg_shell;     /* optional: app awareness. The plugin sees each toplevel
+	                                        at its initial commit (after the host's own
+	                                        new_surface handler) and may turn the panel there,
+	                                        so that the first configure has the right size */
 	const char *config_path;             /* NULL: $XDG_CONFIG_HOME/wlr-orient/config.toml, then
 	                                        /etc/xdg/wlr-orient/config.toml, else defaults. The
 	                                        plugin reads it (and its saved state) by running
@@ -78,6 +82,14 @@ void wlr_orient_destroy(struct wlr_orient *orient);
  * Reserved for rotation transitions; does nothing yet. NULL arguments are fine.
  */
 void wlr_orient_render_output(struct wlr_orient *orient, struct wlr_output *output);
+
+/*
+ * Optional, for compositors that know better than keyboard focus which toplevel is in front on
+ * `output` (the one covering it, whose orientations count). NULL `toplevel`: none. Once called for
+ * an output, the plugin no longer guesses there. NULL `orient` or `output` is fine.
+ */
+void wlr_orient_set_front(struct wlr_orient *orient, struct wlr_output *output,
+	struct wlr_xdg_toplevel *toplevel);
 
 /* The function types, for compositors that dlopen() the plugin. */
 typedef struct wlr_orient *(*wlr_orient_create_func)(const struct wlr_orient_host *host);

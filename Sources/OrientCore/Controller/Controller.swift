@@ -1,0 +1,337 @@
+/// Every rotation decision, as one pure state machine: events in, commands out.
+///
+/// It owns the state while the compositor runs (the user's lock, the last felt orientation) and
+/// knows the panels, the toplevels, focus, the clients' declarations and the tablet-mode switch.
+/// After each event it works out what every panel should show (`Policy`), whether the sensor is
+/// needed, what clients must be told, and whether watchers must hear of a change. The plugin and
+/// the daemon only translate their compositor's events into `ControllerEvent`s and carry out the
+/// `ControllerCommand`s, in order.
+public struct Controller: Sendable {
+    public private(set) var config: Config
+    public private(set) var state: PersistentState
+    public private(set) var desktop: DesktopIndex
+
+    private struct PanelRecord: Sendable {
+        let id: PanelID
+        let name: String
+        let shape: PanelShape
+        var shown: Orientation
+    }
+
+    private struct ToplevelRecord: Sendable {
+        var appID: String
+        /// Fullscreen or maximized.
+        var covers: Bool
+        var mapped = false
+        /// Its protocol object's declaration; nil when it has no object.
+        var declaration: ClientDeclaration?
+        /// What it was last told over the protocol, so that it hears each change once.
+        var toldShown: ContentOrientations?
+        var toldFelt: ContentOrientations?
+    }
+
+    private var panels: [PanelRecord] = []
+    /// What a panel refused to show (its commit failed): not asked again until the decision
+    /// moves elsewhere, so that a refusal cannot turn into a loop of retries.
+    private var refused: [PanelID: Orientation] = [:]
+    private var toplevels: [ToplevelID: ToplevelRecord] = [:]
+    private var focused: ToplevelID?
+    /// The toplevel added last, until focus moves: it is about to come to front (rule 5).
+    private var launching: ToplevelID?
+    /// Panels whose front the host names itself.
+    private var hostFront: [PanelID: ToplevelID?] = [:]
+    private var tabletMode: Bool?
+    private var sensorRunning = false
+    private var lastStatus: ControllerStatus?
+    /// Conflicts already logged (each once until it goes away and comes back).
+    private var droppedLogged: Set<DroppedLevel> = []
+
+    public init(config: Config, state: PersistentState, desktop: DesktopIndex = DesktopIndex()) {
+        self.config = config
+        self.state = state
+        self.desktop = desktop
+    }
+
+    /// The first commands: start (or not) the sensor, and the first status.
+    public mutating func start() -> [ControllerCommand] {
+        var out: [ControllerCommand] = []
+        if config.rotateWhen == .tabletMode {
+            out.append(.log(.info, "rotating only in tablet mode (rotate-when = \"tablet-mode\"); until a tablet-mode switch says so, the panel stays upright"))
+        }
+        reconcile(into: &out)
+        return out
+    }
+
+    /// Applies one event; returns what the host must do, in order.
+    public mutating func handle(_ event: ControllerEvent) -> [ControllerCommand] {
+        var out: [ControllerCommand] = []
+        switch event {
+        case .felt(let o):
+            if state.lastFelt != o {
+                state.lastFelt = o
+                out.append(.save(state))
+            }
+        case .panelAdded(let id, let name, let shape, let showing):
+            panels.removeAll { $0.id == id }
+            panels.append(PanelRecord(id: id, name: name, shape: shape, shown: showing))
+            refused[id] = nil
+        case .panelRemoved(let id):
+            panels.removeAll { $0.id == id }
+            hostFront[id] = nil
+            refused[id] = nil
+        case .panelShowing(let id, let o):
+            if let i = panels.firstIndex(where: { $0.id == id }), panels[i].shown != o {
+                refused[id] = panels[i].shown
+                panels[i].shown = o
+            }
+        case .toplevelAdded(let id, let appID, let covers):
+            toplevels[id] = ToplevelRecord(appID: appID, covers: covers, declaration: toplevels[id]?.declaration)
+            launching = id
+        case .toplevelAppID(let id, let appID):
+            toplevels[id]?.appID = appID
+        case .toplevelCovers(let id, let covers):
+            toplevels[id]?.covers = covers
+        case .toplevelMapped(let id, let mapped):
+            toplevels[id]?.mapped = mapped
+            if !mapped, launching == id { launching = nil }
+        case .toplevelRemoved(let id):
+            toplevels[id] = nil
+            if focused == id { focused = nil }
+            if launching == id { launching = nil }
+            for (panel, front) in hostFront where front == id { hostFront[panel] = .some(nil) }
+        case .focus(let id):
+            focused = id
+            launching = nil
+        case .hostFront(let panel, let id):
+            hostFront[panel] = .some(id)
+        case .declaration(let id, let declaration):
+            if toplevels[id] == nil {
+                // A client may create its object before the toplevel's initial commit.
+                toplevels[id] = ToplevelRecord(appID: "", covers: false)
+            }
+            toplevels[id]?.declaration = declaration
+            if declaration == nil {
+                toplevels[id]?.toldShown = nil
+                toplevels[id]?.toldFelt = nil
+            }
+        case .control(let command):
+            control(command, into: &out)
+        case .tabletMode(let on):
+            if tabletMode != on {
+                out.append(.log(.info, on ? "tablet mode: the panel follows the device"
+                                          : "laptop mode: the panel stays upright"))
+            }
+            tabletMode = on
+        case .configLoaded(let config, let desktop):
+            self.config = config
+            self.desktop = desktop
+            droppedLogged = []
+            out.append(.log(.info, "config applied (\(config.apps.count) app rule\(config.apps.count == 1 ? "" : "s"), \(desktop.entries.count) .desktop file\(desktop.entries.count == 1 ? "" : "s") with orientations)"))
+        }
+        reconcile(into: &out)
+        return out
+    }
+
+    /// What `status` reports now.
+    public var status: ControllerStatus {
+        let rotating = self.rotating
+        var front: ControllerStatus.Front?
+        if let first = panels.first, let (_, wish) = frontWish(on: first.id) {
+            front = ControllerStatus.Front(
+                appID: wish.appID, orientations: wish.orientations.resolve(on: first.shape),
+                givenAs: Self.describe(wish.orientations), orientationsSource: wish.orientationsSource,
+                input: wish.input, inputSource: wish.inputSource)
+        } else if panels.isEmpty, let id = candidateFront, let t = toplevels[id] {
+            let wish = AppWish.resolve(appID: t.appID, declaration: t.declaration, config: config, desktop: desktop)
+            front = ControllerStatus.Front(
+                appID: wish.appID, orientations: wish.orientations.resolve(on: .landscape),
+                givenAs: Self.describe(wish.orientations), orientationsSource: wish.orientationsSource,
+                input: wish.input, inputSource: wish.inputSource)
+        }
+        return ControllerStatus(
+            lock: state.lock, felt: state.lastFelt, rotateWhen: config.rotateWhen, tabletMode: tabletMode,
+            rotating: rotating, sensorRunning: sensorRunning,
+            panels: panels.map { p in
+                .init(name: p.name, shape: p.shape, shown: p.shown, allowed: decide(for: p).effective)
+            },
+            front: front)
+    }
+
+    // MARK: control
+
+    private mutating func control(_ command: ControlCommand, into out: inout [ControllerCommand]) {
+        switch command {
+        case .lock(let spec):
+            setLock(spec, into: &out)
+        case .lockCurrent:
+            setLock(currentSpec, into: &out)
+        case .unlock:
+            setLock(nil, into: &out)
+        case .toggle:
+            setLock(state.lock == nil ? currentSpec : nil, into: &out)
+        case .reload:
+            out.append(.reloadConfig)
+        }
+    }
+
+    /// The exact orientation shown now (the first panel's), as a lock.
+    private var currentSpec: MaskSpec {
+        let shown = panels.first?.shown ?? state.lastFelt ?? .normal
+        return MaskSpec([MaskWord(rawValue: shown.rawValue) ?? .normal])
+    }
+
+    private mutating func setLock(_ spec: MaskSpec?, into out: inout [ControllerCommand]) {
+        guard state.lock != spec else { return }
+        state.lock = spec
+        droppedLogged.remove(.globalLock)
+        out.append(.log(.info, spec.map { "locked to \($0)" } ?? "unlocked"))
+        out.append(.save(state))
+    }
+
+    // MARK: deciding
+
+    /// Whether the panels follow the device now.
+    private var rotating: Bool {
+        config.rotateWhen == .always || tabletMode == true
+    }
+
+    /// The toplevel that would be in front where the host does not say: the one launching,
+    /// else the focused one, if it is shown and (with scope "fullscreen") covers its output.
+    private var candidateFront: ToplevelID? {
+        guard let id = launching ?? focused, let t = toplevels[id] else { return nil }
+        if id != launching, !t.mapped { return nil }
+        switch config.scope {
+        case .focused: return id
+        case .fullscreen: return t.covers ? id : nil
+        }
+    }
+
+    private func front(on panel: PanelID) -> ToplevelID? {
+        if let said = hostFront[panel] { return said }
+        return candidateFront
+    }
+
+    private func frontWish(on panel: PanelID) -> (ToplevelID, AppWish)? {
+        guard let id = front(on: panel), let t = toplevels[id] else { return nil }
+        return (id, AppWish.resolve(appID: t.appID, declaration: t.declaration, config: config, desktop: desktop))
+    }
+
+    private func decide(for panel: PanelRecord) -> PolicyDecision {
+        let device = config.device.orientations.resolve(on: panel.shape)
+        guard rotating else {
+            // Outside tablet mode a 2-in-1 is a laptop: the panel stands upright, whatever the
+            // lock or the app (rule 12).
+            return Policy.decide(PolicyInput(felt: .normal, current: panel.shown, device: device))
+        }
+        let global = state.lock?.resolve(on: panel.shape) ?? .all
+        let client = frontWish(on: panel.id)?.1.level(on: panel.shape)
+        return Policy.decide(PolicyInput(felt: state.lastFelt, current: panel.shown, device: device,
+                                         global: global, client: client))
+    }
+
+    /// After any event: panels, clients, the sensor, watchers.
+    private mutating func reconcile(into out: inout [ControllerCommand]) {
+        // 1. What each panel shows.
+        var shows: [ControllerCommand] = []
+        var stillDropped: Set<DroppedLevel> = []
+        for i in panels.indices {
+            let decision = decide(for: panels[i])
+            for level in decision.dropped {
+                stillDropped.insert(level)
+                if droppedLogged.insert(level).inserted { out.append(.log(.error, Self.explain(level, lock: state.lock))) }
+            }
+            if let no = refused[panels[i].id] {
+                if no == decision.target { continue }
+                refused[panels[i].id] = nil
+            }
+            if decision.target != panels[i].shown {
+                panels[i].shown = decision.target
+                let transition = frontWish(on: panels[i].id)?.1.transition ?? config.transition.kind
+                shows.append(.show(panels[i].id, decision.target, transition: transition))
+            }
+        }
+        droppedLogged.formIntersection(stillDropped)
+
+        // 2. Clients hear what their output will show before it turns (so before the configure
+        //    with the new size), and an input-mode client in front hears how the device is held.
+        for id in toplevels.keys.sorted() {
+            guard let t = toplevels[id], t.declaration != nil, let panel = panel(of: id) else { continue }
+            let shown = ContentOrientations(panel.shown, on: panel.shape)
+            if t.toldShown != shown {
+                toplevels[id]?.toldShown = shown
+                out.append(.tellShown(id, shown))
+            }
+            guard rotating, isInputFront(id) else {
+                toplevels[id]?.toldFelt = nil   // so that it hears the device again when it returns
+                continue
+            }
+            if let felt = state.lastFelt, t.toldFelt != ContentOrientations(felt, on: panel.shape) {
+                let bits = ContentOrientations(felt, on: panel.shape)
+                toplevels[id]?.toldFelt = bits
+                out.append(.tellFelt(id, bits))
+            }
+        }
+        out += shows
+
+        // 3. The sensor runs only while it can change something (rule 12).
+        let needed = sensorNeeded
+        if needed != sensorRunning {
+            sensorRunning = needed
+            out.append(needed ? .startSensor : .stopSensor)
+            if !needed {
+                out.append(.log(.info, rotating ? "nothing can rotate (the lock and the device leave one orientation); the accelerometer is released"
+                                                : "not in tablet mode; the accelerometer is released"))
+            }
+        }
+
+        // 4. Watchers hear of every change.
+        let now = status
+        if now != lastStatus {
+            lastStatus = now
+            out.append(.notify(now))
+        }
+    }
+
+    /// The panel a toplevel's orientation is told for: the one it is in front on, else the first.
+    private func panel(of id: ToplevelID) -> PanelRecord? {
+        panels.first { front(on: $0.id) == id } ?? panels.first
+    }
+
+    /// A toplevel in front (on some panel) that takes orientation as input, told over the protocol.
+    private func isInputFront(_ id: ToplevelID) -> Bool {
+        guard toplevels[id]?.declaration != nil else { return false }
+        return panels.contains { p in
+            guard let (front, wish) = frontWish(on: p.id) else { return false }
+            return front == id && wish.input
+        }
+    }
+
+    private var sensorNeeded: Bool {
+        guard rotating else { return false }
+        if panels.isEmpty { return true }
+        let lock = state.lock
+        let canTurn = panels.contains { p in
+            Policy.sensorMatters(device: config.device.orientations.resolve(on: p.shape),
+                                 global: lock?.resolve(on: p.shape) ?? .all)
+        }
+        // A game that takes orientation as input needs the sensor even when the screen cannot turn.
+        return canTurn || toplevels.keys.contains { isInputFront($0) }
+    }
+
+    // MARK: words
+
+    private static func explain(_ level: DroppedLevel, lock: MaskSpec?) -> String {
+        switch level {
+        case .globalLock: "the lock \(lock?.description ?? "") allows nothing this device can show; ignoring it"
+        case .client(let app): "\(app.isEmpty ? "an app without app_id" : app) supports nothing the lock and device allow; ignoring what it asks"
+        }
+    }
+
+    private static func describe(_ o: AppWish.Orientations) -> String {
+        switch o {
+        case .all: "all"
+        case .words(let spec): spec.description
+        case .content(let bits): bits.description
+        }
+    }
+}

@@ -1,0 +1,86 @@
+/// A built-in panel, as the host names it to the controller (the plugin uses the output's address).
+public struct PanelID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let raw: UInt
+    public init(_ raw: UInt) { self.raw = raw }
+    public static func < (a: PanelID, b: PanelID) -> Bool { a.raw < b.raw }
+    public var description: String { "panel#\(raw)" }
+}
+
+/// A toplevel window, as the host names it to the controller.
+public struct ToplevelID: Sendable, Hashable, Comparable, CustomStringConvertible {
+    public let raw: UInt
+    public init(_ raw: UInt) { self.raw = raw }
+    public static func < (a: ToplevelID, b: ToplevelID) -> Bool { a.raw < b.raw }
+    public var description: String { "toplevel#\(raw)" }
+}
+
+/// What the user asks over the control socket (`wlr-orient lock`…).
+public enum ControlCommand: Sendable, Hashable {
+    /// Lock to these orientations.
+    case lock(MaskSpec)
+    /// Lock to the orientation the panel shows now.
+    case lockCurrent
+    case unlock
+    /// Unlock if locked, else lock to the orientation shown now.
+    case toggle
+    /// Read the config again.
+    case reload
+}
+
+/// Everything that can change a decision. The plugin (and later the daemon) translates what its
+/// compositor reports into these; nothing else reaches the controller.
+public enum ControllerEvent: Sendable, Hashable {
+    /// The sensor decided how the person holds the device.
+    case felt(Orientation)
+    /// A built-in panel appeared, showing `showing` (its transform now).
+    case panelAdded(PanelID, name: String, shape: PanelShape, showing: Orientation)
+    case panelRemoved(PanelID)
+    /// The panel shows something other than it was told (its commit failed): what it shows.
+    case panelShowing(PanelID, Orientation)
+    /// A toplevel's initial commit, before its first configure is sent: it is about to come to
+    /// front (rule 5). `covers`: it will be fullscreen or maximized.
+    case toplevelAdded(ToplevelID, appID: String, covers: Bool)
+    case toplevelAppID(ToplevelID, String)
+    /// It became, or stopped being, fullscreen or maximized.
+    case toplevelCovers(ToplevelID, Bool)
+    /// It was mapped (shown) or unmapped (hidden).
+    case toplevelMapped(ToplevelID, Bool)
+    case toplevelRemoved(ToplevelID)
+    /// Keyboard focus moved to this toplevel, or to nothing.
+    case focus(ToplevelID?)
+    /// The host says which toplevel is in front on a panel (`wlr_orient_set_front`); from then
+    /// on that panel's front is the host's word, not focus.
+    case hostFront(PanelID, ToplevelID?)
+    /// A client's protocol object for a toplevel: created or changed; nil when destroyed.
+    case declaration(ToplevelID, ClientDeclaration?)
+    case control(ControlCommand)
+    /// The tablet-mode switch turned on (tablet) or off (laptop).
+    case tabletMode(Bool)
+    /// The config and the `.desktop` index, read again; the state is not re-read (we own it).
+    case configLoaded(Config, DesktopIndex)
+}
+
+public enum LogLevel: Sendable, Hashable {
+    case info
+    case error
+}
+
+/// What the controller asks its host to do, in order.
+public enum ControllerCommand: Sendable, Hashable {
+    /// Show `orientation` on the panel (set its transform), turning with `transition`.
+    case show(PanelID, Orientation, transition: TransitionKind)
+    case startSensor
+    case stopSensor
+    /// Tell a client, over the protocol, what its output will show; sent before the output
+    /// turns, so before the configure that carries the new size.
+    case tellShown(ToplevelID, ContentOrientations)
+    /// Tell a client that takes orientation as input how the device is held now.
+    case tellFelt(ToplevelID, ContentOrientations)
+    /// Write the state (lock, last felt orientation) to disk, without blocking.
+    case save(PersistentState)
+    /// Something changed that `status` reports: tell the watchers.
+    case notify(ControllerStatus)
+    /// Read the config again (asynchronously), then send `.configLoaded`.
+    case reloadConfig
+    case log(LogLevel, String)
+}

@@ -1,0 +1,67 @@
+/// What `wlr-orient status` reports and `watch` prints on each change.
+public struct ControllerStatus: Sendable, Hashable {
+    public struct Panel: Sendable, Hashable {
+        public var name: String
+        public var shape: PanelShape
+        public var shown: Orientation
+        /// What device ∩ lock ∩ the app in front allow on it now.
+        public var allowed: OrientationMask
+    }
+
+    /// The app in front and what it asks, with where each part came from.
+    public struct Front: Sendable, Hashable {
+        public var appID: String
+        /// Its orientations as resolved on the first panel.
+        public var orientations: OrientationMask
+        /// As they were given: mask words, or the Qt/Lomiri words.
+        public var givenAs: String
+        public var orientationsSource: WishSource
+        public var input: Bool
+        public var inputSource: WishSource
+    }
+
+    public var lock: MaskSpec?
+    public var felt: Orientation?
+    public var rotateWhen: Config.RotateWhen
+    /// nil until a tablet-mode switch said anything.
+    public var tabletMode: Bool?
+    /// Whether the panels follow the device now (false outside tablet mode when gated by it).
+    public var rotating: Bool
+    public var sensorRunning: Bool
+    public var panels: [Panel]
+    public var front: Front?
+
+    /// As JSON (one line), the form the control socket sends.
+    public var json: JSON {
+        func source(_ s: WishSource) -> JSON { .string(s.kind) }
+        func words(_ mask: OrientationMask) -> JSON { .array(mask.orientations.map { .string($0.rawValue) }) }
+        var fields: [(String, JSON)] = [
+            ("lock", lock.map { .string($0.description) } ?? .null),
+            ("felt", felt.map { .string($0.rawValue) } ?? .null),
+            ("rotate_when", .string(rotateWhen.rawValue)),
+            ("tablet_mode", tabletMode.map(JSON.bool) ?? .null),
+            ("rotating", .bool(rotating)),
+            ("sensor", .string(sensorRunning ? "running" : "released")),
+            ("panels", .array(panels.map { p in
+                .object([("name", .string(p.name)), ("shape", .string(p.shape.rawValue)),
+                         ("shown", .string(p.shown.rawValue)),
+                         ("transform", .int(Int(p.shown.outputTransform.rawValue))),
+                         ("allowed", words(p.allowed))])
+            })),
+        ]
+        if let f = front {
+            var app: [(String, JSON)] = [
+                ("app_id", .string(f.appID)),
+                ("orientations", words(f.orientations)),
+                ("given_as", .string(f.givenAs)),
+                ("source", source(f.orientationsSource)),
+            ]
+            if let d = f.orientationsSource.detail { app.append((f.orientationsSource.kind == "rule" ? "rule" : "file", .string(d))) }
+            app += [("input", .bool(f.input)), ("input_source", source(f.inputSource))]
+            fields.append(("front", .object(app)))
+        } else {
+            fields.append(("front", .null))
+        }
+        return .object(fields)
+    }
+}

@@ -1,0 +1,81 @@
+"""The app in front decides with the user and the device (issue #11): launch in the supported
+orientation, focus, both variants. Real parts only: the reference host with the plugin, a
+umockdev accelerometer, foot and our own client."""
+import pytest
+
+from compositor import Compositor, Foot, band_is_up, frame_transforms
+from fakeiio import G_COUNTS as G, FakeIIO
+
+LEFT_UP, BOTTOM_UP, NORMAL = (G, 0, 0), (0, G, 0), (0, -G, 0)
+# Where the app's top edge lies on the panel's raw pixels for each transform (1280x800 panel).
+UP_EDGE = {0: "top", 1: "left", 2: "bottom", 3: "right"}
+
+
+def test_a_landscape_app_by_rule_launches_in_landscape_follows_both_variants_and_its_closing_returns():
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=LEFT_UP)  # held portrait
+    host = Compositor(fake, config='[[app]]\nmatch = "foot"\norientations = ["landscape"]\n')
+    foot = None
+    try:
+        host.wait_frame(1)
+        seen_before = len(frame_transforms(host))
+        foot = Foot(host.client_env)
+        # The very first configure foot receives already has the landscape size.
+        assert foot.wait_configure() == (1280, 800)
+        host.out.wait(r"^focused foot$")
+        host.wait_for_panel(band_is_up("top"))
+        assert band_is_up("top")(*host.raw_panel()), "foot is not shown upright in landscape"
+        # The other landscape variant: a 180° turn.
+        fake.set(dev, *BOTTOM_UP)
+        assert foot.wait_configure() == (1280, 800)
+        assert band_is_up("bottom")(*host.wait_for_panel(band_is_up("bottom")))
+        fake.set(dev, *LEFT_UP)  # portrait again: foot stays in landscape
+        foot.stop()
+        foot = None
+        host.wait_frame(1)  # closed: back to how the device is held
+        transforms = frame_transforms(host)[seen_before:]
+        assert transforms == [0, 2, 1], "frames while foot was in front must all be landscape: %s" % transforms
+    finally:
+        if foot:
+            foot.stop()
+        assert host.stop() == 0
+
+
+@pytest.fixture(scope="module")
+def client_binary(tmp_path_factory):
+    from compositor import build_client
+    return build_client(str(tmp_path_factory.mktemp("client")))
+
+
+def test_focus_moving_between_two_clients_with_different_masks_rotates_accordingly(client_binary):
+    from compositor import Client
+    fake = FakeIIO()
+    fake.add_accel(raw=NORMAL)
+    host = Compositor(fake, config='[[app]]\nmatch = "foot"\norientations = ["landscape"]\n'
+                                   '[[app]]\nmatch = "org.example.Reader"\norientations = ["portrait"]\n')
+    foot = reader = None
+    try:
+        host.wait_frame(0)
+        foot = Foot(host.client_env)
+        assert foot.wait_configure() == (1280, 800)
+        host.out.wait(r"^focused foot$")
+        reader = Client(client_binary, host.client_env, app_id="org.example.Reader")
+        reader.wait_configure(800, 1280)  # its first configure: portrait (right-up, the tie-break's first)
+        host.out.wait(r"^focused org.example.Reader$")
+        host.wait_frame(3)
+        host.command("focus foot", r"^focused foot$")
+        host.wait_frame(0)
+        foot.wait_configure_of(1280, 800)
+        host.command("focus org.example.Reader", r"^focused org.example.Reader$")
+        host.wait_frame(3)
+        assert host.randr_transform() == "270"
+        reader.stop()
+        reader = None
+        host.out.wait(r"^focused foot$")  # the host gives focus back to foot
+        host.wait_frame(0)
+        assert host.randr_transform() == "normal"
+    finally:
+        for c in (foot, reader):
+            if c:
+                c.stop()
+        assert host.stop() == 0

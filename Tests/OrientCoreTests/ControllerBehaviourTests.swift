@@ -1,0 +1,210 @@
+import Foundation
+import Testing
+@testable import OrientCore
+
+private let game = ToplevelID(1)
+private let other = ToplevelID(2)
+private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape])
+
+/// What the controller says besides `.show`: to clients, to disk, to watchers, to the log.
+@Suite struct ControllerBehaviourTests {
+    @Test func aClientHearsWhatItsOutputWillShowBeforeTheOutputTurns() throws {
+        var h = ControllerHarness()
+        h.send(.felt(.leftUp))
+        // Its object exists before its initial commit (the usual order for a client).
+        h.send(.declaration(game, ClientDeclaration(orientations: landscapeBits)))
+        #expect(h.told(game) == [.tellShown(game, .portrait)], "told what is shown now (left-up is Qt portrait here)")
+        let commands = h.send(.toplevelAdded(game, appID: "org.example.Game", covers: true))
+        let tell = try #require(commands.firstIndex(of: .tellShown(game, .landscape)))
+        let show = try #require(commands.firstIndex(of: .show(ControllerHarness.tablet, .normal, transition: .auto)))
+        #expect(tell < show, "\(commands)")
+        // Told once per change, not again when nothing changed for it.
+        h.send(.toplevelMapped(game, true))
+        #expect(h.told(game).isEmpty)
+        h.send(.felt(.bottomUp))
+        #expect(h.told(game) == [.tellShown(game, .invertedLandscape)])
+    }
+
+    @Test func anInputModeClientInFrontHearsEveryFeltChangeAndNothingOnceItLeaves() {
+        var h = ControllerHarness()
+        h.send(.declaration(game, ClientDeclaration(input: true)))
+        h.send([.toplevelAdded(game, appID: "org.example.Game", covers: true), .toplevelMapped(game, true), .focus(game)])
+        #expect(h.last.contains(.tellFelt(game, .landscape)), "told how the device is held on coming to front: \(h.last)")
+        for (felt, bits) in [(Orientation.leftUp, ContentOrientations.portrait), (.bottomUp, .invertedLandscape),
+                             (.rightUp, .invertedPortrait), (.normal, .landscape)] {
+            h.send(.felt(felt))
+            #expect(h.told(game) == [.tellFelt(game, bits)], "\(felt)")
+            #expect(h.panel == .normal, "the screen stays")
+        }
+        h.send([.toplevelAdded(other, appID: "foot", covers: true), .toplevelMapped(other, true), .focus(other)])
+        h.send(.felt(.leftUp))
+        #expect(h.told(game) == [.tellShown(game, .portrait)], "a client no longer in front hears what is shown, not the device")
+        #expect(h.panel == .leftUp)
+        // Back in front: it hears the device again, even though it was held this way before.
+        h.send(.focus(game))
+        #expect(h.told(game) == [.tellFelt(game, .portrait)])
+    }
+
+    @Test func anInputModeClientKeepsTheSensorRunningEvenWhenTheLockAllowsOneOrientation() {
+        var h = ControllerHarness(state: PersistentState(lock: MaskSpec(parsing: "normal"), lastFelt: .normal))
+        #expect(!h.sensorRunning)
+        h.send(.declaration(game, ClientDeclaration(input: true)))
+        h.send([.toplevelAdded(game, appID: "g", covers: true), .toplevelMapped(game, true), .focus(game)])
+        #expect(h.sensorRunning)
+        h.send(.toplevelRemoved(game))
+        #expect(!h.sensorRunning)
+    }
+
+    @Test func theStateIsSavedWhenTheFeltOrientationOrTheLockChangesAndOnlyThen() {
+        var h = ControllerHarness()
+        h.send(.felt(.normal))
+        #expect(h.saved == nil)
+        h.send(.felt(.leftUp))
+        #expect(h.saved == PersistentState(lastFelt: .leftUp))
+        h.send(.control(.lock(MaskSpec(parsing: "landscape")!)))
+        #expect(h.saved == PersistentState(lock: MaskSpec(parsing: "landscape"), lastFelt: .leftUp))
+        h.send(.control(.lock(MaskSpec(parsing: "landscape")!)))
+        #expect(h.saved == nil, "the same lock again changes nothing")
+        h.send(.control(.unlock))
+        #expect(h.saved == PersistentState(lastFelt: .leftUp))
+    }
+
+    @Test func watchersHearOfEachChangeOnceWithLockFeltPanelsAndTheAppInFront() throws {
+        var h = ControllerHarness(config: Config.with(.rule("foot", "landscape")))
+        h.send(.felt(.leftUp))
+        #expect(h.lastStatus?.felt == .leftUp)
+        let before = h.all.count
+        h.send(.felt(.leftUp))
+        #expect(h.all.count == before, "no change, no notification")
+        h.send([.toplevelAdded(game, appID: "foot", covers: true), .toplevelMapped(game, true), .focus(game)])
+        let status = try #require(h.lastStatus)
+        let json = status.json.serialized
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+        #expect(object["felt"] as? String == "left-up")
+        #expect(object["lock"] is NSNull)
+        let panels = try #require(object["panels"] as? [[String: Any]])
+        #expect(panels.first?["shown"] as? String == "normal")
+        #expect(panels.first?["name"] as? String == "eDP-1")
+        let front = try #require(object["front"] as? [String: Any])
+        #expect(front["app_id"] as? String == "foot")
+        #expect(front["orientations"] as? [String] == ["normal", "bottom-up"])
+        #expect(front["given_as"] as? String == "landscape")
+        #expect(front["source"] as? String == "rule")
+        #expect(front["rule"] as? String == "foot")
+        #expect(front["input"] as? Bool == false)
+    }
+
+    @Test func aClientWhoseMaskLeavesNothingIsIgnoredAndLoggedOnceByName() {
+        var h = ControllerHarness(config: Config.with(.rule("org.example.Reader", "portrait")),
+                                  state: PersistentState(lock: MaskSpec(parsing: "landscape"), lastFelt: .normal))
+        h.send([.toplevelAdded(game, appID: "org.example.Reader", covers: true), .toplevelMapped(game, true), .focus(game)])
+        #expect(h.logs.contains { $0.contains("org.example.Reader supports nothing") }, "\(h.logs)")
+        #expect(h.panel == .normal)
+        h.send(.felt(.bottomUp))
+        #expect(!h.logs.contains { $0.contains("supports nothing") }, "logged once")
+        #expect(h.panel == .bottomUp)
+    }
+
+    @Test func reloadAsksTheHostToReadTheConfig() {
+        var h = ControllerHarness()
+        #expect(h.send(.control(.reload)).contains(.reloadConfig))
+    }
+
+    @Test func aPanelThatAppearsLaterGetsTheDecisionAtOnce() {
+        var h = ControllerHarness(state: PersistentState(lock: MaskSpec(parsing: "portrait")), panel: nil)
+        h.send(.panelAdded(ControllerHarness.tablet, name: "eDP-1", shape: .landscape, showing: .normal))
+        #expect(h.panel == .rightUp)
+    }
+}
+
+/// The protocol's and `.desktop` files' orientation words, mapped to ours (the table in
+/// ContentOrientations and in protocol/wlr-orient-unstable-v1.xml).
+@Suite struct ContentOrientationsTests {
+    static let table: [(ContentOrientations, tablet: Orientation, phone: Orientation)] = [
+        (.portrait, .leftUp, .normal),
+        (.landscape, .normal, .rightUp),
+        (.invertedPortrait, .rightUp, .bottomUp),
+        (.invertedLandscape, .bottomUp, .leftUp),
+    ]
+
+    @Test func eachBitNamesOneOrientationPerPanelShapeAndBack() {
+        for (bit, tablet, phone) in Self.table {
+            #expect(bit.resolve(on: .landscape) == OrientationMask(tablet), "\(bit) on a tablet")
+            #expect(bit.resolve(on: .portrait) == OrientationMask(phone), "\(bit) on a phone")
+            #expect(ContentOrientations(tablet, on: .landscape) == bit)
+            #expect(ContentOrientations(phone, on: .portrait) == bit)
+        }
+    }
+
+    @Test func qtsPortraitIsLandscapeTurnedAQuarterClockwise() {
+        // On either panel, the device turned 90° clockwise from landscape shows portrait.
+        for shape in PanelShape.allCases {
+            let landscape = ContentOrientations.landscape.resolve(on: shape).orientations[0]
+            let portrait = ContentOrientations.portrait.resolve(on: shape).orientations[0]
+            #expect(portrait.clockwiseQuarterTurns == (landscape.clockwiseQuarterTurns + 1) % 4, "\(shape)")
+        }
+    }
+
+    @Test func theWordsPortraitAndLandscapeAgreeWithOurMaskWords() {
+        for shape in PanelShape.allCases {
+            #expect(ContentOrientations([.portrait, .invertedPortrait]).resolve(on: shape) == .portrait(on: shape))
+            #expect(ContentOrientations([.landscape, .invertedLandscape]).resolve(on: shape) == .landscape(on: shape))
+            #expect(ContentOrientations.primary.resolve(on: shape) == .normal)
+        }
+    }
+
+    @Test func aProtocolMaskWithUnknownBitsIsRefused() {
+        #expect(ContentOrientations(protocolMask: 15) == [.portrait, .landscape, .invertedPortrait, .invertedLandscape])
+        #expect(ContentOrientations(protocolMask: 0) == [])
+        #expect(ContentOrientations(protocolMask: 16) == nil)
+        #expect(ContentOrientations(protocolMask: 0x8000_0001) == nil)
+    }
+
+    @Test func desktopListsParseAsLomiriWritesThem() {
+        let (bits, unknown) = ContentOrientations.parseDesktopList(["portrait", " landscape", "invertedPortrait", "", "upside", "Primary"])
+        #expect(bits == [.portrait, .landscape, .invertedPortrait, .primary])
+        #expect(unknown == ["upside"])
+    }
+}
+
+@Suite struct AppWishTests {
+    let desktop = DesktopIndex(["org.example.App": DesktopOrientation(orientations: .landscape, rotatesContents: true, path: "/a.desktop")])
+
+    @Test func eachPartComesFromTheFirstSourceThatSaysAnything() {
+        let ruleMaskOnly = Config.with(.rule("org.example.*", "portrait"))
+        var w = AppWish.resolve(appID: "org.example.App", declaration: nil, config: ruleMaskOnly, desktop: desktop)
+        #expect(w.orientationsSource == .rule("org.example.*"))
+        #expect(w.input && w.inputSource == .desktopFile("/a.desktop"), "the rule says nothing about input")
+        w = AppWish.resolve(appID: "org.example.App", declaration: ClientDeclaration(orientations: .portrait, input: false),
+                            config: ruleMaskOnly, desktop: desktop)
+        #expect(w.orientationsSource == .client && !w.input && w.inputSource == .client)
+        w = AppWish.resolve(appID: "org.example.App", declaration: ClientDeclaration(), config: Config(), desktop: desktop)
+        #expect(w.orientationsSource == .desktopFile("/a.desktop"), "an empty declaration is no preference")
+        w = AppWish.resolve(appID: "org.example.App.desktop", declaration: nil, config: Config(), desktop: desktop)
+        #expect(w.orientationsSource == .desktopFile("/a.desktop"), "an app_id with .desktop finds its file")
+        w = AppWish.resolve(appID: "unknown", declaration: nil, config: ruleMaskOnly, desktop: desktop)
+        #expect(w.orientations == .all && w.orientationsSource == .none && !w.input)
+    }
+
+    @Test func theLastMatchingRuleWins() {
+        let config = Config.with(.rule("*", "portrait"), .rule("foot", "landscape"), .rule("f*", "normal"))
+        #expect(AppWish.resolve(appID: "foot", declaration: nil, config: config, desktop: DesktopIndex()).orientationsSource == .rule("f*"))
+    }
+}
+
+@Suite struct JSONTests {
+    @Test func writtenJSONIsReadBackByFoundationUnchanged() throws {
+        let value = JSON.object([
+            ("s", .string("quote \" backslash \\ newline \n tab \t bell \u{7} é 😀")),
+            ("n", .null), ("b", .bool(true)), ("i", .int(-42)), ("a", .array([.int(1), .string("x")])),
+        ])
+        let text = value.serialized
+        #expect(!text.contains("\n"), "one line")
+        let back = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        #expect(back["s"] as? String == "quote \" backslash \\ newline \n tab \t bell \u{7} é 😀")
+        #expect(back["n"] is NSNull)
+        #expect(back["b"] as? Bool == true)
+        #expect(back["i"] as? Int == -42)
+        #expect((back["a"] as? [Any])?.count == 2)
+    }
+}
