@@ -137,6 +137,12 @@ public struct Detector: Sendable {
     /// that decides a change is not busy itself: it is one of a held device.
     public func quietFor(at t: Double) -> Double { t - lastBusy }
 
+    /// The felt orientation is no longer known to hold (the sensor was released and the device
+    /// may have turned since): the next reading that settles announces it again, even unchanged.
+    public mutating func unconfirm() {
+        confirmed = false
+    }
+
     /// Forgets the motion state (not the felt orientation): after a gap, or when the sensor
     /// restarts. The next reading starts the filter afresh.
     public mutating func restart(at t: Double) {

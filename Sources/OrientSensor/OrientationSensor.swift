@@ -70,8 +70,10 @@ public final class OrientationSensor {
         nextDue = clock()
     }
 
-    /// Releases the device (to save power when nothing can rotate). The felt orientation stays.
+    /// Releases the device (to save power when nothing can rotate). The felt orientation stays,
+    /// unconfirmed: once restarted, the sensor announces how the device is held, even unchanged.
     public func stop() {
+        if isRunning { detector.unconfirm() }
         isRunning = false
         close()
         nextDue = nil

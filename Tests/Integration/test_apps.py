@@ -79,3 +79,32 @@ def test_focus_moving_between_two_clients_with_different_masks_rotates_according
             if c:
                 c.stop()
         assert host.stop() == 0
+
+
+def test_with_rotate_when_tablet_mode_the_panel_follows_the_device_only_while_the_switch_says_tablet():
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=LEFT_UP)
+    host = Compositor(fake, top='rotate-when = "tablet-mode"\n', extra_args=["--switch"])
+    try:
+        # A laptop until the switch says otherwise: upright, the accelerometer not even opened.
+        host.log.wait(r"rotating only in tablet mode")
+        host.wait_frame(0)
+        host.command("tablet-mode on", r"^tablet-mode on$")
+        host.log.wait(r"tablet mode: the panel follows the device")
+        host.log.wait(r"accelerometer: iio:device0")
+        host.wait_frame(1)
+        fake.set(dev, *BOTTOM_UP)
+        host.wait_frame(2)
+        host.command("tablet-mode off", r"^tablet-mode off$")
+        host.log.wait(r"laptop mode: the panel stays upright")
+        host.wait_frame(0)
+        host.log.wait(r"not in tablet mode; the accelerometer is released")
+        fake.set(dev, *LEFT_UP)  # turned while a laptop: nothing happens
+        host.command("tablet-mode on", r"^tablet-mode on$")
+        host.wait_frame(1)
+    finally:
+        assert host.stop() == 0
+    assert frame_transforms(host) == [0, 1, 2, 0, 1], "the panel turned outside tablet mode"
+    log = host.log.available()
+    first_open = next(i for i, line in enumerate(log) if "accelerometer: iio:device0" in line)
+    assert "tablet mode: the panel follows" in "".join(log[:first_open]), "the accelerometer was opened before tablet mode"

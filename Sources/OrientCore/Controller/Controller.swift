@@ -42,6 +42,9 @@ public struct Controller: Sendable {
     private var hostFront: [PanelID: ToplevelID?] = [:]
     private var tabletMode: Bool?
     private var sensorRunning = false
+    /// The sensor has been off since the felt orientation was last known: the device may have
+    /// turned meanwhile, so it counts as unknown (the screen stays) until the sensor speaks.
+    private var feltStale = false
     private var lastStatus: ControllerStatus?
     /// Conflicts already logged (each once until it goes away and comes back).
     private var droppedLogged: Set<DroppedLevel> = []
@@ -67,6 +70,7 @@ public struct Controller: Sendable {
         var out: [ControllerCommand] = []
         switch event {
         case .felt(let o):
+            feltStale = false
             if state.lastFelt != o {
                 state.lastFelt = o
                 out.append(.save(state))
@@ -190,6 +194,9 @@ public struct Controller: Sendable {
 
     // MARK: deciding
 
+    /// The felt orientation, if it can be trusted now.
+    private var felt: Orientation? { feltStale ? nil : state.lastFelt }
+
     /// Whether the panels follow the device now.
     private var rotating: Bool {
         config.rotateWhen == .always || tabletMode == true
@@ -225,7 +232,7 @@ public struct Controller: Sendable {
         }
         let global = state.lock?.resolve(on: panel.shape) ?? .all
         let client = frontWish(on: panel.id)?.1.level(on: panel.shape)
-        return Policy.decide(PolicyInput(felt: state.lastFelt, current: panel.shown, device: device,
+        return Policy.decide(PolicyInput(felt: felt, current: panel.shown, device: device,
                                          global: global, client: client))
     }
 
@@ -265,7 +272,7 @@ public struct Controller: Sendable {
                 toplevels[id]?.toldFelt = nil   // so that it hears the device again when it returns
                 continue
             }
-            if let felt = state.lastFelt, t.toldFelt != ContentOrientations(felt, on: panel.shape) {
+            if let felt, t.toldFelt != ContentOrientations(felt, on: panel.shape) {
                 let bits = ContentOrientations(felt, on: panel.shape)
                 toplevels[id]?.toldFelt = bits
                 out.append(.tellFelt(id, bits))
@@ -275,6 +282,7 @@ public struct Controller: Sendable {
 
         // 3. The sensor runs only while it can change something (rule 12).
         let needed = sensorNeeded
+        if !needed { feltStale = true }
         if needed != sensorRunning {
             sensorRunning = needed
             out.append(needed ? .startSensor : .stopSensor)
