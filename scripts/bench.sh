@@ -9,6 +9,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh bench
+bash scripts/generate-protocols.sh   # Wayland protocol glue from its XML (not committed)
 shared=${WLR_ORIENT_SHARED:-../shared}
 baselines="$shared/traces/tools/baselines"
 [ -d "$baselines" ] || { echo "bench.sh: $baselines not found (set WLR_ORIENT_SHARED)" >&2; exit 1; }

@@ -10,6 +10,7 @@
 # debug: linked against the toolchain's runtime, for quick test builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+bash scripts/generate-protocols.sh   # Wayland protocol glue from its XML (not committed)
 mode=${1:-release}
 out=${2:-build}
 mkdir -p "$out"

@@ -1,7 +1,25 @@
 #!/usr/bin/env bash
-# Regenerates the protocol headers that are committed (Debian ships the XML, not these):
+# Generates the Wayland protocol glue the plugin is built with, from the XML (nothing generated is
+# committed). Every build entry point runs this first; a plain `swift build` needs it once.
 #   Sources/CWlrGlue/include/xdg-shell-protocol.h   wlroots' xdg-shell header includes it
+#   Sources/CWlrGlue/include/wlr-orient-v1-protocol.h, generated/*.c   our protocol (protocol/)
+# The XML is checked against wayland-scanner's DTD (--strict). A file is replaced only when its
+# content changes, so that an unchanged protocol does not rebuild the plugin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-wayland-scanner server-header /usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml \
-    Sources/CWlrGlue/include/xdg-shell-protocol.h
+command -v wayland-scanner >/dev/null || { echo "generate-protocols.sh: wayland-scanner is missing (apt-get install libwayland-bin)" >&2; exit 1; }
+glue=Sources/CWlrGlue
+mkdir -p "$glue/include" "$glue/generated"
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+
+generate() {  # generate KIND XML OUT
+    wayland-scanner --strict "$1" "$2" "$scratch/out"
+    cmp -s "$scratch/out" "$3" || mv "$scratch/out" "$3"
+}
+xdg_shell=/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml
+generate server-header "$xdg_shell" "$glue/include/xdg-shell-protocol.h"
+# wlroots does not export xdg-shell's interfaces, and ours names xdg_toplevel: the plugin has its own.
+generate private-code "$xdg_shell" "$glue/generated/xdg-shell-protocol.c"
+generate server-header protocol/wlr-orient-v1.xml "$glue/include/wlr-orient-v1-protocol.h"
+generate private-code protocol/wlr-orient-v1.xml "$glue/generated/wlr-orient-v1-protocol.c"

@@ -8,6 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh test
+bash scripts/generate-protocols.sh   # Wayland protocol glue from its XML (not committed)
 
 log=$(mktemp)
 pylog=$(mktemp)

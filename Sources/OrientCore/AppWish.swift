@@ -9,6 +9,15 @@ public struct ClientDeclaration: Sendable, Hashable {
         self.orientations = orientations
         self.input = input
     }
+
+    /// The protocol's `set_mode` value: 0 screen, 1 input; nil for anything else (a protocol error).
+    public static func input(protocolMode value: UInt32) -> Bool? {
+        switch value {
+        case 0: false
+        case 1: true
+        default: nil
+        }
+    }
 }
 
 /// What an app's `.desktop` file says about orientation (Ubuntu Touch / Lomiri keys).

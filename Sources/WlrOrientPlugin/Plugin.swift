@@ -16,6 +16,7 @@ final class Plugin {
     var panels: [Panel] = []
     var toplevels: [ToplevelID: Toplevel] = [:]
     var switches: [SwitchDevice] = []
+    private var protocolServer: ProtocolServer?
     private var listeners: [Listener] = []
     /// Listeners on the backend, the xdg-shell and the seat, each removed when its object is
     /// destroyed (they may go before we do).
@@ -74,6 +75,7 @@ final class Plugin {
             },
         ]))
         if let shell = host.xdg_shell {
+            protocolServer = ProtocolServer(display: host.display) { [unowned self] in dispatch($0) }
             groups.append(ListenerGroup(destroy: signal(shell, \.events.destroy), [
                 Listener(signal(shell, \.events.new_surface)) { [unowned self] data in
                     addToplevel(data?.assumingMemoryBound(to: wlr_xdg_surface.self))
@@ -121,6 +123,8 @@ final class Plugin {
         // The last state asked for is written before we go.
         stateSaver?.finish()
         stateSaver = nil
+        protocolServer?.destroy()
+        protocolServer = nil
         listeners.forEach { $0.remove() }
         listeners = []
         groups.forEach { $0.removeAll() }
@@ -157,8 +161,10 @@ final class Plugin {
             case .stopSensor:
                 sensor.stop()
                 schedule()
-            case .tellShown, .tellFelt:
-                break   // our protocol: not served yet
+            case .tellShown(let id, let orientation):
+                protocolServer?.tellShown(id, orientation)
+            case .tellFelt(let id, let orientation):
+                protocolServer?.tellFelt(id, orientation)
             case .save(let state):
                 stateSaver?.save(state)
             case .notify:

@@ -19,15 +19,22 @@ CLIENT_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "clients",
 XDG_SHELL = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
 
 
+ORIENT_XML = os.path.join(ROOT, "protocol", "wlr-orient-v1.xml")
+
+
 def build_client(directory):
-    """Builds orient-client with xdg-shell glue from wayland-scanner; returns its path."""
-    header = os.path.join(directory, "xdg-shell-client-protocol.h")
-    code = os.path.join(directory, "xdg-shell-protocol.c")
-    subprocess.run(["wayland-scanner", "client-header", XDG_SHELL, header], check=True)
-    subprocess.run(["wayland-scanner", "private-code", XDG_SHELL, code], check=True)
+    """Builds orient-client with glue from wayland-scanner (xdg-shell, and our protocol from its
+    XML); returns its path."""
+    sources = []
+    for name, xml in (("xdg-shell", XDG_SHELL), ("wlr-orient-v1", ORIENT_XML)):
+        code = os.path.join(directory, name + "-protocol.c")
+        subprocess.run(["wayland-scanner", "client-header", xml, os.path.join(directory, name + "-client-protocol.h")],
+                       check=True)
+        subprocess.run(["wayland-scanner", "private-code", xml, code], check=True)
+        sources.append(code)
     binary = os.path.join(directory, "orient-client")
-    subprocess.run(["cc", "-O2", "-Wall", "-o", binary, CLIENT_SRC, code, "-I", directory, "-lwayland-client"],
-                   check=True)
+    subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", binary, CLIENT_SRC] + sources
+                   + ["-I", directory, "-lwayland-client"], check=True)
     return binary
 
 
@@ -123,9 +130,41 @@ def pixel(w, rgb, x, y):
 
 
 class Client:
-    def __init__(self, binary, env, app_id="wlr-orient-test"):
-        self.p = subprocess.Popen([binary, app_id], env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    """orient-client. `orientations` (a bitmask) and `input` are declared over our protocol before
+    the initial commit; `send` runs its stdin commands."""
+
+    def __init__(self, binary, env, app_id="wlr-orient-test", orientations=None, input_mode=False):
+        args = [binary]
+        if orientations is not None:
+            args += ["--orientations", str(orientations)]
+        if input_mode:
+            args.append("--input")
+        self.p = subprocess.Popen(args + [app_id], env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                  stderr=subprocess.PIPE, text=True, bufsize=1)
         self.out = Lines(self.p.stdout)
+
+    def send(self, command):
+        self.p.stdin.write(command + "\n")
+        self.p.stdin.flush()
+
+    def roundtrip(self, timeout=10.0):
+        """Waits until the compositor has handled everything sent so far."""
+        self.send("roundtrip")
+        self.out.wait(r'^\{"roundtrip": "ok"\}$', timeout)
+
+    def wait_event(self, name, timeout=10.0):
+        """The value of the next wlr-orient event `name` (output_orientation, device_orientation)."""
+        return int(self.out.wait(r'^\{"%s": (\d+)\}$' % name, timeout).group(1))
+
+    def wait_event_of(self, name, value, timeout=10.0):
+        """Waits for the event `name` with this value (others before it are skipped)."""
+        self.out.wait(r'^\{"%s": %d\}$' % (name, value), timeout)
+
+    def wait_protocol_error(self, timeout=10.0):
+        """(code, interface) of the protocol error that ended the client."""
+        m = self.out.wait(r'^\{"protocol_error": \[(\d+), "(\w+)"\]\}$', timeout)
+        assert self.p.wait(timeout=5) == 1
+        return int(m.group(1)), m.group(2)
 
     def wait_configure(self, width, height, timeout=10.0):
         self.out.wait(r'^\{"configure": \[%d, %d\]\}$' % (width, height), timeout)
@@ -135,7 +174,8 @@ class Client:
         return float(m.group(1)), float(m.group(2))
 
     def stop(self):
-        self.p.terminate()
+        if self.p.poll() is None:
+            self.p.terminate()
         self.p.wait(timeout=5)
 
 

@@ -3,3 +3,12 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 sys.dont_write_bytecode = True
+
+import pytest  # noqa: E402
+
+
+@pytest.fixture(scope="session")
+def client_binary(tmp_path_factory):
+    """orient-client, built once per run (see compositor.build_client)."""
+    from compositor import build_client
+    return build_client(str(tmp_path_factory.mktemp("client")))

@@ -41,12 +41,6 @@ def test_a_landscape_app_by_rule_launches_in_landscape_follows_both_variants_and
         assert host.stop() == 0
 
 
-@pytest.fixture(scope="module")
-def client_binary(tmp_path_factory):
-    from compositor import build_client
-    return build_client(str(tmp_path_factory.mktemp("client")))
-
-
 def test_focus_moving_between_two_clients_with_different_masks_rotates_accordingly(client_binary):
     from compositor import Client
     fake = FakeIIO()

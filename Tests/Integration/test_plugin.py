@@ -21,11 +21,6 @@ STEPS = [
 RANDR = {0: "normal", 1: "90", 2: "180", 3: "270"}
 
 
-@pytest.fixture(scope="module")
-def client_binary(tmp_path_factory):
-    return build_client(str(tmp_path_factory.mktemp("client")))
-
-
 def walk_orientations(host, client, fake, dev):
     """Turns the fake device through STEPS; yields each step once the panel shows it and the
     client has redrawn at the new size."""

@@ -200,6 +200,9 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	struct host *host = wl_container_of(listener, host, new_output);
 	struct wlr_output *output = data;
 	wlr_output_init_render(output, host->allocator, host->renderer);
+	/* Every frame is rendered, never a client's buffer scanned out directly: in wlroots 0.15 the
+	 * commit event of a scanned-out buffer carries no buffer, and `dump` must see what is shown. */
+	wlr_output_lock_attach_render(output, true);
 	wlr_output_enable(output, true);
 	if (!wlr_output_commit(output)) {
 		wlr_output_rollback(output);

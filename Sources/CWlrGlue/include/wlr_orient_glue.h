@@ -24,6 +24,7 @@
 #include <wlr/util/log.h>
 
 #include "wlr-orient.h"
+#include "wlr-orient-v1-protocol.h"
 
 /* A wl_listener that calls `callback(context, data)`; create adds it to `signal`. */
 struct glue_listener;
@@ -62,6 +63,28 @@ void glue_output_layout_for_each(struct wlr_output_layout *layout, void *context
 
 /* Publishes the current state of every output in the layout to wlr-output-management. */
 void glue_publish_output_configuration(struct wlr_output_manager_v1 *manager, struct wlr_output_layout *layout);
+
+/* Our protocol (protocol/wlr-orient-v1.xml), server side, without decisions: see orient_protocol.c.
+ * An object speaks for one toplevel, named by its wlr_xdg_surface. */
+struct glue_protocol;
+struct glue_orient_object;
+struct glue_protocol_callbacks {
+	/* A client created the object of `toplevel`. */
+	void (*created)(void *context, struct wlr_xdg_surface *toplevel);
+	/* set_supported_orientations and set_mode, unchecked: the callback checks them. */
+	void (*orientations)(void *context, struct glue_orient_object *object, struct wlr_xdg_surface *toplevel, uint32_t value);
+	void (*mode)(void *context, struct glue_orient_object *object, struct wlr_xdg_surface *toplevel, uint32_t value);
+	/* The object was destroyed, or its toplevel was (it is inert from then on). */
+	void (*gone)(void *context, struct wlr_xdg_surface *toplevel);
+};
+struct glue_protocol *glue_protocol_create(struct wl_display *display, void *context,
+	const struct glue_protocol_callbacks *callbacks);
+/* Removes the global; objects and managers clients still hold become inert. NULL is fine. */
+void glue_protocol_destroy(struct glue_protocol *protocol);
+/* Events to the object of `toplevel`; false if it has none. */
+bool glue_protocol_send_output_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *toplevel, uint32_t orientation);
+bool glue_protocol_send_device_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *toplevel, uint32_t orientation);
+void glue_orient_object_post_error(struct glue_orient_object *object, uint32_t code, const char *message);
 
 /* Event-loop sources with a context pointer, for the sensor's fd and its deadline. */
 struct wl_event_source *glue_add_fd(struct wl_event_loop *loop, int fd, void *context, int (*callback)(int fd, uint32_t mask, void *context));

@@ -22,7 +22,9 @@ public struct Controller: Sendable {
         var appID: String
         /// Fullscreen or maximized.
         var covers: Bool
-        var mapped = false
+        /// Unmapped after having been shown (a toplevel not mapped yet is about to be: a host
+        /// may focus it from its own map handler, before the plugin hears of the map).
+        var hidden = false
         /// Its protocol object's declaration; nil when it has no object.
         var declaration: ClientDeclaration?
         /// What it was last told over the protocol, so that it hears each change once.
@@ -96,7 +98,7 @@ public struct Controller: Sendable {
         case .toplevelCovers(let id, let covers):
             toplevels[id]?.covers = covers
         case .toplevelMapped(let id, let mapped):
-            toplevels[id]?.mapped = mapped
+            toplevels[id]?.hidden = !mapped
             if !mapped, launching == id { launching = nil }
         case .toplevelRemoved(let id):
             toplevels[id] = nil
@@ -205,8 +207,7 @@ public struct Controller: Sendable {
     /// The toplevel that would be in front where the host does not say: the one launching,
     /// else the focused one, if it is shown and (with scope "fullscreen") covers its output.
     private var candidateFront: ToplevelID? {
-        guard let id = launching ?? focused, let t = toplevels[id] else { return nil }
-        if id != launching, !t.mapped { return nil }
+        guard let id = launching ?? focused, let t = toplevels[id], !t.hidden else { return nil }
         switch config.scope {
         case .focused: return id
         case .fullscreen: return t.covers ? id : nil

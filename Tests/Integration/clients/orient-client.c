@@ -1,11 +1,27 @@
 /*
  * orient-client: a small xdg-shell client for the end-to-end tests. It logs each configure it
- * receives and each touch as JSON lines on stdout, and draws its buffer white with a red band
- * along its top edge, so that a test reading the panel's raw pixels can tell where "up" is.
+ * receives, each touch and each wlr-orient event as JSON lines on stdout, and draws its buffer
+ * white with a red band along its top edge, so that a test reading the panel's raw pixels can
+ * tell where "up" is.
  *
- *   orient-client [APP_ID]
+ *   orient-client [--orientations MASK] [--input] [APP_ID]
+ *
+ * --orientations and --input declare, over protocol/wlr-orient-v1.xml and before the initial
+ * commit, the orientations the client supports and that it takes orientation as input. Commands
+ * on stdin, one per line, for run-time changes and deliberate misbehaviour:
+ *   orientations N     set_supported_orientations(N), whatever N is
+ *   mode N             set_mode(N)
+ *   destroy-object     destroys the wlr_orient_toplevel_v1
+ *   destroy-manager    destroys the wlr_orient_manager_v1
+ *   second-object      asks for a second object for the same toplevel
+ *   destroy-toplevel   destroys the xdg_toplevel and xdg_surface (the object stays)
+ *   roundtrip          answers {"roundtrip": "ok"} once the compositor has answered
+ * A protocol error ends it with {"protocol_error": [CODE, "INTERFACE"]} and exit status 1.
  */
 #define _GNU_SOURCE
+#include <errno.h>
+#include <poll.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,6 +29,7 @@
 #include <unistd.h>
 #include <wayland-client.h>
 #include "xdg-shell-client-protocol.h"
+#include "wlr-orient-v1-client-protocol.h"
 
 #define BAND 40
 
@@ -21,6 +38,10 @@ static struct wl_shm *shm;
 static struct xdg_wm_base *wm_base;
 static struct wl_seat *seat;
 static struct wl_surface *surface;
+static struct xdg_surface *xdg_surface;
+static struct xdg_toplevel *toplevel;
+static struct wlr_orient_manager_v1 *orient_manager;
+static struct wlr_orient_toplevel_v1 *orient_object;
 static int pending_width, pending_height;
 
 static void buffer_release(void *data, struct wl_buffer *buffer) {
@@ -93,6 +114,57 @@ static const struct wl_touch_listener touch_listener = {
 	.down = touch_down, .up = touch_up, .motion = touch_motion, .frame = touch_frame, .cancel = touch_cancel,
 };
 
+static void orient_output_orientation(void *data, struct wlr_orient_toplevel_v1 *object, uint32_t orientation) {
+	printf("{\"output_orientation\": %u}\n", orientation);
+	fflush(stdout);
+}
+static void orient_device_orientation(void *data, struct wlr_orient_toplevel_v1 *object, uint32_t orientation) {
+	printf("{\"device_orientation\": %u}\n", orientation);
+	fflush(stdout);
+}
+static const struct wlr_orient_toplevel_v1_listener orient_listener = {
+	.output_orientation = orient_output_orientation,
+	.device_orientation = orient_device_orientation,
+};
+
+static struct wlr_orient_toplevel_v1 *new_orient_object(void) {
+	struct wlr_orient_toplevel_v1 *object = wlr_orient_manager_v1_get_toplevel_orientation(orient_manager, toplevel);
+	wlr_orient_toplevel_v1_add_listener(object, &orient_listener, NULL);
+	return object;
+}
+
+/* One command from stdin; see the comment at the top. */
+static void run_command(struct wl_display *display, const char *line) {
+	unsigned int n;
+	if (sscanf(line, "orientations %u", &n) == 1 && orient_object != NULL) {
+		wlr_orient_toplevel_v1_set_supported_orientations(orient_object, n);
+	} else if (sscanf(line, "mode %u", &n) == 1 && orient_object != NULL) {
+		wlr_orient_toplevel_v1_set_mode(orient_object, n);
+	} else if (strncmp(line, "destroy-object", 14) == 0 && orient_object != NULL) {
+		wlr_orient_toplevel_v1_destroy(orient_object);
+		orient_object = NULL;
+	} else if (strncmp(line, "destroy-manager", 15) == 0 && orient_manager != NULL) {
+		wlr_orient_manager_v1_destroy(orient_manager);
+		orient_manager = NULL;
+	} else if (strncmp(line, "second-object", 13) == 0 && orient_manager != NULL) {
+		new_orient_object();
+	} else if (strncmp(line, "destroy-toplevel", 16) == 0 && toplevel != NULL) {
+		xdg_toplevel_destroy(toplevel);
+		xdg_surface_destroy(xdg_surface);
+		toplevel = NULL;
+		xdg_surface = NULL;
+	} else if (strncmp(line, "roundtrip", 9) == 0) {
+		if (wl_display_roundtrip(display) >= 0) {
+			printf("{\"roundtrip\": \"ok\"}\n");
+			fflush(stdout);
+		}
+	} else {
+		printf("{\"unknown_command\": \"%.*s\"}\n", (int)strcspn(line, "\n"), line);
+		fflush(stdout);
+	}
+	wl_display_flush(display);
+}
+
 static void seat_capabilities(void *data, struct wl_seat *s, uint32_t caps) {
 	static struct wl_touch *touch;
 	if ((caps & WL_SEAT_CAPABILITY_TOUCH) && touch == NULL) {
@@ -112,6 +184,8 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 	} else if (strcmp(interface, xdg_wm_base_interface.name) == 0) {
 		wm_base = wl_registry_bind(registry, name, &xdg_wm_base_interface, 1);
 		xdg_wm_base_add_listener(wm_base, &wm_base_listener, NULL);
+	} else if (strcmp(interface, wlr_orient_manager_v1_interface.name) == 0) {
+		orient_manager = wl_registry_bind(registry, name, &wlr_orient_manager_v1_interface, 1);
 	} else if (strcmp(interface, wl_seat_interface.name) == 0) {
 		seat = wl_registry_bind(registry, name, &wl_seat_interface, 5);
 		wl_seat_add_listener(seat, &seat_listener, NULL);
@@ -120,7 +194,32 @@ static void registry_global(void *data, struct wl_registry *registry, uint32_t n
 static void registry_remove(void *data, struct wl_registry *registry, uint32_t name) {}
 static const struct wl_registry_listener registry_listener = { .global = registry_global, .global_remove = registry_remove };
 
+/* Ends the client, saying which protocol error the compositor sent, if any. */
+static int finish(struct wl_display *display) {
+	const struct wl_interface *interface = NULL;
+	uint32_t id;
+	int code = wl_display_get_protocol_error(display, &interface, &id);
+	if (interface != NULL) {
+		printf("{\"protocol_error\": [%d, \"%s\"]}\n", code, interface->name);
+		fflush(stdout);
+		return 1;
+	}
+	return wl_display_get_error(display) != 0;
+}
+
 int main(int argc, char *argv[]) {
+	const char *app_id = "wlr-orient-test";
+	long orientations = -1;
+	bool input = false;
+	for (int i = 1; i < argc; i++) {
+		if (strcmp(argv[i], "--orientations") == 0 && i + 1 < argc) {
+			orientations = strtol(argv[++i], NULL, 0);
+		} else if (strcmp(argv[i], "--input") == 0) {
+			input = true;
+		} else {
+			app_id = argv[i];
+		}
+	}
 	struct wl_display *display = wl_display_connect(NULL);
 	if (display == NULL) {
 		fprintf(stderr, "orient-client: cannot connect\n");
@@ -134,13 +233,80 @@ int main(int argc, char *argv[]) {
 		return 1;
 	}
 	surface = wl_compositor_create_surface(compositor);
-	struct xdg_surface *xdg_surface = xdg_wm_base_get_xdg_surface(wm_base, surface);
+	xdg_surface = xdg_wm_base_get_xdg_surface(wm_base, surface);
 	xdg_surface_add_listener(xdg_surface, &xdg_surface_listener, NULL);
-	struct xdg_toplevel *toplevel = xdg_surface_get_toplevel(xdg_surface);
+	toplevel = xdg_surface_get_toplevel(xdg_surface);
 	xdg_toplevel_add_listener(toplevel, &toplevel_listener, NULL);
-	xdg_toplevel_set_app_id(toplevel, argc > 1 ? argv[1] : "wlr-orient-test");
-	wl_surface_commit(surface);
-	while (wl_display_dispatch(display) != -1) {
+	xdg_toplevel_set_app_id(toplevel, app_id);
+	/* What it supports is said before the initial commit, so that its first configure fits. */
+	if (orient_manager != NULL) {
+		orient_object = new_orient_object();
+		if (orientations >= 0) {
+			wlr_orient_toplevel_v1_set_supported_orientations(orient_object, (uint32_t)orientations);
+		}
+		if (input) {
+			wlr_orient_toplevel_v1_set_mode(orient_object, WLR_ORIENT_TOPLEVEL_V1_MODE_INPUT);
+		}
+	} else if (orientations >= 0 || input) {
+		fprintf(stderr, "orient-client: the compositor offers no wlr_orient_manager_v1\n");
+		return 1;
 	}
-	return 0;
+	wl_surface_commit(surface);
+
+	/* Dispatch Wayland events and stdin commands until either ends. */
+	char line[256];
+	size_t used = 0;
+	bool stdin_open = true;
+	while (true) {
+		while (wl_display_prepare_read(display) != 0) {
+			if (wl_display_dispatch_pending(display) < 0) {
+				return finish(display);
+			}
+		}
+		if (wl_display_flush(display) < 0 && errno != EAGAIN) {
+			wl_display_cancel_read(display);
+			return finish(display);
+		}
+		struct pollfd fds[2] = {
+			{ .fd = wl_display_get_fd(display), .events = POLLIN },
+			{ .fd = stdin_open ? STDIN_FILENO : -1, .events = POLLIN },
+		};
+		if (poll(fds, 2, -1) < 0 && errno != EINTR) {
+			wl_display_cancel_read(display);
+			return 1;
+		}
+		if (fds[0].revents & (POLLIN | POLLERR | POLLHUP)) {
+			if (wl_display_read_events(display) < 0) {
+				return finish(display);
+			}
+		} else {
+			wl_display_cancel_read(display);
+		}
+		if (wl_display_dispatch_pending(display) < 0) {
+			return finish(display);
+		}
+		if (fds[1].revents & (POLLIN | POLLHUP)) {
+			ssize_t n = read(STDIN_FILENO, line + used, sizeof(line) - 1 - used);
+			if (n <= 0) {
+				stdin_open = false;
+				continue;
+			}
+			used += (size_t)n;
+			line[used] = '\0';
+			char *newline;
+			while ((newline = strchr(line, '\n')) != NULL) {
+				*newline = '\0';
+				run_command(display, line);
+				if (wl_display_get_error(display) != 0) {
+					return finish(display);
+				}
+				size_t rest = used - (size_t)(newline + 1 - line);
+				memmove(line, newline + 1, rest + 1);
+				used = rest;
+			}
+			if (used == sizeof(line) - 1) {
+				used = 0; /* a line too long for a test: dropped */
+			}
+		}
+	}
 }

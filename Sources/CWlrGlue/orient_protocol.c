@@ -1,0 +1,228 @@
+/*
+ * The server side of protocol/wlr-orient-v1.xml: the global, one object per toplevel, their
+ * lifetimes. No decisions: requests go to the plugin's callbacks, which check the values (and may
+ * post a protocol error through glue_orient_object_post_error) and decide what they mean.
+ */
+#include <stdlib.h>
+#include "wlr_orient_glue.h"
+#include "wlr-orient-v1-protocol.h"
+
+struct glue_protocol {
+	struct wl_global *global;
+	void *context;
+	struct glue_protocol_callbacks callbacks;
+	struct wl_list objects;  /* glue_orient_object.link */
+	struct wl_list managers; /* wl_resource_get_link() of bound managers */
+};
+
+struct glue_orient_object {
+	struct wl_resource *resource;
+	struct glue_protocol *protocol;  /* NULL once the plugin is gone */
+	struct wlr_xdg_surface *surface; /* NULL once inert (its toplevel was destroyed) */
+	struct wl_listener surface_destroy;
+	struct wl_list link;             /* glue_protocol.objects, while protocol is set */
+};
+
+static const struct wlr_orient_toplevel_v1_interface object_impl;
+
+static struct glue_orient_object *object_from_resource(struct wl_resource *resource) {
+	return wl_resource_get_user_data(resource);
+}
+
+/* The object no longer speaks for a toplevel: tell the plugin (once), unhook. */
+static void object_make_inert(struct glue_orient_object *object) {
+	if (object->surface == NULL) {
+		return;
+	}
+	struct wlr_xdg_surface *surface = object->surface;
+	object->surface = NULL;
+	wl_list_remove(&object->surface_destroy.link);
+	wl_list_init(&object->surface_destroy.link);
+	if (object->protocol != NULL) {
+		object->protocol->callbacks.gone(object->protocol->context, surface);
+	}
+}
+
+static void object_handle_surface_destroy(struct wl_listener *listener, void *data) {
+	struct glue_orient_object *object = wl_container_of(listener, object, surface_destroy);
+	object_make_inert(object);
+}
+
+static void object_handle_resource_destroy(struct wl_resource *resource) {
+	struct glue_orient_object *object = object_from_resource(resource);
+	object_make_inert(object);
+	if (object->protocol != NULL) {
+		wl_list_remove(&object->link);
+	}
+	free(object);
+}
+
+static void object_handle_destroy(struct wl_client *client, struct wl_resource *resource) {
+	wl_resource_destroy(resource);
+}
+
+static void object_handle_set_supported_orientations(struct wl_client *client, struct wl_resource *resource,
+		uint32_t orientations) {
+	struct glue_orient_object *object = object_from_resource(resource);
+	if (object->surface != NULL && object->protocol != NULL) {
+		object->protocol->callbacks.orientations(object->protocol->context, object, object->surface, orientations);
+	}
+}
+
+static void object_handle_set_mode(struct wl_client *client, struct wl_resource *resource, uint32_t mode) {
+	struct glue_orient_object *object = object_from_resource(resource);
+	if (object->surface != NULL && object->protocol != NULL) {
+		object->protocol->callbacks.mode(object->protocol->context, object, object->surface, mode);
+	}
+}
+
+static const struct wlr_orient_toplevel_v1_interface object_impl = {
+	.destroy = object_handle_destroy,
+	.set_supported_orientations = object_handle_set_supported_orientations,
+	.set_mode = object_handle_set_mode,
+};
+
+static void manager_handle_destroy(struct wl_client *client, struct wl_resource *resource) {
+	wl_resource_destroy(resource);
+}
+
+static void manager_handle_resource_destroy(struct wl_resource *resource) {
+	wl_list_remove(wl_resource_get_link(resource));
+}
+
+static void manager_handle_get_toplevel_orientation(struct wl_client *client, struct wl_resource *manager,
+		uint32_t id, struct wl_resource *toplevel_resource) {
+	struct glue_protocol *protocol = wl_resource_get_user_data(manager);
+	/* libwayland has checked that it is an xdg_toplevel. In wlroots 0.15 its user data is the
+	 * wlr_xdg_surface (0.15 has no wlr_xdg_toplevel_from_resource), NULL once it is inert. */
+	struct wlr_xdg_surface *surface = wl_resource_get_user_data(toplevel_resource);
+	if (surface != NULL && surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
+		surface = NULL;
+	}
+	if (protocol != NULL && surface != NULL) {
+		struct glue_orient_object *existing;
+		wl_list_for_each(existing, &protocol->objects, link) {
+			if (existing->surface == surface) {
+				wl_resource_post_error(manager, WLR_ORIENT_MANAGER_V1_ERROR_ALREADY_CONSTRUCTED,
+					"this xdg_toplevel already has a wlr_orient_toplevel_v1");
+				return;
+			}
+		}
+	}
+	struct glue_orient_object *object = calloc(1, sizeof(*object));
+	if (object == NULL) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	object->resource = wl_resource_create(client, &wlr_orient_toplevel_v1_interface,
+		wl_resource_get_version(manager), id);
+	if (object->resource == NULL) {
+		free(object);
+		wl_client_post_no_memory(client);
+		return;
+	}
+	wl_resource_set_implementation(object->resource, &object_impl, object, object_handle_resource_destroy);
+	wl_list_init(&object->surface_destroy.link);
+	/* A manager whose plugin is gone, or a toplevel that is already gone: an inert object. */
+	if (protocol == NULL || surface == NULL) {
+		return;
+	}
+	object->protocol = protocol;
+	wl_list_insert(&protocol->objects, &object->link);
+	object->surface = surface;
+	object->surface_destroy.notify = object_handle_surface_destroy;
+	wl_signal_add(&surface->events.destroy, &object->surface_destroy);
+	protocol->callbacks.created(protocol->context, surface);
+}
+
+static const struct wlr_orient_manager_v1_interface manager_impl = {
+	.destroy = manager_handle_destroy,
+	.get_toplevel_orientation = manager_handle_get_toplevel_orientation,
+};
+
+static void manager_bind(struct wl_client *client, void *data, uint32_t version, uint32_t id) {
+	struct wl_resource *resource = wl_resource_create(client, &wlr_orient_manager_v1_interface, version, id);
+	if (resource == NULL) {
+		wl_client_post_no_memory(client);
+		return;
+	}
+	struct glue_protocol *protocol = data;
+	wl_resource_set_implementation(resource, &manager_impl, protocol, manager_handle_resource_destroy);
+	wl_list_insert(&protocol->managers, wl_resource_get_link(resource));
+}
+
+struct glue_protocol *glue_protocol_create(struct wl_display *display, void *context,
+		const struct glue_protocol_callbacks *callbacks) {
+	struct glue_protocol *protocol = calloc(1, sizeof(*protocol));
+	if (protocol == NULL) {
+		return NULL;
+	}
+	protocol->context = context;
+	protocol->callbacks = *callbacks;
+	wl_list_init(&protocol->objects);
+	wl_list_init(&protocol->managers);
+	protocol->global = wl_global_create(display, &wlr_orient_manager_v1_interface, 1, protocol, manager_bind);
+	if (protocol->global == NULL) {
+		free(protocol);
+		return NULL;
+	}
+	return protocol;
+}
+
+void glue_protocol_destroy(struct glue_protocol *protocol) {
+	if (protocol == NULL) {
+		return;
+	}
+	/* Clients may keep their objects and managers: they become inert, and say nothing more. */
+	wl_global_destroy(protocol->global);
+	struct wl_resource *manager, *next;
+	wl_resource_for_each_safe(manager, next, &protocol->managers) {
+		wl_resource_set_user_data(manager, NULL);
+		wl_list_remove(wl_resource_get_link(manager));
+		wl_list_init(wl_resource_get_link(manager));
+	}
+	struct glue_orient_object *object, *tmp;
+	wl_list_for_each_safe(object, tmp, &protocol->objects, link) {
+		object->protocol = NULL;
+		object_make_inert(object);
+		wl_list_remove(&object->link);
+		wl_list_init(&object->link);
+	}
+	free(protocol);
+}
+
+/* The live object of a toplevel, if any. */
+static struct glue_orient_object *object_for(struct glue_protocol *protocol, struct wlr_xdg_surface *surface) {
+	if (protocol == NULL) {
+		return NULL;
+	}
+	struct glue_orient_object *object;
+	wl_list_for_each(object, &protocol->objects, link) {
+		if (object->surface == surface) {
+			return object;
+		}
+	}
+	return NULL;
+}
+
+bool glue_protocol_send_output_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *surface,
+		uint32_t orientation) {
+	struct glue_orient_object *object = object_for(protocol, surface);
+	if (object != NULL) {
+		wlr_orient_toplevel_v1_send_output_orientation(object->resource, orientation);
+	}
+	return object != NULL;
+}
+
+bool glue_protocol_send_device_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *surface,
+		uint32_t orientation) {
+	struct glue_orient_object *object = object_for(protocol, surface);
+	if (object != NULL) {
+		wlr_orient_toplevel_v1_send_device_orientation(object->resource, orientation);
+	}
+	return object != NULL;
+}
+
+void glue_orient_object_post_error(struct glue_orient_object *object, uint32_t code, const char *message) {
+	wl_resource_post_error(object->resource, code, "%s", message);
+}
