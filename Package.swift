@@ -32,12 +32,14 @@ let package = Package(
             dependencies: ["OrientCore", "CIIO", "CUdev"]
         ),
         .systemLibrary(name: "CWlroots", pkgConfig: "wlroots", providers: [.apt(["libwlroots-dev"])]),
+        // json-c (as sway's IPC uses it): the plugin reads the control socket's JSON lines with it.
+        .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         // Listener trampolines and other C that Swift cannot express, plus the public header.
         .target(name: "CWlrGlue", dependencies: ["CWlroots"]),
         // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
         .target(
             name: "WlrOrientPlugin",
-            dependencies: ["OrientCore", "OrientSensor", "CWlrGlue"],
+            dependencies: ["OrientCore", "OrientSensor", "CWlrGlue", "CJSONC"],
             // A Swift image cannot be unloaded (the runtime keeps pointers into its metadata, and its
             // globals live until exit): dlclose() leaves it loaded (DF_1_NODELETE).
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]

@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <sys/socket.h>
 #include <unistd.h>
 #include <spawn.h>
 #include <stdlib.h>
@@ -141,4 +142,22 @@ int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
 
 int glue_pipe_cloexec(int fds[2]) {
 	return pipe2(fds, O_CLOEXEC);
+}
+
+int glue_peer_uid(int fd, uid_t *uid) {
+	struct ucred cred;
+	socklen_t length = sizeof(cred);
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0) {
+		return -1;
+	}
+	*uid = cred.uid;
+	return 0;
+}
+
+struct wl_event_source *glue_add_idle(struct wl_event_loop *loop, void *context, void (*callback)(void *context)) {
+	return wl_event_loop_add_idle(loop, callback, context);
+}
+
+int glue_accept(int fd) {
+	return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
 }

@@ -1,4 +1,5 @@
 import CWlrGlue
+import Glibc
 import OrientCore
 import OrientSensor
 
@@ -17,6 +18,9 @@ final class Plugin {
     var toplevels: [ToplevelID: Toplevel] = [:]
     var switches: [SwitchDevice] = []
     private var protocolServer: ProtocolServer?
+    private var controlServer: ControlServer?
+    /// Starts the control socket once the loop runs (the host has named its display by then).
+    private var controlStart: OpaquePointer?
     private var listeners: [Listener] = []
     /// Listeners on the backend, the xdg-shell and the seat, each removed when its object is
     /// destroyed (they may go before we do).
@@ -98,6 +102,10 @@ final class Plugin {
         let config = controller.config
         Log.info("started; panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
+        controlStart = glue_add_idle(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
+            guard let context else { return }
+            Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().startControlServer()
+        }
         execute(controller.start())
         glue_output_layout_for_each(host.output_layout, Unmanaged.passUnretained(self).toOpaque()) { context, output in
             guard let context else { return }
@@ -125,6 +133,10 @@ final class Plugin {
         stateSaver = nil
         protocolServer?.destroy()
         protocolServer = nil
+        if let controlStart { wl_event_source_remove(controlStart) }
+        controlStart = nil
+        controlServer?.stop()
+        controlServer = nil
         listeners.forEach { $0.remove() }
         listeners = []
         groups.forEach { $0.removeAll() }
@@ -167,8 +179,8 @@ final class Plugin {
                 protocolServer?.tellFelt(id, orientation)
             case .save(let state):
                 stateSaver?.save(state)
-            case .notify:
-                break   // the control socket: not served yet
+            case .notify(let status):
+                controlServer?.broadcast(status)
             case .reloadConfig:
                 Log.info("reload: not supported yet")
             case .log(.info, let line):
@@ -190,6 +202,33 @@ final class Plugin {
             glue_publish_output_configuration(manager, host.output_layout)
         }
         glue_signal_emit(signal(orient, \.events.output_transformed), UnsafeMutableRawPointer(panel.output))
+    }
+
+    // MARK: the control socket
+
+    /// `$XDG_RUNTIME_DIR/wlr-orient.<display>.sock`, exported to the compositor's children as
+    /// `$WLR_ORIENT_SOCKET` (so that `wlr-orient lock` run from a terminal in it finds it).
+    private func startControlServer() {
+        controlStart = nil
+        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        guard let path = ControlSocketPath.path(runtimeDirectory: runtime, display: display) else {
+            return Log.error("no control socket: $XDG_RUNTIME_DIR is not set; `wlr-orient lock` cannot reach this compositor")
+        }
+        switch ControlServer.start(path: path, loop: wl_display_get_event_loop(host.display), handle: { [unowned self] in control($0) }) {
+        case .success(let server):
+            controlServer = server
+            setenv(ControlSocketPath.variable, path, 1)
+            Log.info("control socket: \(path)")
+        case .failure(let why):
+            Log.error("no control socket: \(why)")
+        }
+    }
+
+    /// A request from the control socket; the status after it.
+    private func control(_ request: ControlRequest) -> ControllerStatus {
+        if case .command(let command) = request { dispatch(.control(command)) }
+        return controller.status
     }
 
     // MARK: outputs, toplevels, focus

@@ -12,6 +12,8 @@
  *   touch-down X Y     a touch at normalized panel coordinates (0..1, the panel's own axes)
  *   focus APP_ID       keyboard focus to the newest toplevel with this app_id
  *   tablet-mode on|off the tablet-mode switch (--switch) toggles
+ *   spawn COMMAND      runs /bin/sh -c COMMAND as the compositor's child (it inherits what the
+ *                      plugin exported, such as WLR_ORIENT_SOCKET)
  *   dump PATH          writes the last committed frame, as the panel holds it (its raw pixels,
  *                      before any transform), as a binary PPM
  *   next-frame         answers "next-frame" after the next frame (what clients committed
@@ -396,6 +398,14 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		};
 		wl_signal_emit(&host->tablet_switch->switch_device->events.toggle, &event);
 		printf("tablet-mode %s\n", word);
+	} else if (strncmp(line, "spawn ", 6) == 0) {
+		line[strcspn(line, "\n")] = '\0';
+		pid_t pid = fork();
+		if (pid == 0) {
+			execl("/bin/sh", "/bin/sh", "-c", line + 6, (void *)NULL);
+			_exit(127);
+		}
+		printf(pid > 0 ? "spawned %d\n" : "spawn failed\n", (int)pid);
 	} else if (sscanf(line, "dump %399s", path) == 1) {
 		printf(dump_frame(host, path) ? "dumped %s\n" : "dump failed %s\n", path);
 	} else if (strncmp(line, "next-frame", 10) == 0 && !wl_list_empty(&host->outputs)) {

@@ -57,6 +57,14 @@ int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
  * another thread can inherit, even for an instant. */
 int glue_pipe_cloexec(int fds[2]);
 
+/* The uid of the process at the other end of a Unix socket (SO_PEERCRED, _GNU_SOURCE): 0 on
+ * success, -1 with errno set. */
+int glue_peer_uid(int fd, uid_t *uid);
+
+/* accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK) (_GNU_SOURCE): a connection no child of
+ * the compositor inherits, that never blocks. */
+int glue_accept(int fd);
+
 /* Calls `callback(context, output)` for each output in the layout. */
 void glue_output_layout_for_each(struct wlr_output_layout *layout, void *context,
 	void (*callback)(void *context, struct wlr_output *output));
@@ -89,5 +97,8 @@ void glue_orient_object_post_error(struct glue_orient_object *object, uint32_t c
 /* Event-loop sources with a context pointer, for the sensor's fd and its deadline. */
 struct wl_event_source *glue_add_fd(struct wl_event_loop *loop, int fd, void *context, int (*callback)(int fd, uint32_t mask, void *context));
 struct wl_event_source *glue_add_timer(struct wl_event_loop *loop, void *context, int (*callback)(void *context));
+/* Runs once, when the loop is next idle (the plugin starts its control socket there: the host has
+ * named its display socket by then). */
+struct wl_event_source *glue_add_idle(struct wl_event_loop *loop, void *context, void (*callback)(void *context));
 
 #endif

@@ -1,0 +1,234 @@
+import CWlrGlue
+import Glibc
+import OrientCore
+
+/// The control socket (docs/control-socket.md), served on the compositor's event loop without
+/// ever blocking it: every descriptor is non-blocking, what a client sends and what it has not
+/// read yet are bounded (`ControlLimits`), and a client over a bound is dropped, never waited for.
+/// Only the compositor's own user may connect (the socket is 0600, and the peer's uid is checked).
+final class ControlServer {
+    let path: String
+    private let loop: OpaquePointer?
+    private let uid = getuid()
+    private var listener: Int32 = -1
+    private var listenerSource: OpaquePointer?
+    private var connections: [Int32: Connection] = [:]
+    /// Carries out a request; returns the status after it, or why it was refused.
+    private let handle: (ControlRequest) -> ControllerStatus
+
+    private final class Connection {
+        let fd: Int32
+        var source: OpaquePointer?
+        var input: [UInt8] = []
+        var output: [UInt8] = []
+        var sent = 0
+        var watching = false
+        /// Close once everything queued has been sent (after an error reply that ends it).
+        var closing = false
+        init(fd: Int32) { self.fd = fd }
+        var pending: Int { output.count - sent }
+    }
+
+    private init(path: String, loop: OpaquePointer?, handle: @escaping (ControlRequest) -> ControllerStatus) {
+        self.path = path
+        self.loop = loop
+        self.handle = handle
+    }
+
+    /// Binds the socket at `path` (replacing a stale one a crashed compositor left behind) and
+    /// starts accepting.
+    static func start(path: String, loop: OpaquePointer?, handle: @escaping (ControlRequest) -> ControllerStatus) -> Result<ControlServer, Problem> {
+        let server = ControlServer(path: path, loop: loop, handle: handle)
+        if let problem = server.listen() { return .failure(problem) }
+        return .success(server)
+    }
+
+    private func listen() -> Problem? {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return Problem("\(path): too long for a socket path") }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        guard listener >= 0 else { return Problem("socket: \(String(cString: strerror(errno)))") }
+        var bound = Self.bind(listener, &address)
+        if !bound, errno == EADDRINUSE {
+            // A socket file is there. If nobody answers on it, a crashed compositor left it.
+            let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+            let alive = probe >= 0 && Self.connect(probe, &address)
+            if probe >= 0 { close(probe) }
+            guard !alive else { close(listener); listener = -1; return Problem("\(path): another compositor serves it") }
+            unlink(path)
+            bound = Self.bind(listener, &address)
+        }
+        // Only our user may connect: 0600 before anyone can (nothing is accepted before listen).
+        guard bound, chmod(path, 0o600) == 0, Glibc.listen(listener, 16) == 0 else {
+            let why = String(cString: strerror(errno))
+            close(listener)
+            listener = -1
+            return Problem("\(path): \(why)")
+        }
+        listenerSource = glue_add_fd(loop, listener, Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
+            guard let context else { return 0 }
+            Unmanaged<ControlServer>.fromOpaque(context).takeUnretainedValue().acceptAll()
+            return 0
+        }
+        return nil
+    }
+
+    private static func bind(_ fd: Int32, _ address: inout sockaddr_un) -> Bool {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+    }
+
+    private static func connect(_ fd: Int32, _ address: inout sockaddr_un) -> Bool {
+        withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
+        }
+    }
+
+    /// Closes every connection and the socket, and removes its file. Safe to call twice.
+    func stop() {
+        for connection in Array(connections.values) { drop(connection) }
+        if let listenerSource { wl_event_source_remove(listenerSource) }
+        listenerSource = nil
+        if listener >= 0 {
+            close(listener)
+            unlink(path)
+        }
+        listener = -1
+    }
+
+    // MARK: connections
+
+    private func acceptAll() {
+        while true {
+            let fd = glue_accept(listener)
+            guard fd >= 0 else { return }   // EAGAIN: all taken; anything else: try next time
+            var peer: uid_t = 0
+            guard glue_peer_uid(fd, &peer) == 0, peer == uid else {
+                refuse(fd, "permission denied: only uid \(uid) may control this compositor")
+                Log.error("control socket: refused a client of uid \(peer) (only \(uid) may connect)")
+                continue
+            }
+            guard connections.count < ControlLimits.maxClients else {
+                refuse(fd, "too many clients (\(ControlLimits.maxClients)); try again later")
+                continue
+            }
+            let connection = Connection(fd: fd)
+            connection.source = glue_add_fd(loop, fd, Unmanaged.passUnretained(self).toOpaque()) { fd, mask, context in
+                guard let context else { return 0 }
+                Unmanaged<ControlServer>.fromOpaque(context).takeUnretainedValue().ready(fd: fd, mask: mask)
+                return 0
+            }
+            connections[fd] = connection
+        }
+    }
+
+    /// Tells a client it is not served (one try, never waiting) and closes it.
+    private func refuse(_ fd: Int32, _ message: String) {
+        let line = Array((ControlReply.error(message) + "\n").utf8)
+        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        close(fd)
+    }
+
+    private func ready(fd: Int32, mask: UInt32) {
+        guard let connection = connections[fd] else { return }
+        if mask & UInt32(WL_EVENT_WRITABLE) != 0 { flush(connection) }
+        if mask & UInt32(WL_EVENT_READABLE) != 0 || mask & UInt32(WL_EVENT_HANGUP | WL_EVENT_ERROR) != 0 {
+            readAvailable(connection)
+        }
+    }
+
+    /// Reads what the client sent (at most 64 KiB per wakeup, so one client cannot hold the
+    /// loop), and answers each complete line.
+    private func readAvailable(_ c: Connection) {
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        var budget = 64 * 1024
+        while budget > 0, connections[c.fd] != nil, !c.closing {
+            let n = chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
+            if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
+            guard n > 0 else { return drop(c) }   // end of file, or an error
+            budget -= n
+            c.input += chunk[..<n]
+            while let newline = c.input.firstIndex(of: 10), !c.closing, connections[c.fd] != nil {
+                guard newline <= ControlLimits.maxRequestBytes else { break }
+                let line = c.input[..<newline]
+                c.input.removeSubrange(...newline)
+                answer(Array(line), on: c)
+            }
+            // A request that is already too long, complete or not.
+            if c.input.count > ControlLimits.maxRequestBytes, (c.input.firstIndex(of: 10) ?? c.input.count) > ControlLimits.maxRequestBytes {
+                c.input = []
+                c.closing = true
+                queue(ControlReply.error("request longer than \(ControlLimits.maxRequestBytes) bytes; closing"), on: c)
+            }
+        }
+    }
+
+    private func answer(_ bytes: [UInt8], on c: Connection) {
+        var line = bytes[...]
+        while let last = line.last, last == 13 || last == 32 || last == 9 { line.removeLast() }
+        guard !line.isEmpty else { return }
+        let parsed = line.withUnsafeBytes { JSONReader.parse($0) }.flatMap(ControlRequest.parse)
+        switch parsed {
+        case .failure(let error):
+            queue(ControlReply.error(error.description), on: c)
+        case .success(let request):
+            if request == .watch { c.watching = true }
+            queue(ControlReply.ok(handle(request)), on: c)
+        }
+    }
+
+    /// Tells every watcher what changed.
+    func broadcast(_ status: ControllerStatus) {
+        let watchers = connections.values.filter(\.watching)
+        guard !watchers.isEmpty else { return }
+        let line = ControlReply.event(status)
+        for c in watchers { queue(line, on: c) }
+    }
+
+    private func queue(_ line: String, on c: Connection) {
+        let bytes = Array((line + "\n").utf8)
+        guard c.pending + bytes.count <= ControlLimits.maxPendingBytes else {
+            Log.error("control socket: dropped a client that does not read (\(c.pending / 1024) KiB unread)")
+            return drop(c)
+        }
+        if c.sent > 0, c.sent == c.output.count {
+            c.output.removeAll(keepingCapacity: true)
+            c.sent = 0
+        }
+        c.output += bytes
+        flush(c)
+    }
+
+    /// Sends what it can now; the rest waits for the socket to become writable.
+    private func flush(_ c: Connection) {
+        while c.sent < c.output.count {
+            let n = c.output[c.sent...].withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
+            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                wl_event_source_fd_update(c.source, UInt32(WL_EVENT_READABLE | WL_EVENT_WRITABLE))
+                return
+            }
+            guard n > 0 else { return drop(c) }
+            c.sent += n
+        }
+        c.output.removeAll(keepingCapacity: c.output.count <= 64 * 1024)
+        c.sent = 0
+        wl_event_source_fd_update(c.source, UInt32(WL_EVENT_READABLE))
+        if c.closing { drop(c) }
+    }
+
+    private func drop(_ c: Connection) {
+        guard connections.removeValue(forKey: c.fd) != nil else { return }
+        if let source = c.source { wl_event_source_remove(source) }
+        c.source = nil
+        close(c.fd)
+    }
+}

@@ -1,0 +1,119 @@
+import ArgumentParser
+import Foundation
+import Glibc
+import OrientCore
+
+/// Where the control socket is: `--socket`, else `$WLR_ORIENT_SOCKET`, else
+/// `$XDG_RUNTIME_DIR/wlr-orient.$WAYLAND_DISPLAY.sock`.
+struct ConnectionOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The compositor's control socket.", discussion: "Default: $WLR_ORIENT_SOCKET, else $XDG_RUNTIME_DIR/wlr-orient.$WAYLAND_DISPLAY.sock."),
+            completion: .file())
+    var socket: String?
+
+    var path: String? {
+        socket ?? ControlSocketPath.path(environment: ProcessInfo.processInfo.environment)
+    }
+}
+
+/// A connection to the plugin's control socket: JSON lines each way (docs/control-socket.md).
+final class ControlClient {
+    enum Failure: Error, CustomStringConvertible {
+        /// Nothing listens there: no compositor with wlr-orient runs for this display.
+        case notRunning(path: String, why: String)
+        case noPath
+        /// The compositor said no, or said something unreadable.
+        case refused(String)
+
+        var description: String {
+            switch self {
+            case .notRunning(let path, let why):
+                "No compositor with wlr-orient is running here: nothing answers at \(path) (\(why))."
+            case .noPath:
+                "No compositor with wlr-orient can be found: $XDG_RUNTIME_DIR is not set (or give --socket)."
+            case .refused(let message):
+                "The compositor refused: \(message)"
+            }
+        }
+    }
+
+    private let fd: Int32
+    private var buffer: [UInt8] = []
+
+    private init(fd: Int32) { self.fd = fd }
+    deinit { close(fd) }
+
+    static func connect(_ options: ConnectionOptions) -> Result<ControlClient, Failure> {
+        guard let path = options.path else { return .failure(.noPath) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failure(.notRunning(path: path, why: "path too long")) }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        guard fd >= 0 else { return .failure(.notRunning(path: path, why: String(cString: strerror(errno)))) }
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+        }
+        guard connected == 0 else {
+            let why = errno == ENOENT ? "no such socket" : errno == ECONNREFUSED ? "connection refused" : String(cString: strerror(errno))
+            close(fd)
+            return .failure(.notRunning(path: path, why: why))
+        }
+        return .success(ControlClient(fd: fd))
+    }
+
+    func send(_ request: ControlRequest) throws {
+        let bytes = Array((request.json.serialized + "\n").utf8)
+        var sent = 0
+        while sent < bytes.count {
+            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { throw Failure.refused("the connection closed (\(String(cString: strerror(errno))))") }
+            sent += n
+        }
+    }
+
+    /// The next line the compositor sends; nil when it closed the connection.
+    func readLine() -> String? {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while true {
+            if let newline = buffer.firstIndex(of: 10) {
+                let line = String(decoding: buffer[..<newline], as: UTF8.self)
+                buffer.removeSubrange(...newline)
+                return line
+            }
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { return nil }
+            buffer += chunk[..<n]
+        }
+    }
+
+    /// Sends a request and returns the status the reply carries (its raw JSON text too).
+    func ask(_ request: ControlRequest) throws -> (status: StatusReport, json: String) {
+        try send(request)
+        guard let line = readLine() else { throw Failure.refused("the connection closed without an answer") }
+        return try Self.status(fromReply: line)
+    }
+
+    /// The status in a reply or event line.
+    static func status(fromReply line: String) throws -> (status: StatusReport, json: String) {
+        let data = Data(line.utf8)
+        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+            throw Failure.refused("an unreadable answer: \(line)")
+        }
+        if let ok = object["ok"] as? Bool, !ok { throw Failure.refused(object["error"] as? String ?? line) }
+        guard let status = object["status"] else { throw Failure.refused("an answer without status: \(line)") }
+        let statusData = try JSONSerialization.data(withJSONObject: status, options: [.sortedKeys])
+        let decoder = JSONDecoder()
+        decoder.keyDecodingStrategy = .convertFromSnakeCase
+        do {
+            return (try decoder.decode(StatusReport.self, from: statusData), String(decoding: statusData, as: UTF8.self))
+        } catch {
+            throw Failure.refused("a status this wlr-orient cannot read (\(error)); are the plugin and the CLI of one version?")
+        }
+    }
+}

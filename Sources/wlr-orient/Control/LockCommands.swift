@@ -1,0 +1,96 @@
+import ArgumentParser
+import Foundation
+import OrientConfig
+import OrientCore
+import OrientPlatform
+
+/// `lock`, `unlock`, `toggle`: to the running compositor, or, with none running, to the saved
+/// state (applied at its next start).
+struct Lock: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lock the screen to some orientations, or to the one it shows now.",
+        discussion: """
+            ORIENTATIONS are orientation words (\(MaskWord.allowedList)), several of which add up; \
+            `current` locks to what the screen shows now. The lock is kept across restarts. With no \
+            compositor running, it is saved and applies when one starts.
+            """)
+
+    @Argument(help: "Orientation words, or current.",
+              completion: .list(MaskWord.allCases.map(\.rawValue) + ["current"]))
+    var orientations: [String]
+
+    @OptionGroup var connection: ConnectionOptions
+
+    func validate() throws {
+        if orientations == ["current"] { return }
+        guard MaskSpec(parsing: orientations.joined(separator: ",")) != nil else {
+            throw ValidationError("cannot lock to '\(orientations.joined(separator: " "))': use \(MaskWord.allowedList), or current")
+        }
+    }
+
+    func run() throws {
+        let spec = MaskSpec(parsing: orientations.joined(separator: ","))
+        let request: ControlCommand = spec.map { .lock($0) } ?? .lockCurrent
+        try runLockCommand(request, connection)
+    }
+}
+
+struct Unlock: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Let the screen follow the device again.")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try runLockCommand(.unlock, connection) }
+}
+
+struct Toggle: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Lock to the orientation shown now, or unlock if locked (for a key binding or a bar button).")
+    @OptionGroup var connection: ConnectionOptions
+    func run() throws { try runLockCommand(.toggle, connection) }
+}
+
+/// Sends a lock command; with no compositor running, changes the saved state instead.
+private func runLockCommand(_ command: ControlCommand, _ connection: ConnectionOptions) throws {
+    switch ControlClient.connect(connection) {
+    case .success(let client):
+        do {
+            let (status, _) = try client.ask(.command(command))
+            let shown = status.panels.map { "\($0.name) shows \($0.shown)" }.joined(separator: ", ")
+            print((status.lock.map { "Locked to \($0)." } ?? "Unlocked: the screen follows the device.")
+                  + (shown.isEmpty ? "" : " \(shown)."))
+        } catch {
+            printError("\(error)")
+            throw ExitCode(1)
+        }
+    case .failure(let why):
+        try saveOffline(command, because: why)
+    }
+}
+
+private func saveOffline(_ command: ControlCommand, because why: ControlClient.Failure) throws {
+    let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
+    let store = StateStore(directory: paths.stateDirectory, shield: ForkedParseShield())
+    var (state, warnings) = store.load()
+    warnings.forEach(printError)
+    switch command {
+    case .lock(let spec): state.lock = spec
+    case .unlock: state.lock = nil
+    case .lockCurrent, .toggle:
+        if case .toggle = command, state.lock != nil {
+            state.lock = nil
+        } else if let felt = state.lastFelt, let word = MaskWord(rawValue: felt.rawValue) {
+            state.lock = MaskSpec([word])   // with nothing running, "current" is the last orientation held
+        } else {
+            printError("\(why) Nothing was saved either: there is no last orientation to lock to.")
+            throw ExitCode(1)
+        }
+    case .reload: return
+    }
+    do {
+        try store.save(state)
+    } catch {
+        printError("\(why) Saving the lock in \(store.file) failed too: \(error.localizedDescription)")
+        throw ExitCode(1)
+    }
+    print("\(why) " + (state.lock.map { "The lock to \($0) is saved in \(store.file) and applies when it starts." }
+                          ?? "The lock is removed from \(store.file); the screen follows the device when it starts."))
+}
