@@ -44,6 +44,10 @@ let package = Package(
             // globals live until exit): dlclose() leaves it loaded (DF_1_NODELETE).
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]
         ),
+        // GLib from Debian, for its key-file parser.
+        .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
+        // Reading the .desktop files that declare orientations (for the plugin, through the CLI).
+        .target(name: "OrientDesktop", dependencies: ["OrientCore", "CGLib"]),
         // Process-level helpers that need the C library (the parser shield).
         .target(name: "OrientPlatform", dependencies: ["OrientConfig"]),
         // The command-line tool: argument parsing and printing only.
@@ -54,6 +58,7 @@ let package = Package(
                 "OrientConfig",
                 "OrientSensor",
                 "OrientPlatform",
+                "OrientDesktop",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,6 +72,7 @@ let package = Package(
                 "OrientCore",
                 "OrientConfig",
                 "OrientPlatform",
+                "OrientDesktop",
                 .product(name: "PropertyBased", package: "swift-property-based"),
             ]
         ),

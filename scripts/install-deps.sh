@@ -4,9 +4,9 @@
 # The Swift toolchain itself is expected on the machine (see README).
 set -euo pipefail
 
-# Building: libiio and libudev (the sensor), json-c (the control socket), wlroots 0.15 and what its headers need (the plugin
+# Building: libiio and libudev (the sensor), json-c (the control socket), GLib (.desktop files), wlroots 0.15 and what its headers need (the plugin
 # and the reference host), wayland-scanner (protocol glue for the test clients).
-build="python3 pkg-config gcc libiio-dev libudev-dev libjson-c-dev libwlroots-dev libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev libpixman-1-dev libdrm-dev"
+build="python3 pkg-config gcc libiio-dev libudev-dev libjson-c-dev libglib2.0-dev libwlroots-dev libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev libpixman-1-dev libdrm-dev"
 
 packages_for() {
     case "$1" in

@@ -15,8 +15,13 @@ public struct PluginInputs: Sendable, Hashable {
     public var state = PersistentState()
     /// Where `state.toml` lives (the plugin writes it when the felt orientation changes).
     public var stateDirectory = ""
+    /// The `.desktop` files that declare orientations, by desktop ID.
+    public var desktop = DesktopIndex()
     /// Problems met while reading the files, for the plugin's log.
     public var messages: [String] = []
+    /// The config file's errors (FILE:LINE:COLUMN: message): the config was not applied. At start
+    /// the defaults stand in; on a reload the plugin keeps the config it has.
+    public var configErrors: [String] = []
 
     public init() {}
 
@@ -51,10 +56,15 @@ public struct PluginInputs: Sendable, Hashable {
             add("app", [app.match, app.orientations?.description ?? "", app.transition?.rawValue ?? "",
                         app.sensorInput.map { $0 ? "true" : "false" } ?? ""])
         }
+        for (id, entry) in desktop.entries.sorted(by: { $0.key < $1.key }) {
+            add("desktop", [id, entry.path, entry.orientations.map { String($0.rawValue) } ?? "",
+                            entry.rotatesContents.map { $0 ? "true" : "false" } ?? ""])
+        }
         add("state.directory", [stateDirectory])
         if let lock = state.lock { add("state.lock", [lock.description]) }
         if let felt = state.lastFelt { add("state.felt", [felt.rawValue]) }
         for message in messages { add("message", [message]) }
+        for error in configErrors { add("config-error", [error]) }
         return lines.joined(separator: "\n") + "\n"
     }
 
@@ -134,6 +144,18 @@ public struct PluginInputs: Sendable, Hashable {
                 rule.transition = kind
             }
             config.apps.append(rule)
+        case "desktop":
+            guard f.count == 4, ["true", "false", ""].contains(f[3]) else { return bad() }
+            var entry = DesktopOrientation(path: f[1])
+            if !f[2].isEmpty {
+                guard let raw = UInt32(f[2]) else { return bad() }
+                entry.orientations = ContentOrientations(rawValue: raw)
+            }
+            if !f[3].isEmpty { entry.rotatesContents = f[3] == "true" }
+            desktop.entries[f[0]] = entry
+        case "config-error":
+            guard let v = one() else { return bad() }
+            configErrors.append(v)
         case "state.directory":
             guard let v = one() else { return bad() }
             stateDirectory = v

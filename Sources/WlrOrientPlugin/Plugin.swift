@@ -44,11 +44,14 @@ final class Plugin {
         // a parser that aborts on bad input, and Foundation with it, stay out of this process.
         let config: Config
         let state: PersistentState
+        var desktop = DesktopIndex()
         switch PluginInputsReader.read(configPath: host.config_path.map { String(cString: $0) }) {
         case .success(let inputs):
             inputs.messages.forEach(Log.error)
+            inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
             config = inputs.config
             state = inputs.state
+            desktop = inputs.desktop
             stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
         case .failure(let why):
             Log.error("\(why); using built-in defaults, and the saved state is left as it is")
@@ -56,7 +59,7 @@ final class Plugin {
             state = PersistentState()
             stateDirectory = nil
         }
-        controller = Controller(config: config, state: state)
+        controller = Controller(config: config, state: state, desktop: desktop)
         sensor = OrientationSensor(device: config.device, detection: config.detection, savedFelt: state.lastFelt)
         guard let orient = glue_orient_alloc(nil) else { return nil }
         self.orient = orient

@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import OrientConfig
 import OrientCore
+import OrientDesktop
 import OrientPlatform
 
-/// Reads config.toml and state.toml for the plugin, which runs this at start instead of parsing
-/// TOML inside the compositor (see `PluginInputs`). Always exits 0 with a complete answer:
-/// problems are carried in `message` records and the defaults stand in for what is unreadable,
-/// exactly as the plugin would have done itself.
+/// Reads config.toml, state.toml and the `.desktop` files that declare orientations for the
+/// plugin, which runs this at start and on reload instead of parsing anything inside the
+/// compositor (see `PluginInputs`). Always exits 0 with a complete answer: a config with errors
+/// comes as `config-error` records with the defaults, other problems as `message` records.
 struct PluginInputsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "plugin-inputs",
@@ -23,7 +24,7 @@ struct PluginInputsCommand: ParsableCommand {
         var inputs = PluginInputs()
         var source = ConfigSource(explicitPath: config, paths: paths, shield: ForkedParseShield())
         for d in source.reload(fileExists: { FileManager.default.fileExists(atPath: $0) }) {
-            inputs.messages.append("config: \(d); using built-in defaults")
+            inputs.configErrors.append(d.description)
         }
         inputs.config = source.current
         inputs.configFile = source.loadedFrom
@@ -32,6 +33,10 @@ struct PluginInputsCommand: ParsableCommand {
         inputs.state = state
         inputs.stateDirectory = store.directory
         inputs.messages += warnings
+        let environment = ProcessInfo.processInfo.environment
+        let (desktop, problems) = DesktopIndexReader.read(directories: DesktopIndexReader.directories(environment: environment))
+        inputs.desktop = desktop
+        inputs.messages += problems.map { "desktop file: " + $0 }
         FileHandle.standardOutput.write(Data(inputs.encoded().utf8))
     }
 }

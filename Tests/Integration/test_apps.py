@@ -102,3 +102,41 @@ def test_with_rotate_when_tablet_mode_the_panel_follows_the_device_only_while_th
     log = host.log.available()
     first_open = next(i for i, line in enumerate(log) if "accelerometer: iio:device0" in line)
     assert "tablet mode: the panel follows" in "".join(log[:first_open]), "the accelerometer was opened before tablet mode"
+
+
+def test_a_landscape_app_by_its_desktop_file_launches_in_landscape(client_binary, tmp_path):
+    import json
+    import subprocess
+    from compositor import Client
+    from fakeiio import BIN
+    data = tmp_path / "data"
+    (data / "applications").mkdir(parents=True)
+    desktop = data / "applications" / "org.example.Viewer.desktop"
+    desktop.write_text("[Desktop Entry]\nType=Application\nName=Viewer\nExec=viewer\n"
+                       "X-Lomiri-Supported-Orientations=landscape;invertedLandscape\n")
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=LEFT_UP)  # held portrait
+    host = Compositor(fake, extra_env={"XDG_DATA_HOME": str(data), "XDG_DATA_DIRS": str(tmp_path / "none")})
+    viewer = None
+    try:
+        host.wait_frame(1)
+        seen = len(frame_transforms(host))
+        viewer = Client(client_binary, host.client_env, app_id="org.example.Viewer")  # says nothing itself
+        first = viewer.out.next(lambda line: line.startswith('{"configure"'))
+        assert first == '{"configure": [1280, 800]}', first
+        host.out.wait(r"^focused org.example.Viewer$")
+        assert band_is_up("top")(*host.wait_for_panel(band_is_up("top")))
+        front = json.loads(subprocess.run([BIN, "status", "--json"], env=host.client_env, capture_output=True,
+                                          text=True, check=True).stdout)["front"]
+        assert (front["source"], front["file"], front["given_as"]) == ("desktop-file", str(desktop), "landscape;invertedLandscape")
+        fake.set(dev, *BOTTOM_UP)
+        host.wait_frame(2)
+        fake.set(dev, *LEFT_UP)
+        viewer.stop()
+        viewer = None
+        host.wait_frame(1)
+        assert frame_transforms(host)[seen:] == [0, 2, 1]
+    finally:
+        if viewer:
+            viewer.stop()
+        assert host.stop() == 0

@@ -22,6 +22,7 @@ import Testing
         config.apps = [
             AppRule(match: "org.example.*", orientations: MaskSpec(parsing: "landscape"), transition: .rotate, sensorInput: true),
             AppRule(match: "plain"),
+            AppRule(match: "game", sensorInput: false),
         ]
         var inputs = PluginInputs()
         inputs.config = config
@@ -29,6 +30,11 @@ import Testing
         inputs.state = PersistentState(lock: MaskSpec(parsing: "landscape"), lastFelt: .leftUp)
         inputs.stateDirectory = "/home/u/.local/state/wlr-orient"
         inputs.messages = ["config: x.toml:1:1: something\nwith two lines"]
+        inputs.configErrors = ["/c.toml:2:3: 'scope' must be one of fullscreen, focused"]
+        inputs.desktop = DesktopIndex([
+            "org.example.Reader": DesktopOrientation(orientations: [.portrait, .primary], rotatesContents: nil, path: "/usr/share/applications/org.example.Reader.desktop"),
+            "tab\tid": DesktopOrientation(orientations: nil, rotatesContents: true, path: "/a\tb.desktop"),
+        ])
         return inputs
     }
 
