@@ -13,12 +13,16 @@ final class Plugin {
     /// (then writing would wipe the user's lock).
     private let stateDirectory: String?
     private var stateSaver: StateSaver?
-    let sensor: OrientationSensor
+    var sensor: OrientationSensor
     var panels: [Panel] = []
     var toplevels: [ToplevelID: Toplevel] = [:]
     var switches: [SwitchDevice] = []
     private var protocolServer: ProtocolServer?
     private var controlServer: ControlServer?
+    private var reloader: ConfigReloader?
+    private var configWatcher: ConfigWatcher?
+    /// The config file to watch for changes: the one in use, else where the user's would be.
+    private var watchedConfigFile: String
     /// Starts the control socket once the loop runs (the host has named its display by then).
     private var controlStart: OpaquePointer?
     private var listeners: [Listener] = []
@@ -45,6 +49,7 @@ final class Plugin {
         let config: Config
         let state: PersistentState
         var desktop = DesktopIndex()
+        var configFile: String?
         switch PluginInputsReader.read(configPath: host.config_path.map { String(cString: $0) }) {
         case .success(let inputs):
             inputs.messages.forEach(Log.error)
@@ -52,6 +57,7 @@ final class Plugin {
             config = inputs.config
             state = inputs.state
             desktop = inputs.desktop
+            configFile = inputs.configFile
             stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
         case .failure(let why):
             Log.error("\(why); using built-in defaults, and the saved state is left as it is")
@@ -60,6 +66,7 @@ final class Plugin {
             stateDirectory = nil
         }
         controller = Controller(config: config, state: state, desktop: desktop)
+        watchedConfigFile = host.config_path.map { String(cString: $0) } ?? configFile ?? Self.userConfigFile
         sensor = OrientationSensor(device: config.device, detection: config.detection, savedFelt: state.lastFelt)
         guard let orient = glue_orient_alloc(nil) else { return nil }
         self.orient = orient
@@ -70,6 +77,10 @@ final class Plugin {
         let backend = host.backend
         let loop = wl_display_get_event_loop(host.display)
         if let stateDirectory { stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop) }
+        reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: host.config_path.map { String(cString: $0) })) { [unowned self] in
+            reloaded($0)
+        }
+        watchConfig()
         // If the compositor destroys its display before calling wlr_orient_destroy, everything we
         // hooked (signals, event sources) is going away: unhook it now, while it exists.
         listeners += [Listener(displayDestroy: host.display) { [unowned self] _ in unhook() }].compactMap { $0 }
@@ -140,6 +151,10 @@ final class Plugin {
         controlStart = nil
         controlServer?.stop()
         controlServer = nil
+        reloader?.stop()
+        reloader = nil
+        configWatcher?.stop()
+        configWatcher = nil
         listeners.forEach { $0.remove() }
         listeners = []
         groups.forEach { $0.removeAll() }
@@ -185,7 +200,7 @@ final class Plugin {
             case .notify(let status):
                 controlServer?.broadcast(status)
             case .reloadConfig:
-                Log.info("reload: not supported yet")
+                reloader?.reload()
             case .log(.info, let line):
                 Log.info(line)
             case .log(.error, let line):
@@ -205,6 +220,53 @@ final class Plugin {
             glue_publish_output_configuration(manager, host.output_layout)
         }
         glue_signal_emit(signal(orient, \.events.output_transformed), UnsafeMutableRawPointer(panel.output))
+    }
+
+    // MARK: reloading the config
+
+    private static var userConfigFile: String {
+        var environment: [String: String] = [:]
+        for key in ["HOME", "XDG_CONFIG_HOME"] { environment[key] = getenv(key).map { String(cString: $0) } }
+        return XDGPaths(environment: environment).userConfigFile
+    }
+
+    /// A change to the config file (an editor saving it) reads it again, as `wlr-orient reload` does.
+    private func watchConfig() {
+        configWatcher?.stop()
+        configWatcher = ConfigWatcher(file: watchedConfigFile, loop: wl_display_get_event_loop(host.display)) { [unowned self] in
+            Log.info("config: \(watchedConfigFile) changed; reading it again")
+            reloader?.reload()
+        }
+    }
+
+    /// The config read again: applied, or, with errors, reported and the one in use kept.
+    private func reloaded(_ result: Result<PluginInputs, Problem>) {
+        let inputs: PluginInputs
+        switch result {
+        case .failure(let why):
+            return Log.error("\(why); keeping the config in use")
+        case .success(let read):
+            inputs = read
+        }
+        inputs.messages.forEach(Log.error)
+        guard inputs.configErrors.isEmpty else {
+            return inputs.configErrors.forEach { Log.error("config: \($0); keeping the config in use") }
+        }
+        let old = controller.config
+        if inputs.config.device != old.device || inputs.config.detection != old.detection {
+            // The accelerometer or its detector changed: a new sensor, knowing how the device was held.
+            let running = sensor.isRunning
+            sensor.stop()
+            sensor = OrientationSensor(device: inputs.config.device, detection: inputs.config.detection,
+                                       savedFelt: controller.state.lastFelt)
+            if running { sensor.start() }
+            schedule()
+        }
+        if let file = inputs.configFile, host.config_path == nil, file != watchedConfigFile {
+            watchedConfigFile = file
+            watchConfig()
+        }
+        dispatch(.configLoaded(inputs.config, inputs.desktop))
     }
 
     // MARK: the control socket

@@ -28,9 +28,8 @@ enum PluginInputsReader {
 
     /// The inputs, or why they could not be had (then the caller runs on defaults).
     static func read(configPath: String?) -> Result<PluginInputs, Problem> {
-        let helper = helperPath()
-        var args = [helper, "plugin-inputs"]
-        if let configPath { args += ["--config", configPath] }
+        let args = arguments(configPath: configPath)
+        let helper = args[0]
         switch run(args) {
         case .failure(let why):
             return .failure(Problem("\(helper) plugin-inputs: \(why)"))
@@ -39,14 +38,21 @@ enum PluginInputsReader {
         }
     }
 
-    /// Runs `args` (searching `$PATH` for a bare name) and returns its standard output.
-    private static func run(_ args: [String]) -> Result<String, Problem> {
+    /// The helper's command line.
+    static func arguments(configPath: String?) -> [String] {
+        var args = [helperPath(), "plugin-inputs"]
+        if let configPath { args += ["--config", configPath] }
+        return args
+    }
+
+    /// Starts `args` (searching `$PATH` for a bare name) with a pipe as its standard output;
+    /// returns its pid and the pipe's read end (close-on-exec; the caller closes it).
+    static func spawn(_ args: [String]) -> Result<(pid: pid_t, output: Int32), Problem> {
         var fds: [Int32] = [-1, -1]
         // Close-on-exec from the start: a copy of the write end held by any other program would
         // keep the answer from ever ending (the helper gets its own copy as fd 1).
         guard glue_pipe_cloexec(&fds) == 0 else { return .failure(Problem("pipe: \(String(cString: strerror(errno)))")) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
-        defer { close(readEnd) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -60,7 +66,21 @@ enum PluginInputsReader {
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, args[0], &actions, nil, argv, environ)
         close(writeEnd)
-        guard spawned == 0 else { return .failure(Problem("cannot start it (\(String(cString: strerror(spawned))))")) }
+        guard spawned == 0 else {
+            close(readEnd)
+            return .failure(Problem("cannot start it (\(String(cString: strerror(spawned))))"))
+        }
+        return .success((pid, readEnd))
+    }
+
+    /// Runs `args` and returns its standard output, waiting at most `timeout` (at start only).
+    private static func run(_ args: [String]) -> Result<String, Problem> {
+        let pid: pid_t, readEnd: Int32
+        switch spawn(args) {
+        case .failure(let why): return .failure(why)
+        case .success(let child): (pid, readEnd) = child
+        }
+        defer { close(readEnd) }
 
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
