@@ -13,8 +13,11 @@ final class ControlServer {
     private var listener: Int32 = -1
     private var listenerSource: OpaquePointer?
     private var connections: [Int32: Connection] = [:]
-    /// Carries out a request; returns the status after it, or why it was refused.
+    /// Carries out a request; returns the status after it.
     private let handle: (ControlRequest) -> ControllerStatus
+    /// Changes announced while a request is carried out: sent after its reply, so that a client
+    /// that watches hears the answer to its own request first.
+    private var held: [ControllerStatus]?
 
     private final class Connection {
         let fd: Int32
@@ -57,6 +60,12 @@ final class ControlServer {
         var bound = Self.bind(listener, &address)
         if !bound, errno == EADDRINUSE {
             // A socket file is there. If nobody answers on it, a crashed compositor left it.
+            var info = stat()
+            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
+                close(listener)
+                listener = -1
+                return Problem("\(path): something that is not a socket is in the way; not touching it")
+            }
             let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
             let alive = probe >= 0 && Self.connect(probe, &address)
             if probe >= 0 { close(probe) }
@@ -110,7 +119,12 @@ final class ControlServer {
             let fd = glue_accept(listener)
             guard fd >= 0 else { return }   // EAGAIN: all taken; anything else: try next time
             var peer: uid_t = 0
-            guard glue_peer_uid(fd, &peer) == 0, peer == uid else {
+            guard glue_peer_uid(fd, &peer) == 0 else {
+                Log.error("control socket: refused a client whose uid cannot be known (\(String(cString: strerror(errno))))")
+                refuse(fd, "permission denied: who you are cannot be known")
+                continue
+            }
+            guard peer == uid else {
                 refuse(fd, "permission denied: only uid \(uid) may control this compositor")
                 Log.error("control socket: refused a client of uid \(peer) (only \(uid) may connect)")
                 continue
@@ -181,12 +195,18 @@ final class ControlServer {
             queue(ControlReply.error(error.description), on: c)
         case .success(let request):
             if request == .watch { c.watching = true }
-            queue(ControlReply.ok(handle(request)), on: c)
+            held = []
+            let status = handle(request)
+            let changes = held ?? []
+            held = nil
+            queue(ControlReply.ok(status), on: c)
+            changes.forEach(broadcast)
         }
     }
 
     /// Tells every watcher what changed.
     func broadcast(_ status: ControllerStatus) {
+        if held != nil { return held?.append(status) ?? () }
         let watchers = connections.values.filter(\.watching)
         guard !watchers.isEmpty else { return }
         let line = ControlReply.event(status)

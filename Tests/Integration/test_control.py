@@ -151,6 +151,24 @@ def test_watch_prints_every_change_as_it_happens():
         assert host.stop() == 0
 
 
+def test_a_watcher_hears_the_reply_to_its_own_request_before_the_change_it_made():
+    fake = FakeIIO()
+    fake.add_accel(raw=NORMAL)
+    host = Compositor(fake)
+    try:
+        path = socket_path(host)
+        watcher = Raw(path)
+        assert watcher.ask({"command": "watch"})["ok"]
+        watcher.send('{"command": "lock", "orientations": "portrait"}\n')
+        reply = json.loads(watcher.f.readline())
+        assert reply["ok"] and reply["status"]["lock"] == "portrait", reply
+        event = json.loads(watcher.f.readline())
+        assert event["event"] == "status" and event["status"]["lock"] == "portrait", event
+        watcher.close()
+    finally:
+        assert host.stop() == 0
+
+
 def test_with_no_compositor_running_lock_changes_the_saved_state_and_status_says_nothing_runs(tmp_path):
     env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path), WAYLAND_DISPLAY="wayland-9",
                XDG_STATE_HOME=str(tmp_path / "state"))
@@ -314,6 +332,12 @@ def test_another_user_can_neither_open_the_socket_nor_be_served_if_it_could(serv
     run = lambda: subprocess.run(["/usr/bin/python3", "-c", probe, path], user=NOBODY, group=NOBODY,
                                  capture_output=True, text=True, timeout=10)
     assert run().stdout.startswith("connect failed 13"), "mode 0600 in a 0700 directory keeps other users out"
+    # Their `wlr-orient lock` says so, and does not fall back to writing a saved state.
+    env = dict(host.client_env, HOME=str(tmp_path), XDG_STATE_HOME=str(tmp_path / "state"))
+    os.chmod(str(tmp_path), 0o777)
+    r = subprocess.run([BIN, "lock", "portrait"], user=NOBODY, group=NOBODY, env=env, capture_output=True, text=True)
+    assert r.returncode == 1 and "Cannot reach the compositor's control socket" in r.stderr, r
+    assert not (tmp_path / "state").exists()
     # Even if someone opened the permissions, the compositor checks who is at the other end.
     os.chmod(host.dir, 0o711)
     os.chmod(host.runtime, 0o711)

@@ -69,3 +69,81 @@ def test_a_host_that_destroys_its_display_before_the_plugin_is_survived(tmp_path
     finally:
         status = host.stop()
     check_report(log, status)
+
+
+def test_misbehaving_clients_under_valgrind(tmp_path, client_binary):
+    """Every kind of misbehaving client of issue #11 (protocol and control socket) in one
+    compositor under valgrind: no invalid access, no definite leak, and it carries on."""
+    import json
+    import signal
+    import socket
+    import subprocess
+    from fakeiio import BIN
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=(G, 0, 0))  # held portrait
+    host, log = under_valgrind(tmp_path, fake)
+    try:
+        host.wait_frame(1, timeout=60)
+        path = host.log.wait(r"control socket: (\S+)", timeout=60).group(1)
+        bystander = Client(client_binary, host.client_env, app_id="org.example.Bystander", orientations=2 | 8)
+        bystander.wait_configure(1280, 800, timeout=30)
+        # Our protocol: bad values, a second object, requests after the toplevel, odd orders, a kill.
+        for command in ("orientations 16", "mode 2", "second-object"):
+            bad = Client(client_binary, host.client_env, app_id="org.example.Bad", orientations=1)
+            bad.wait_configure(800, 1280, timeout=30)
+            bad.send(command)
+            bad.wait_protocol_error(timeout=30)
+        for order in (["destroy-toplevel", "orientations 1", "mode 1", "destroy-manager", "destroy-object"],
+                      ["destroy-manager", "orientations 4", "destroy-object", "destroy-toplevel"]):
+            odd = Client(client_binary, host.client_env, app_id="org.example.Odd", orientations=1)
+            odd.wait_configure(800, 1280, timeout=30)
+            for command in order:
+                odd.send(command)
+            odd.roundtrip(timeout=30)
+            odd.stop()
+        victim = Client(client_binary, host.client_env, app_id="org.example.Victim", orientations=1)
+        victim.wait_configure(800, 1280, timeout=30)
+        victim.p.send_signal(signal.SIGKILL)
+        victim.p.wait()
+        # The control socket: malformed lines, a huge one, many clients, one that never reads.
+        def connect():
+            s = socket.socket(socket.AF_UNIX)
+            s.connect(path)
+            return s, s.makefile("rb")
+        s, f = connect()
+        for line in (b'{"command": \n', b'[1]\n', b'{"command": "lock", "orientations": "x"}\n', b"\xff\x00\n"):
+            s.sendall(line)
+            assert json.loads(f.readline())["ok"] is False
+        s.sendall(b"y" * 100000)
+        f.readline()
+        many = [connect() for _ in range(100)]
+        for c, _ in many:
+            c.sendall(b'{"command": "status"}\n')
+        for _, cf in many:
+            assert json.loads(cf.readline())["ok"]
+        for c, _ in many:
+            c.close()
+        lazy, _ = connect()
+        lazy.sendall(b'{"command": "watch"}\n')
+        busy, bf = connect()
+        dropped = lambda: any("dropped a client that does not read" in line for line in host.log.available())
+        for i in range(3000):
+            busy.sendall(('{"command": "lock", "orientations": "%s"}\n' % ("landscape" if i % 2 else "portrait")).encode())
+            assert json.loads(bf.readline())["ok"]
+            if i % 100 == 99 and dropped():
+                break
+        assert dropped(), "the watcher that never reads was not dropped"
+        busy.sendall(b'{"command": "unlock"}\n')
+        bf.readline()
+        # A config that fails to reload.
+        with open(host.config_path, "a") as cfg:
+            cfg.write("scope = \n")
+        subprocess.run([BIN, "reload"], env=host.client_env, check=True, capture_output=True, timeout=30)
+        host.log.wait(r"keeping the config in use", timeout=60)
+        # Still serving: the bystander follows the device.
+        fake.set(dev, 0, G, 0)
+        bystander.wait_event_of("output_orientation", 8, timeout=30)
+        bystander.stop()
+    finally:
+        status = host.stop()
+    check_report(log, status)

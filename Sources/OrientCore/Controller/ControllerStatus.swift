@@ -58,6 +58,7 @@ public struct ControllerStatus: Sendable, Hashable {
             ]
             if let d = f.orientationsSource.detail { app.append((f.orientationsSource.kind == "rule" ? "rule" : "file", .string(d))) }
             app += [("input", .bool(f.input)), ("input_source", source(f.inputSource))]
+            if let d = f.inputSource.detail { app.append((f.inputSource.kind == "rule" ? "input_rule" : "input_file", .string(d))) }
             fields.append(("front", .object(app)))
         } else {
             fields.append(("front", .null))

@@ -20,6 +20,8 @@ final class ControlClient {
     enum Failure: Error, CustomStringConvertible {
         /// Nothing listens there: no compositor with wlr-orient runs for this display.
         case notRunning(path: String, why: String)
+        /// Something is there but cannot be reached (permissions, a path too long).
+        case unreachable(path: String, why: String)
         case noPath
         /// The compositor said no, or said something unreadable.
         case refused(String)
@@ -28,6 +30,8 @@ final class ControlClient {
             switch self {
             case .notRunning(let path, let why):
                 "No compositor with wlr-orient is running here: nothing answers at \(path) (\(why))."
+            case .unreachable(let path, let why):
+                "Cannot reach the compositor's control socket at \(path): \(why)."
             case .noPath:
                 "No compositor with wlr-orient can be found: $XDG_RUNTIME_DIR is not set (or give --socket)."
             case .refused(let message):
@@ -47,20 +51,24 @@ final class ControlClient {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
         let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failure(.notRunning(path: path, why: "path too long")) }
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failure(.unreachable(path: path, why: "the path is too long for a socket")) }
         withUnsafeMutableBytes(of: &address.sun_path) { raw in
             raw.copyBytes(from: bytes)
             raw[bytes.count] = 0
         }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(.notRunning(path: path, why: String(cString: strerror(errno)))) }
+        guard fd >= 0 else { return .failure(.unreachable(path: path, why: String(cString: strerror(errno)))) }
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
         }
         guard connected == 0 else {
-            let why = errno == ENOENT ? "no such socket" : errno == ECONNREFUSED ? "connection refused" : String(cString: strerror(errno))
+            let code = errno
             close(fd)
-            return .failure(.notRunning(path: path, why: why))
+            switch code {
+            case ENOENT: return .failure(.notRunning(path: path, why: "no such socket"))
+            case ECONNREFUSED: return .failure(.notRunning(path: path, why: "connection refused"))
+            default: return .failure(.unreachable(path: path, why: String(cString: strerror(code))))
+            }
         }
         return .success(ControlClient(fd: fd))
     }

@@ -62,6 +62,11 @@ private func runLockCommand(_ command: ControlCommand, _ connection: ConnectionO
             throw ExitCode(1)
         }
     case .failure(let why):
+        // Only when nothing runs: a compositor that is there but unreachable keeps its own state.
+        guard case .notRunning = why else {
+            printError("\(why)")
+            throw ExitCode(1)
+        }
         try saveOffline(command, because: why)
     }
 }
