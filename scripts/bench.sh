@@ -52,3 +52,6 @@ WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/sensor_vs_iio_senso
 echo "== plugin: sample to first frame with the new transform, over 100 rotations; resident memory it adds"
 bash scripts/build-plugin.sh release >/dev/null
 /usr/bin/python3 benchmarks/rotation_latency.py --rotations 100
+
+echo "== control: how soon wlr-orient watch --json prints a lock and a turn (limit 50 ms)"
+/usr/bin/python3 benchmarks/watch_latency.py --changes 200 --turns 40
