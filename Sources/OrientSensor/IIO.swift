@@ -309,6 +309,52 @@ enum Udev {
     }
 }
 
+/// udev's announcements of IIO devices (the "udev" netlink source: after udevd has processed
+/// them, so their properties are in place). Non-blocking; its fd goes on the caller's loop.
+final class UdevMonitor {
+    private let udev: OpaquePointer
+    private let monitor: OpaquePointer
+    let fd: Int32
+
+    init() throws {
+        guard let udev = udev_new() else { throw SensorError(operation: "udev_new", errno: Glibc.errno) }
+        guard let monitor = udev_monitor_new_from_netlink(udev, "udev") else {
+            let code = Glibc.errno
+            udev_unref(udev)
+            throw SensorError(operation: "udev_monitor_new_from_netlink", errno: code)
+        }
+        self.udev = udev
+        self.monitor = monitor
+        let filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
+        let enabled = filtered >= 0 ? udev_monitor_enable_receiving(monitor) : filtered
+        fd = udev_monitor_get_fd(monitor)
+        guard enabled >= 0, fd >= 0 else {
+            udev_monitor_unref(monitor)
+            udev_unref(udev)
+            throw SensorError(operation: "udev_monitor_enable_receiving", errno: enabled < 0 ? -enabled : EBADF)
+        }
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    /// Reads every pending announcement; returns the names of IIO devices that were added.
+    func added() -> [String] {
+        var names: [String] = []
+        while let device = udev_monitor_receive_device(monitor) {
+            if let action = udev_device_get_action(device), String(cString: action) == "add",
+               let name = udev_device_get_sysname(device) {
+                names.append(String(cString: name))
+            }
+            udev_device_unref(device)
+        }
+        return names
+    }
+
+    deinit {
+        udev_monitor_unref(monitor)
+        udev_unref(udev)
+    }
+}
+
 /// Monotonic time in seconds.
 func readMonotonicClock() -> Double {
     var ts = timespec()

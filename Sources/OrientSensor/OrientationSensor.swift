@@ -29,7 +29,7 @@ public final class OrientationSensor {
     public private(set) var isRunning = false
 
     /// The fd to poll for readability (buffered devices), if any.
-    public var pollDescriptor: Int32? { isRunning ? bufferFD : nil }
+    public var pollDescriptor: Int32? { isRunning ? bufferFD ?? monitor?.fd : nil }
     /// When `process()` is next due, in `clock()` seconds; nil when stopped.
     public var deadline: Double? { isRunning ? nextDue : nil }
 
@@ -41,6 +41,9 @@ public final class OrientationSensor {
     private var bufferFD: Int32?
     private var nextDue: Double?
     private var backoff = Backoff()
+    /// While no device can be found (after the quick attempts): udev's announcements of IIO devices.
+    private var monitor: UdevMonitor?
+    private var monitorFailed = false
     private var lossReported = false
     private var badReadings = RateLimitedLog()
     private var scaleCheck = ScaleCheck()
@@ -75,6 +78,7 @@ public final class OrientationSensor {
     public func stop() {
         if isRunning { detector.unconfirm() }
         isRunning = false
+        monitor = nil
         close()
         nextDue = nil
     }
@@ -86,7 +90,11 @@ public final class OrientationSensor {
         guard isRunning else { return }
         let now = clock()
         if accelerometer == nil {
-            guard let due = nextDue, now >= due else { return }
+            // udev announced a device (reading the announcements also quiets the fd), or it is
+            // time to look anyway.
+            let announced = monitor?.added() ?? []
+            if !announced.isEmpty { events.append(.log("udev announced \(announced.joined(separator: ", "))")) }
+            guard !announced.isEmpty || nextDue.map({ now >= $0 }) == true else { return }
             openDevice(now: now, into: &events)
             if accelerometer == nil { return }
         }
@@ -148,6 +156,7 @@ public final class OrientationSensor {
             }
             accelerometer = opened
             info = opened.info
+            monitor = nil
             lossReported = false
             backoff.reset()
             schedule.reset()
@@ -191,7 +200,16 @@ public final class OrientationSensor {
             events.append(.lost(why))
             lossReported = true
         }
-        nextDue = now + backoff.next()
+        if backoff.quickPhaseOver, monitor == nil, !monitorFailed {
+            do {
+                monitor = try UdevMonitor()
+                events.append(.log("no accelerometer yet; waiting for udev to announce one (and looking again every \(Int(Backoff.watchedDelay)) s)"))
+            } catch {
+                monitorFailed = true
+                events.append(.log("cannot watch udev for an accelerometer (\(error)); looking again every second"))
+            }
+        }
+        nextDue = now + backoff.next(udevWatching: monitor != nil)
     }
 
     private func close() {

@@ -106,3 +106,17 @@ import Testing
         #expect(log.admit("a", at: 11) == "a")
     }
 }
+
+@Suite struct BackoffTests {
+    @Test func quickAttemptsFirstThenASlowSafetyNetWhileUdevWatchesElseOnceASecond() {
+        var watched = Backoff(), unwatched = Backoff()
+        let quick = Backoff.delays.map { _ in watched.next(udevWatching: true) }
+        #expect(quick == Backoff.delays)
+        #expect(watched.quickPhaseOver)
+        #expect(watched.next(udevWatching: true) == Backoff.watchedDelay)
+        for _ in 0..<10 { _ = unwatched.next() }
+        #expect(unwatched.next() == 1.0, "without udev, no less often than once a second")
+        watched.reset()
+        #expect(!watched.quickPhaseOver && watched.next(udevWatching: true) == 0.1)
+    }
+}

@@ -1,16 +1,23 @@
-/// When to look for a vanished sensor again: quickly at first, then at most once a second,
-/// so that a device that comes back is sampling again within about a second.
+/// When to look for a vanished sensor again: quickly at first (a driver reloading, a device
+/// re-enumerating), then, while udev announces devices, only as a slow safety net (udevd may not
+/// run, in a container); without udev, once a second.
 public struct Backoff: Sendable, Hashable {
     public static let delays: [Double] = [0.1, 0.2, 0.4, 0.8, 1.0]
+    /// The safety net's period while a udev monitor watches for the device.
+    public static let watchedDelay = 5.0
     public private(set) var attempts = 0
 
     public init() {}
 
     /// The delay before the next attempt, and counts it.
-    public mutating func next() -> Double {
+    public mutating func next(udevWatching: Bool = false) -> Double {
         defer { attempts += 1 }
+        if udevWatching, attempts >= Self.delays.count { return Self.watchedDelay }
         return Self.delays[min(attempts, Self.delays.count - 1)]
     }
+
+    /// Whether the quick attempts are over (from now on udev is waited for, if it can be).
+    public var quickPhaseOver: Bool { attempts >= Self.delays.count }
 
     public mutating func reset() { attempts = 0 }
 }
