@@ -1,10 +1,15 @@
 /*
  * wlr-orient: screen auto-rotation for wlroots 0.15 compositors.
  *
- * A compositor loads libwlr-orient.so (link it, or dlopen it and look up the two functions
+ * A compositor loads libwlr-orient.so (link it, or dlopen it and look up the functions
  * below), hands it what it already has, and the built-in panel rotates with the device:
  * the plugin reads the accelerometer on the compositor's event loop, decides the orientation
- * (the user's lock, the device's supported orientations) and sets the output transform.
+ * (the user's lock, the device's supported orientations, the app in front) and sets the output
+ * transform. With the xdg-shell and the seat it follows the toplevels and keyboard focus, offers
+ * the wlr_orient_manager_v1 global (protocol/wlr-orient-v1.xml) and turns the panel for an app
+ * launched in an orientation it does not support before its first configure. It serves
+ * `wlr-orient lock` & co. on $XDG_RUNTIME_DIR/wlr-orient.$WAYLAND_DISPLAY.sock, which it also
+ * exports to the compositor's children as $WLR_ORIENT_SOCKET.
  *
  * What the compositor must do in return:
  *   - listen to `events.output_transformed` and re-configure the clients on that output to
