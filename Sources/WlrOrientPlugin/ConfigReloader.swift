@@ -1,6 +1,7 @@
 import CWlrGlue
 import Glibc
 import OrientCore
+import OrientSensor
 
 /// Reads the config again without ever blocking the compositor: `wlr-orient plugin-inputs` runs
 /// as a child whose output pipe is watched on the event loop. One read at a time; a reload asked
@@ -15,8 +16,11 @@ final class ConfigReloader {
     private var source: OpaquePointer?
     private var timer: OpaquePointer?
     private var again = false
-    /// Children that closed their output but had not exited yet: reaped on the timer.
-    private var unreaped: [pid_t] = []
+    /// Children that closed their output but had not exited yet, with when they started: reaped
+    /// on the timer, and killed if they linger past the time-out.
+    private var unreaped: [(pid: pid_t, started: Double)] = []
+    private var started = 0.0
+    private var stopping = false
 
     init(loop: OpaquePointer?, arguments: [String], done: @escaping (Result<PluginInputs, Problem>) -> Void) {
         self.loop = loop
@@ -30,6 +34,7 @@ final class ConfigReloader {
     }
 
     func reload() {
+        guard !stopping, timer != nil else { return }
         guard child == nil else { again = true; return }
         switch PluginInputsReader.spawn(arguments) {
         case .failure(let why):
@@ -37,13 +42,14 @@ final class ConfigReloader {
         case .success(let (pid, fd)):
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             child = (pid, fd)
+            started = monotonicSeconds()
             output = []
             source = glue_add_fd(loop, fd, Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
                 guard let context else { return 0 }
                 Unmanaged<ConfigReloader>.fromOpaque(context).takeUnretainedValue().readable()
                 return 0
             }
-            wl_event_source_timer_update(timer, PluginInputsReader.timeout)
+            if let timer { wl_event_source_timer_update(timer, PluginInputsReader.timeout) }
         }
     }
 
@@ -71,7 +77,7 @@ final class ConfigReloader {
         close(fd)
         child = nil
         if !complete { kill(pid, SIGKILL) }
-        unreaped.append(pid)
+        unreaped.append((pid, started))
         reap()
         if complete {
             let text = String(decoding: output, as: UTF8.self)
@@ -80,25 +86,37 @@ final class ConfigReloader {
             done(.failure(Problem("\(arguments[0]) plugin-inputs: no complete answer within \(PluginInputsReader.timeout / 1000) s; stopped it")))
         }
         output = []
-        if again {
+        if again, !stopping {
             again = false
             reload()
         }
     }
 
-    /// Collects exited children without waiting (ECHILD: the compositor reaps its own).
+    /// Collects exited children without waiting (ECHILD: the compositor reaps its own); one that
+    /// closed its output but stays past the time-out is killed.
     private func reap() {
-        unreaped.removeAll { pid in
+        let now = monotonicSeconds()
+        unreaped.removeAll { child in
             var status: Int32 = 0
-            return waitpid(pid, &status, WNOHANG) != 0
+            if waitpid(child.pid, &status, WNOHANG) != 0 { return true }
+            if now - child.started > Double(PluginInputsReader.timeout) / 1000 { kill(child.pid, SIGKILL) }
+            return false
         }
-        if child == nil { wl_event_source_timer_update(timer, unreaped.isEmpty ? 0 : 10) }
+        if child == nil, let timer { wl_event_source_timer_update(timer, unreaped.isEmpty ? 0 : 10) }
     }
 
-    /// Stops a running helper and removes the event sources. Safe to call twice.
+    /// Stops a running helper and removes the event sources; nothing starts after it. Safe to
+    /// call twice. Helpers still running are killed and waited for (at destroy only).
     func stop() {
-        if child != nil { finish(complete: false) }
+        stopping = true
         again = false
+        if child != nil { finish(complete: false) }
+        for child in unreaped {
+            kill(child.pid, SIGKILL)
+            var status: Int32 = 0
+            _ = waitpid(child.pid, &status, 0)   // -1 at once (ECHILD) if the host reaps its own
+        }
+        unreaped = []
         if let timer { wl_event_source_remove(timer) }
         timer = nil
     }

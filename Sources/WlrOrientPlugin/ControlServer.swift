@@ -12,6 +12,9 @@ final class ControlServer {
     private let uid = getuid()
     private var listener: Int32 = -1
     private var listenerSource: OpaquePointer?
+    /// Out of file descriptors, accepting pauses for a moment instead of spinning on a listener
+    /// that stays readable.
+    private var acceptRetry: OpaquePointer?
     private var connections: [Int32: Connection] = [:]
     /// Carries out a request; returns the status after it.
     private let handle: (ControlRequest) -> ControllerStatus
@@ -67,7 +70,8 @@ final class ControlServer {
                 return Problem("\(path): something that is not a socket is in the way; not touching it")
             }
             let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
-            let alive = probe >= 0 && Self.connect(probe, &address)
+            // Only a refusal means nobody is there: a live server with a full backlog says EAGAIN.
+            let alive = probe >= 0 && (Self.connect(probe, &address) || errno != ECONNREFUSED)
             if probe >= 0 { close(probe) }
             guard !alive else { close(listener); listener = -1; return Problem("\(path): another compositor serves it") }
             unlink(path)
@@ -105,6 +109,8 @@ final class ControlServer {
         for connection in Array(connections.values) { drop(connection) }
         if let listenerSource { wl_event_source_remove(listenerSource) }
         listenerSource = nil
+        if let acceptRetry { wl_event_source_remove(acceptRetry) }
+        acceptRetry = nil
         if listener >= 0 {
             close(listener)
             unlink(path)
@@ -117,7 +123,10 @@ final class ControlServer {
     private func acceptAll() {
         while true {
             let fd = glue_accept(listener)
-            guard fd >= 0 else { return }   // EAGAIN: all taken; anything else: try next time
+            guard fd >= 0 else {
+                if errno == EMFILE || errno == ENFILE { pauseAccepting() }
+                return   // EAGAIN: all taken; anything else: next time
+            }
             var peer: uid_t = 0
             guard glue_peer_uid(fd, &peer) == 0 else {
                 Log.error("control socket: refused a client whose uid cannot be known (\(String(cString: strerror(errno))))")
@@ -139,9 +148,33 @@ final class ControlServer {
                 Unmanaged<ControlServer>.fromOpaque(context).takeUnretainedValue().ready(fd: fd, mask: mask)
                 return 0
             }
+            guard connection.source != nil else {
+                close(fd)   // the loop could not watch it (out of descriptors): not served, not kept
+                continue
+            }
             connections[fd] = connection
         }
     }
+
+    private func pauseAccepting() {
+        guard acceptRetry == nil, let listenerSource else { return }
+        Log.error("control socket: out of file descriptors; accepting again in a second")
+        wl_event_source_fd_update(listenerSource, 0)
+        acceptRetry = glue_add_timer(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
+            guard let context else { return 0 }
+            let server = Unmanaged<ControlServer>.fromOpaque(context).takeUnretainedValue()
+            if let retry = server.acceptRetry { wl_event_source_remove(retry) }
+            server.acceptRetry = nil
+            if let source = server.listenerSource { wl_event_source_fd_update(source, UInt32(WL_EVENT_READABLE)) }
+            return 0
+        }
+        if let acceptRetry { wl_event_source_timer_update(acceptRetry, 1000) } else {
+            wl_event_source_fd_update(listenerSource, UInt32(WL_EVENT_READABLE))
+        }
+    }
+
+    /// Whether `c` is still served (a descriptor number may be reused by a newer connection).
+    private func serving(_ c: Connection) -> Bool { connections[c.fd] === c }
 
     /// Tells a client it is not served (one try, never waiting) and closes it.
     private func refuse(_ fd: Int32, _ message: String) {
@@ -151,7 +184,7 @@ final class ControlServer {
     }
 
     private func ready(fd: Int32, mask: UInt32) {
-        guard let connection = connections[fd] else { return }
+        guard let connection = connections[fd], !connection.closing else { return }
         if mask & UInt32(WL_EVENT_WRITABLE) != 0 { flush(connection) }
         if mask & UInt32(WL_EVENT_READABLE) != 0 || mask & UInt32(WL_EVENT_HANGUP | WL_EVENT_ERROR) != 0 {
             readAvailable(connection)
@@ -163,14 +196,14 @@ final class ControlServer {
     private func readAvailable(_ c: Connection) {
         var chunk = [UInt8](repeating: 0, count: 4096)
         var budget = 64 * 1024
-        while budget > 0, connections[c.fd] != nil, !c.closing {
+        while budget > 0, serving(c), !c.closing {
             let n = chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
             if n < 0, errno == EINTR { continue }
             if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
             guard n > 0 else { return drop(c) }   // end of file, or an error
             budget -= n
             c.input += chunk[..<n]
-            while let newline = c.input.firstIndex(of: 10), !c.closing, connections[c.fd] != nil {
+            while let newline = c.input.firstIndex(of: 10), !c.closing, serving(c) {
                 guard newline <= ControlLimits.maxRequestBytes else { break }
                 let line = c.input[..<newline]
                 c.input.removeSubrange(...newline)
@@ -178,9 +211,12 @@ final class ControlServer {
             }
             // A request that is already too long, complete or not.
             if c.input.count > ControlLimits.maxRequestBytes, (c.input.firstIndex(of: 10) ?? c.input.count) > ControlLimits.maxRequestBytes {
+                // One try to say why, then it goes: nothing more is read from it or waited for.
                 c.input = []
                 c.closing = true
-                queue(ControlReply.error("request longer than \(ControlLimits.maxRequestBytes) bytes; closing"), on: c)
+                let line = Array((ControlReply.error("request longer than \(ControlLimits.maxRequestBytes) bytes; closing") + "\n").utf8)
+                _ = line.withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                return drop(c)
             }
         }
     }
@@ -214,6 +250,7 @@ final class ControlServer {
     }
 
     private func queue(_ line: String, on c: Connection) {
+        guard serving(c) else { return }
         let bytes = Array((line + "\n").utf8)
         guard c.pending + bytes.count <= ControlLimits.maxPendingBytes else {
             Log.error("control socket: dropped a client that does not read (\(c.pending / 1024) KiB unread)")
@@ -229,10 +266,16 @@ final class ControlServer {
 
     /// Sends what it can now; the rest waits for the socket to become writable.
     private func flush(_ c: Connection) {
+        guard serving(c) else { return }
         while c.sent < c.output.count {
             let n = c.output[c.sent...].withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0, errno == EINTR { continue }
             if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+                // What was sent is let go of now, so that only the unread bytes are held.
+                if c.sent >= 64 * 1024 {
+                    c.output.removeFirst(c.sent)
+                    c.sent = 0
+                }
                 wl_event_source_fd_update(c.source, UInt32(WL_EVENT_READABLE | WL_EVENT_WRITABLE))
                 return
             }
@@ -246,7 +289,8 @@ final class ControlServer {
     }
 
     private func drop(_ c: Connection) {
-        guard connections.removeValue(forKey: c.fd) != nil else { return }
+        guard serving(c) else { return }
+        connections[c.fd] = nil
         if let source = c.source { wl_event_source_remove(source) }
         c.source = nil
         close(c.fd)

@@ -133,8 +133,8 @@ class Client:
     """orient-client. `orientations` (a bitmask) and `input` are declared over our protocol before
     the initial commit; `send` runs its stdin commands."""
 
-    def __init__(self, binary, env, app_id="wlr-orient-test", orientations=None, input_mode=False):
-        args = [binary]
+    def __init__(self, binary, env, app_id="wlr-orient-test", orientations=None, input_mode=False, commit=True):
+        args = [binary] + ([] if commit else ["--no-commit"])
         if orientations is not None:
             args += ["--orientations", str(orientations)]
         if input_mode:

@@ -101,6 +101,12 @@ def test_misbehaving_clients_under_valgrind(tmp_path, client_binary):
                 odd.send(command)
             odd.roundtrip(timeout=30)
             odd.stop()
+        for commands in (["quit"], ["destroy-toplevel", "orientations 2", "quit"]):
+            early = Client(client_binary, host.client_env, app_id="org.example.Early", orientations=1, commit=False)
+            early.roundtrip(timeout=30)
+            for command in commands:
+                early.send(command)
+            assert early.p.wait(timeout=30) == 0
         victim = Client(client_binary, host.client_env, app_id="org.example.Victim", orientations=1)
         victim.wait_configure(800, 1280, timeout=30)
         victim.p.send_signal(signal.SIGKILL)

@@ -191,3 +191,27 @@ def test_a_client_killed_while_holding_a_mask_is_forgotten(client_binary, landsc
     victim.p.wait(timeout=5)
     host.out.wait(r"^focused org.example.Bystander$")
     assert host.randr_transform() == "normal"
+
+
+@pytest.mark.parametrize("commands", [
+    ["quit"],                                          # gone before its first commit
+    ["destroy-toplevel", "orientations 2", "roundtrip", "quit"],
+    ["destroy-object", "roundtrip", "quit"],
+])
+def test_a_client_that_goes_before_its_initial_commit_leaves_nothing_behind(client_binary, landscape_bystander,
+                                                                          commands):
+    host, fake, dev, bystander = landscape_bystander
+    for _ in range(5):  # the freed toplevels' memory is likely reused by the next ones
+        early = Client(client_binary, host.client_env, app_id="org.example.Early", orientations=PORTRAIT, commit=False)
+        early.roundtrip()
+        for command in commands:
+            early.send(command)
+        early.p.wait(timeout=10)
+        assert early.p.returncode == 0
+    # A well-behaved client of the protocol afterwards: no stale object in its way.
+    late = Client(client_binary, host.client_env, app_id="org.example.Late", orientations=PORTRAIT)
+    late.wait_configure(800, 1280)
+    late.roundtrip()
+    late.stop()
+    host.out.wait(r"^focused org.example.Bystander$")
+    assert host.randr_transform() == "normal"

@@ -105,6 +105,20 @@ private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape]
         #expect(h.panel == .bottomUp)
     }
 
+    @Test func toplevelsThatGoLeaveNoRecordWhateverTheOrderOfTheirObjectsEnds() {
+        var h = ControllerHarness()
+        // Object gone after its toplevel (destroy listeners in the order they were added).
+        h.send([.toplevelAdded(game, appID: "a", covers: true), .declaration(game, ClientDeclaration(orientations: .portrait)),
+                .toplevelRemoved(game), .declaration(game, nil)])
+        // A client that made its object and went before its initial commit.
+        h.send([.declaration(other, ClientDeclaration(orientations: .portrait)), .declaration(other, nil)])
+        // An object that goes while its toplevel stays keeps the toplevel, of course.
+        h.send([.toplevelAdded(game, appID: "b", covers: true), .declaration(game, ClientDeclaration()), .declaration(game, nil)])
+        #expect(h.controller.toplevelCount == 1)
+        h.send(.toplevelRemoved(game))
+        #expect(h.controller.toplevelCount == 0)
+    }
+
     @Test func reloadAsksTheHostToReadTheConfig() {
         var h = ControllerHarness()
         #expect(h.send(.control(.reload)).contains(.reloadConfig))

@@ -27,6 +27,8 @@ public struct Controller: Sendable {
         var hidden = false
         /// Its protocol object's declaration; nil when it has no object.
         var declaration: ClientDeclaration?
+        /// Its initial commit was seen (a record may exist before, for a client's declaration).
+        var added = true
         /// What it was last told over the protocol, so that it hears each change once.
         var toldShown: ContentOrientations?
         var toldFelt: ContentOrientations?
@@ -112,8 +114,14 @@ public struct Controller: Sendable {
             hostFront[panel] = .some(id)
         case .declaration(let id, let declaration):
             if toplevels[id] == nil {
-                // A client may create its object before the toplevel's initial commit.
-                toplevels[id] = ToplevelRecord(appID: "", covers: false)
+                // A client may create its object before the toplevel's initial commit; an object
+                // that goes after its toplevel leaves nothing behind.
+                guard declaration != nil else { break }
+                toplevels[id] = ToplevelRecord(appID: "", covers: false, added: false)
+            }
+            if declaration == nil, toplevels[id]?.added == false {
+                toplevels[id] = nil   // it never was a toplevel: no record to keep
+                break
             }
             toplevels[id]?.declaration = declaration
             if declaration == nil {
@@ -137,6 +145,9 @@ public struct Controller: Sendable {
         reconcile(into: &out)
         return out
     }
+
+    /// How many toplevels it keeps a record of (for tests: gone ones must leave none behind).
+    var toplevelCount: Int { toplevels.count }
 
     /// What `status` reports now.
     public var status: ControllerStatus {

@@ -4,10 +4,12 @@
  * white with a red band along its top edge, so that a test reading the panel's raw pixels can
  * tell where "up" is.
  *
- *   orient-client [--orientations MASK] [--input] [APP_ID]
+ *   orient-client [--orientations MASK] [--input] [--no-commit] [APP_ID]
  *
  * --orientations and --input declare, over protocol/wlr-orient-v1.xml and before the initial
- * commit, the orientations the client supports and that it takes orientation as input. Commands
+ * commit, the orientations the client supports and that it takes orientation as input.
+ * --no-commit never makes the initial commit (it waits for commands, as a client that goes
+ * before its first frame would). Commands
  * on stdin, one per line, for run-time changes and deliberate misbehaviour:
  *   orientations N     set_supported_orientations(N), whatever N is
  *   mode N             set_mode(N)
@@ -16,6 +18,7 @@
  *   second-object      asks for a second object for the same toplevel
  *   destroy-toplevel   destroys the xdg_toplevel and xdg_surface (the object stays)
  *   roundtrip          answers {"roundtrip": "ok"} once the compositor has answered
+ *   quit               disconnects and exits (status 0)
  * A protocol error ends it with {"protocol_error": [CODE, "INTERFACE"]} and exit status 1.
  */
 #define _GNU_SOURCE
@@ -153,6 +156,9 @@ static void run_command(struct wl_display *display, const char *line) {
 		xdg_surface_destroy(xdg_surface);
 		toplevel = NULL;
 		xdg_surface = NULL;
+	} else if (strncmp(line, "quit", 4) == 0) {
+		wl_display_disconnect(display);
+		exit(0);
 	} else if (strncmp(line, "roundtrip", 9) == 0) {
 		if (wl_display_roundtrip(display) >= 0) {
 			printf("{\"roundtrip\": \"ok\"}\n");
@@ -210,12 +216,14 @@ static int finish(struct wl_display *display) {
 int main(int argc, char *argv[]) {
 	const char *app_id = "wlr-orient-test";
 	long orientations = -1;
-	bool input = false;
+	bool input = false, commit = true;
 	for (int i = 1; i < argc; i++) {
 		if (strcmp(argv[i], "--orientations") == 0 && i + 1 < argc) {
 			orientations = strtol(argv[++i], NULL, 0);
 		} else if (strcmp(argv[i], "--input") == 0) {
 			input = true;
+		} else if (strcmp(argv[i], "--no-commit") == 0) {
+			commit = false;
 		} else {
 			app_id = argv[i];
 		}
@@ -251,7 +259,9 @@ int main(int argc, char *argv[]) {
 		fprintf(stderr, "orient-client: the compositor offers no wlr_orient_manager_v1\n");
 		return 1;
 	}
-	wl_surface_commit(surface);
+	if (commit) {
+		wl_surface_commit(surface);
+	}
 
 	/* Dispatch Wayland events and stdin commands until either ends. */
 	char line[256];
