@@ -140,3 +140,30 @@ def test_a_landscape_app_by_its_desktop_file_launches_in_landscape(client_binary
         if viewer:
             viewer.stop()
         assert host.stop() == 0
+
+
+def test_a_host_that_names_the_app_in_front_itself_overrides_focus(client_binary):
+    from compositor import Client
+    fake = FakeIIO()
+    fake.add_accel(raw=NORMAL)
+    host = Compositor(fake, config='[[app]]\nmatch = "org.example.Reader"\norientations = ["portrait"]\n',
+                      extra_args=["--debug"])
+    reader = None
+    try:
+        host.log.wait(r"decision normal from the sample")  # held normal, as the sensor says
+        reader = Client(client_binary, host.client_env, app_id="org.example.Reader")
+        host.out.wait(r"^focused org.example.Reader$")
+        assert host.randr_transform() == "270"  # focus says the reader is in front
+        host.command("front none", r"^front none$")  # the host says nobody covers the output
+        assert host.randr_transform() == "normal"
+        host.command("focus org.example.Reader", r"^focused|^focus failed")  # focus no longer counts
+        assert host.randr_transform() == "normal"
+        host.command("front org.example.Reader", r"^front org.example.Reader$")
+        assert host.randr_transform() == "270"
+        reader.stop()  # the named toplevel goes: nobody is in front
+        reader = None
+        host.wait_frame(0)
+    finally:
+        if reader:
+            reader.stop()
+        assert host.stop() == 0

@@ -12,6 +12,8 @@
  *   touch-down X Y     a touch at normalized panel coordinates (0..1, the panel's own axes)
  *   focus APP_ID       keyboard focus to the newest toplevel with this app_id
  *   tablet-mode on|off the tablet-mode switch (--switch) toggles
+ *   front APP_ID|none  tells the plugin which toplevel is in front on the output itself
+ *                      (wlr_orient_set_front, optional in the API: looked up with dlsym)
  *   spawn COMMAND      runs /bin/sh -c COMMAND as the compositor's child (it inherits what the
  *                      plugin exported, such as WLR_ORIENT_SOCKET)
  *   dump PATH          writes the last committed frame, as the panel holds it (its raw pixels,
@@ -75,6 +77,7 @@ struct host {
 	void *plugin_handle;
 	struct wlr_orient *orient;
 	wlr_orient_destroy_func orient_destroy;
+	void (*orient_set_front)(struct wlr_orient *, struct wlr_output *, struct wlr_xdg_toplevel *);
 
 	struct wl_listener new_output;
 	struct wl_listener new_input;
@@ -398,6 +401,20 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		};
 		wl_signal_emit(&host->tablet_switch->switch_device->events.toggle, &event);
 		printf("tablet-mode %s\n", word);
+	} else if (sscanf(line, "front %255s", word) == 1 && host->orient_set_front != NULL && host->orient != NULL) {
+		struct host_toplevel *toplevel, *found = NULL;
+		wl_list_for_each(toplevel, &host->toplevels, link) {
+			const char *app_id = toplevel->xdg_surface->toplevel->app_id;
+			if (found == NULL && app_id != NULL && strcmp(app_id, word) == 0) {
+				found = toplevel;
+			}
+		}
+		if (found == NULL && strcmp(word, "none") != 0) {
+			printf("front failed %s\n", word);
+		} else {
+			host->orient_set_front(host->orient, first_output(host), found ? found->xdg_surface->toplevel : NULL);
+			printf("front %s\n", word);
+		}
 	} else if (strncmp(line, "spawn ", 6) == 0) {
 		line[strcspn(line, "\n")] = '\0';
 		pid_t pid = fork();
@@ -431,6 +448,7 @@ static void load_plugin(struct host *host, const char *path) {
 	}
 	wlr_orient_create_func create = (wlr_orient_create_func)dlsym(host->plugin_handle, "wlr_orient_create");
 	host->orient_destroy = (wlr_orient_destroy_func)dlsym(host->plugin_handle, "wlr_orient_destroy");
+	*(void **)&host->orient_set_front = dlsym(host->plugin_handle, "wlr_orient_set_front");
 	if (create == NULL || host->orient_destroy == NULL) {
 		wlr_log(WLR_ERROR, "%s is not a wlr-orient plugin (no wlr_orient_create/destroy); running without it", path);
 		dlclose(host->plugin_handle);
