@@ -91,7 +91,9 @@ void wlr_orient_render_output(struct wlr_orient *orient, struct wlr_output *outp
 /*
  * Optional, for compositors that know better than keyboard focus which toplevel is in front on
  * `output` (the one covering it, whose orientations count). NULL `toplevel`: none. Once called for
- * an output, the plugin no longer guesses there. NULL `orient` or `output` is fine.
+ * an output, the plugin no longer guesses there. NULL `orient` or `output` is fine. The panel may
+ * turn (and `output_transformed` fire) before it returns: do not call it between attaching a
+ * render buffer to an output and committing it.
  */
 void wlr_orient_set_front(struct wlr_orient *orient, struct wlr_output *output,
 	struct wlr_xdg_toplevel *toplevel);
