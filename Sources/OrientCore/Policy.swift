@@ -28,14 +28,20 @@ public struct PolicyInput: Sendable, Hashable {
     public var global: OrientationMask
     /// The client in front, if any.
     public var client: ClientLevel?
+    /// Which way the device leans now: its in-plane angle in degrees (0 normal, 90 left-up,
+    /// 180 bottom-up, 270 right-up), when known. Between two allowed orientations equally far from
+    /// the felt one (the two landscape variants of a tablet held portrait), the one it leans
+    /// toward is the nearer.
+    public var lean: Double?
 
     public init(felt: Orientation?, current: Orientation, device: OrientationMask = .all,
-                global: OrientationMask = .all, client: ClientLevel? = nil) {
+                global: OrientationMask = .all, client: ClientLevel? = nil, lean: Double? = nil) {
         self.felt = felt
         self.current = current
         self.device = device
         self.global = global
         self.client = client
+        self.lean = lean
     }
 }
 
@@ -102,7 +108,7 @@ public enum Policy {
         } else if effective.contains(input.current) {
             target = input.current
         } else {
-            target = nearest(to: felt, in: effective)
+            target = nearest(to: felt, in: effective, lean: frozen ? nil : input.lean)
         }
         return PolicyDecision(target: target, effective: effective, dropped: dropped, frozen: frozen)
     }
@@ -114,16 +120,30 @@ public enum Policy {
         decide(PolicyInput(felt: .normal, current: .normal, device: device, global: global)).effective.orientations.count > 1
     }
 
-    /// The member of `mask` with the smallest turn from `orientation`: 90° before 180°,
-    /// then `tieBreak`. `mask` must not be empty; if it is, `orientation` is returned.
-    public static func nearest(to orientation: Orientation, in mask: OrientationMask) -> Orientation {
-        var best: Orientation?
-        for candidate in tieBreak where mask.contains(candidate) {
-            if let b = best, orientation.quarterTurns(to: b) <= orientation.quarterTurns(to: candidate) {
-                continue
+    /// Leans closer than this to either of two tied orientations' midpoint count as none.
+    public static let leanDeadZoneDeg = 5.0
+
+    /// The member of `mask` with the smallest turn from `orientation`: 90° before 180°, then
+    /// the one the device leans toward (`lean`, degrees), then `tieBreak`. `mask` must not be
+    /// empty; if it is, `orientation` is returned.
+    public static func nearest(to orientation: Orientation, in mask: OrientationMask, lean: Double? = nil) -> Orientation {
+        let candidates = tieBreak.filter { mask.contains($0) }
+        guard let fewest = candidates.map({ orientation.quarterTurns(to: $0) }).min() else { return orientation }
+        let closest = candidates.filter { orientation.quarterTurns(to: $0) == fewest }
+        if closest.count > 1, let lean, lean.isFinite {
+            let distances = closest.map { leanDistance(lean, to: $0) }
+            if let best = distances.min(), distances.filter({ $0 < best + 2 * leanDeadZoneDeg }).count == 1,
+               let i = distances.firstIndex(of: best) {
+                return closest[i]
             }
-            best = candidate
         }
-        return best ?? orientation
+        return closest[0]
+    }
+
+    /// Degrees between an in-plane angle and an orientation's own angle (0...180).
+    private static func leanDistance(_ angle: Double, to o: Orientation) -> Double {
+        let d = (angle - Double(o.clockwiseQuarterTurns) * 90).truncatingRemainder(dividingBy: 360)
+        let a = abs(d < 0 ? d + 360 : d)
+        return min(a, 360 - a)
     }
 }

@@ -27,6 +27,8 @@ public final class OrientationSensor {
     /// The rate the device is read at now (polled devices follow the sampling plan).
     public var rateHz: Double { schedule.rateHz }
     public private(set) var isRunning = false
+    /// Whether an accelerometer is open and read now.
+    public var hasDevice: Bool { accelerometer != nil }
 
     /// The fd to poll for readability (buffered devices), if any.
     public var pollDescriptor: Int32? { isRunning ? bufferFD ?? monitor?.fd : nil }

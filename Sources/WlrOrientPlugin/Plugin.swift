@@ -37,6 +37,8 @@ final class Plugin {
     /// Events wait here while commands run: a command may cause an event (a refused commit).
     private var queue: [ControllerEvent] = []
     private var dispatching = false
+    /// The lean last told to the controller.
+    private var sentLean: Double?
 
     init?(host: wlr_orient_host) {
         guard host.display != nil, host.backend != nil, host.output_layout != nil else {
@@ -169,8 +171,13 @@ final class Plugin {
 
     // MARK: events in, commands out
 
-    /// Hands one event to the controller and carries out what it says.
+    /// Hands one event to the controller and carries out what it says. The way the device leans
+    /// goes first when it has moved, so that a decision the event brings is made with it.
     func dispatch(_ event: ControllerEvent) {
+        if let lean = currentLean, abs(lean - (sentLean ?? .infinity)) >= 1 {
+            sentLean = lean
+            queue.append(.lean(lean))
+        }
         queue.append(event)
         guard !dispatching else { return }
         dispatching = true

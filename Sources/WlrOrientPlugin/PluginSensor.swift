@@ -23,6 +23,13 @@ extension Plugin {
         schedule()
     }
 
+    /// The device's in-plane angle while the sensor runs and the device is held up (lying flat,
+    /// it leans nowhere).
+    var currentLean: Double? {
+        guard sensor.isRunning, sensor.hasDevice, sensor.detector.posture == .upright, sensor.detector.confirmed else { return nil }
+        return sensor.detector.angleDeg
+    }
+
     /// Re-arms the timer for the sensor's next deadline and watches its fd, if it has one.
     func schedule() {
         if sensor.pollDescriptor != watchedFD {

@@ -61,7 +61,7 @@ def test_lock_status_unlock_and_toggle_from_the_command_line():
         socket_path(host)
         r = cli(host, "lock", "landscape")
         assert r.returncode == 0 and "Locked to landscape" in r.stdout, r
-        host.wait_frame(0)  # the landscape variant nearer to left-up: the tie-break's normal
+        host.wait_frame(0)  # held exactly left-up, both landscape variants are as near: the tie-break's normal
         s = status(host)
         assert (s["lock"], s["felt"]) == ("landscape", "left-up")
         assert [(p["name"], p["shown"], p["allowed"]) for p in s["panels"]] == [("HEADLESS-1", "normal", ["normal", "bottom-up"])]
@@ -93,6 +93,22 @@ def test_lock_status_unlock_and_toggle_from_the_command_line():
             foot.stop()
         assert host.stop() == 0
     assert 3 not in frame_transforms(host)
+
+
+def test_lock_landscape_while_held_portrait_turns_to_the_landscape_variant_the_device_leans_toward():
+    import math
+    fake = FakeIIO()
+    a = math.radians(115)  # left-up, tipped 25° toward upside down: bottom-up is the nearer landscape
+    fake.add_accel(raw=(round(G * math.sin(a)), round(-G * math.cos(a)), 0))
+    host = Compositor(fake, extra_args=["--debug"])
+    try:
+        socket_path(host)
+        host.log.wait(r"decision left-up from the sample")
+        assert cli(host, "lock", "landscape").returncode == 0
+        host.wait_frame(2)
+        assert status(host)["panels"][0]["shown"] == "bottom-up"
+    finally:
+        assert host.stop() == 0
 
 
 def test_the_lock_survives_a_restart_of_the_compositor():

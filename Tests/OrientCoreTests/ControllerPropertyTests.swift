@@ -19,7 +19,8 @@ import Testing
             let panel = PanelID(UInt(a % 2 + 1))
             let orientation = Orientation(clockwiseQuarterTurns: a)
             switch kind {
-            case 0, 1, 2: return .felt(orientation)
+            case 0, 1: return .felt(orientation)
+            case 2: return .lean(Double(b) * 24.5)
             case 3: return .toplevelAdded(toplevel, appID: appIDs[c % appIDs.count], covers: flag)
             case 4: return .toplevelMapped(toplevel, flag)
             case 5: return .focus(flag ? toplevel : nil)

@@ -49,6 +49,8 @@ public struct Controller: Sendable {
     /// The sensor has been off since the felt orientation was last known: the device may have
     /// turned meanwhile, so it counts as unknown (the screen stays) until the sensor speaks.
     private var feltStale = false
+    /// The device's in-plane angle, as the sensor last read it (nil while unknown or stale).
+    private var lean: Double?
     private var lastStatus: ControllerStatus?
     /// Conflicts already logged (each once until it goes away and comes back).
     private var droppedLogged: Set<DroppedLevel> = []
@@ -73,6 +75,8 @@ public struct Controller: Sendable {
     public mutating func handle(_ event: ControllerEvent) -> [ControllerCommand] {
         var out: [ControllerCommand] = []
         switch event {
+        case .lean(let angle):
+            lean = angle.isFinite ? angle : nil
         case .felt(let o):
             feltStale = false
             if state.lastFelt != o {
@@ -245,7 +249,7 @@ public struct Controller: Sendable {
         let global = state.lock?.resolve(on: panel.shape) ?? .all
         let client = frontWish(on: panel.id)?.1.level(on: panel.shape)
         return Policy.decide(PolicyInput(felt: felt, current: panel.shown, device: device,
-                                         global: global, client: client))
+                                         global: global, client: client, lean: feltStale ? nil : lean))
     }
 
     /// After any event: panels, clients, the sensor, watchers.

@@ -32,6 +32,9 @@ public enum ControlCommand: Sendable, Hashable {
 public enum ControllerEvent: Sendable, Hashable {
     /// The sensor decided how the person holds the device.
     case felt(Orientation)
+    /// Which way the device leans now (in-plane angle, degrees; see `PolicyInput.lean`): breaks a
+    /// tie between two orientations equally far from the felt one.
+    case lean(Double)
     /// A built-in panel appeared, showing `showing` (its transform now).
     case panelAdded(PanelID, name: String, shape: PanelShape, showing: Orientation)
     case panelRemoved(PanelID)
