@@ -16,7 +16,12 @@ public struct Controller: Sendable {
         let name: String
         let shape: PanelShape
         var shown: Orientation
+        /// What device ∩ lock ∩ the app in front allowed at the last decision.
+        var allowed: OrientationMask = .all
     }
+
+    /// The app in front on a panel, and what it asks.
+    private typealias Front = (id: ToplevelID, wish: AppWish)
 
     private struct ToplevelRecord: Sendable {
         var appID: String
@@ -76,7 +81,10 @@ public struct Controller: Sendable {
         var out: [ControllerCommand] = []
         switch event {
         case .lean(let angle):
+            // Only remembered: a lean alone never turns the screen; it settles a tie when another
+            // event brings a decision.
             lean = angle.isFinite ? angle : nil
+            return []
         case .felt(let o):
             feltStale = false
             if state.lastFelt != o {
@@ -153,28 +161,25 @@ public struct Controller: Sendable {
     /// How many toplevels it keeps a record of (for tests: gone ones must leave none behind).
     var toplevelCount: Int { toplevels.count }
 
-    /// What `status` reports now.
+    /// What `status` reports now (as the last event left it).
     public var status: ControllerStatus {
-        let rotating = self.rotating
-        var front: ControllerStatus.Front?
-        if let first = panels.first, let (_, wish) = frontWish(on: first.id) {
-            front = ControllerStatus.Front(
-                appID: wish.appID, orientations: wish.orientations.resolve(on: first.shape),
-                givenAs: Self.describe(wish.orientations), orientationsSource: wish.orientationsSource,
-                input: wish.input, inputSource: wish.inputSource)
-        } else if panels.isEmpty, let id = candidateFront, let t = toplevels[id] {
-            let wish = AppWish.resolve(appID: t.appID, declaration: t.declaration, config: config, desktop: desktop)
-            front = ControllerStatus.Front(
-                appID: wish.appID, orientations: wish.orientations.resolve(on: .landscape),
+        lastStatus ?? makeStatus(fronts: fronts())
+    }
+
+    private func makeStatus(fronts: [PanelID: Front]) -> ControllerStatus {
+        // The first panel's app in front; with no panel yet, the one that would be, on a tablet.
+        let shape = panels.first?.shape ?? .landscape
+        let wish = panels.first.map { fronts[$0.id]?.wish } ?? candidateFront.flatMap(wish(of:))
+        let front = wish.map { wish in
+            ControllerStatus.Front(
+                appID: wish.appID, orientations: wish.orientations.resolve(on: shape),
                 givenAs: Self.describe(wish.orientations), orientationsSource: wish.orientationsSource,
                 input: wish.input, inputSource: wish.inputSource)
         }
         return ControllerStatus(
             lock: state.lock, felt: state.lastFelt, rotateWhen: config.rotateWhen, tabletMode: tabletMode,
             rotating: rotating, sensorRunning: sensorRunning,
-            panels: panels.map { p in
-                .init(name: p.name, shape: p.shape, shown: p.shown, allowed: decide(for: p).effective)
-            },
+            panels: panels.map { .init(name: $0.name, shape: $0.shape, shown: $0.shown, allowed: $0.allowed) },
             front: front)
     }
 
@@ -229,17 +234,26 @@ public struct Controller: Sendable {
         }
     }
 
-    private func front(on panel: PanelID) -> ToplevelID? {
-        if let said = hostFront[panel] { return said }
-        return candidateFront
+    private func wish(of id: ToplevelID) -> AppWish? {
+        toplevels[id].map { AppWish.resolve(appID: $0.appID, declaration: $0.declaration, config: config, desktop: desktop) }
     }
 
-    private func frontWish(on panel: PanelID) -> (ToplevelID, AppWish)? {
-        guard let id = front(on: panel), let t = toplevels[id] else { return nil }
-        return (id, AppWish.resolve(appID: t.appID, declaration: t.declaration, config: config, desktop: desktop))
+    /// The app in front on each panel: the host's word where it gave one, else the candidate.
+    /// Resolved once per event (a wish matches every `[[app]]` rule's glob).
+    private func fronts() -> [PanelID: Front] {
+        let candidate = candidateFront.flatMap { id in wish(of: id).map { (id: id, wish: $0) } }
+        var out: [PanelID: Front] = [:]
+        for p in panels {
+            if let said = hostFront[p.id] {
+                out[p.id] = said.flatMap { id in wish(of: id).map { (id: id, wish: $0) } }
+            } else {
+                out[p.id] = candidate
+            }
+        }
+        return out
     }
 
-    private func decide(for panel: PanelRecord) -> PolicyDecision {
+    private func decide(for panel: PanelRecord, front: Front?) -> PolicyDecision {
         let device = config.device.orientations.resolve(on: panel.shape)
         guard rotating else {
             // Outside tablet mode a 2-in-1 is a laptop: the panel stands upright, whatever the
@@ -247,18 +261,21 @@ public struct Controller: Sendable {
             return Policy.decide(PolicyInput(felt: .normal, current: panel.shown, device: device))
         }
         let global = state.lock?.resolve(on: panel.shape) ?? .all
-        let client = frontWish(on: panel.id)?.1.level(on: panel.shape)
+        let client = front?.wish.level(on: panel.shape)
         return Policy.decide(PolicyInput(felt: felt, current: panel.shown, device: device,
                                          global: global, client: client, lean: feltStale ? nil : lean))
     }
 
     /// After any event: panels, clients, the sensor, watchers.
     private mutating func reconcile(into out: inout [ControllerCommand]) {
+        let fronts = fronts()
         // 1. What each panel shows.
         var shows: [ControllerCommand] = []
         var stillDropped: Set<DroppedLevel> = []
         for i in panels.indices {
-            let decision = decide(for: panels[i])
+            let front = fronts[panels[i].id]
+            let decision = decide(for: panels[i], front: front)
+            panels[i].allowed = decision.effective
             for level in decision.dropped {
                 stillDropped.insert(level)
                 if droppedLogged.insert(level).inserted { out.append(.log(.error, Self.explain(level, lock: state.lock))) }
@@ -269,7 +286,7 @@ public struct Controller: Sendable {
             }
             if decision.target != panels[i].shown {
                 panels[i].shown = decision.target
-                let transition = frontWish(on: panels[i].id)?.1.transition ?? config.transition.kind
+                let transition = front?.wish.transition ?? config.transition.kind
                 shows.append(.show(panels[i].id, decision.target, transition: transition))
             }
         }
@@ -277,14 +294,16 @@ public struct Controller: Sendable {
 
         // 2. Clients hear what their output will show before it turns (so before the configure
         //    with the new size), and an input-mode client in front hears how the device is held.
+        // An input-mode toplevel in front on some panel: it hears the device, and needs the sensor.
+        let inputFronts = Set(fronts.values.filter { $0.wish.input }.map(\.id))
         for id in toplevels.keys.sorted() {
-            guard let t = toplevels[id], t.declaration != nil, let panel = panel(of: id) else { continue }
+            guard let t = toplevels[id], t.declaration != nil, let panel = panel(of: id, fronts) else { continue }
             let shown = ContentOrientations(panel.shown, on: panel.shape)
             if t.toldShown != shown {
                 toplevels[id]?.toldShown = shown
                 out.append(.tellShown(id, shown))
             }
-            guard rotating, isInputFront(id) else {
+            guard rotating, inputFronts.contains(id) else {
                 toplevels[id]?.toldFelt = nil   // so that it hears the device again when it returns
                 continue
             }
@@ -297,7 +316,9 @@ public struct Controller: Sendable {
         out += shows
 
         // 3. The sensor runs only while it can change something (rule 12).
-        let needed = sensorNeeded
+        // A game that takes orientation as input (told over the protocol) needs the sensor even
+        // when the screen cannot turn.
+        let needed = sensorNeeded || rotating && inputFronts.contains { toplevels[$0]?.declaration != nil }
         if !needed { feltStale = true }
         if needed != sensorRunning {
             sensorRunning = needed
@@ -309,7 +330,7 @@ public struct Controller: Sendable {
         }
 
         // 4. Watchers hear of every change.
-        let now = status
+        let now = makeStatus(fronts: fronts)
         if now != lastStatus {
             lastStatus = now
             out.append(.notify(now))
@@ -317,29 +338,19 @@ public struct Controller: Sendable {
     }
 
     /// The panel a toplevel's orientation is told for: the one it is in front on, else the first.
-    private func panel(of id: ToplevelID) -> PanelRecord? {
-        panels.first { front(on: $0.id) == id } ?? panels.first
+    private func panel(of id: ToplevelID, _ fronts: [PanelID: Front]) -> PanelRecord? {
+        panels.first { fronts[$0.id]?.id == id } ?? panels.first
     }
 
-    /// A toplevel in front (on some panel) that takes orientation as input, told over the protocol.
-    private func isInputFront(_ id: ToplevelID) -> Bool {
-        guard toplevels[id]?.declaration != nil else { return false }
-        return panels.contains { p in
-            guard let (front, wish) = frontWish(on: p.id) else { return false }
-            return front == id && wish.input
-        }
-    }
-
+    /// Whether the sensor can change what a panel shows (the lock and the device leave more
+    /// than one orientation somewhere), with panels still to come counting as able.
     private var sensorNeeded: Bool {
         guard rotating else { return false }
         if panels.isEmpty { return true }
-        let lock = state.lock
-        let canTurn = panels.contains { p in
+        return panels.contains { p in
             Policy.sensorMatters(device: config.device.orientations.resolve(on: p.shape),
-                                 global: lock?.resolve(on: p.shape) ?? .all)
+                                 global: state.lock?.resolve(on: p.shape) ?? .all)
         }
-        // A game that takes orientation as input needs the sensor even when the screen cannot turn.
-        return canTurn || toplevels.keys.contains { isInputFront($0) }
     }
 
     // MARK: words
