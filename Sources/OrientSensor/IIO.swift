@@ -126,6 +126,77 @@ struct IIOChannel {
     }
 }
 
+/// An inotify watch on one directory that says which of some names in it were created, removed
+/// or replaced, and whether the directory itself went. Non-blocking; `fd` can go on a loop.
+/// Shared by the sensor's held sysfs files and the plugin's config watch.
+public final class DirectoryWatch {
+    public enum Change: Equatable {
+        case unchanged
+        /// Bit i: `names[i]` changed (all bits when the kernel's queue overflowed).
+        case named(UInt64)
+        case directoryGone
+    }
+
+    public let fd: Int32
+    /// The names as the bytes inotify reports them in.
+    private let nameBytes: [[UInt8]]
+    private let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
+
+    /// The usual mask: an entry created, removed, or replaced by a rename; the directory going.
+    public static let entriesChanged = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+    /// nil when inotify cannot be had (its per-user limit reached) or the directory is missing.
+    public init?(directory: String, names: [String], mask: UInt32 = DirectoryWatch.entriesChanged) {
+        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
+        guard fd >= 0 else { return nil }
+        guard inotify_add_watch(fd, directory, mask) >= 0 else {
+            Glibc.close(fd)
+            return nil
+        }
+        self.fd = fd
+        nameBytes = names.map { Array($0.utf8) }
+    }
+
+    deinit {
+        Glibc.close(fd)
+        events.deallocate()
+    }
+
+    /// Reads every queued event (struct inotify_event: wd, mask, cookie, len, then a NUL-padded
+    /// name), keeping those about our names: a writer's temporary files are not.
+    /// With readv(2) rather than read(2): umockdev's preload wraps read (it blocks signals around
+    /// each call to look the fd up), which would triple the cost of this check under test.
+    public func drain() -> Change {
+        var changed: UInt64 = 0
+        let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
+        var vector = iovec(iov_base: events.baseAddress, iov_len: events.count)
+        while true {
+            let n = readv(fd, &vector, 1)
+            guard n > 0 else { return changed == 0 ? .unchanged : .named(changed) }  // EAGAIN: no more
+            var offset = 0
+            while offset + 16 <= n {
+                let mask = events.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
+                let length = Int(events.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
+                guard offset + 16 + length <= n else { break }
+                if mask & gone != 0 { return .directoryGone }
+                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                    changed = ~0  // events were lost: any name may have changed
+                } else if let i = index(ofName: UnsafeRawBufferPointer(rebasing: events[(offset + 16)..<(offset + 16 + length)])) {
+                    changed |= 1 << UInt64(min(i, 63))
+                }
+                offset += 16 + length
+            }
+        }
+    }
+
+    /// Which of the names a NUL-padded name from an inotify event is, if any.
+    private func index(ofName padded: UnsafeRawBufferPointer) -> Int? {
+        let end = padded.firstIndex(of: 0) ?? padded.count
+        let name = UnsafeRawBufferPointer(rebasing: padded[..<end])
+        return nameBytes.firstIndex { $0.elementsEqual(name) }
+    }
+}
+
 /// Attribute files of one sysfs directory (a polled device's `raw` values), held open and re-read
 /// with pread(2) at offset 0, as sysfs allows.
 ///
@@ -140,26 +211,20 @@ final class SysfsAttributeFiles {
     let directory: String
     let names: [String]
     private var fds: [Int32]
-    /// An inotify instance watching `directory` for entries replaced or removed, or -1.
-    private let watch: Int32
-    private let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
-    /// `names` as the bytes inotify reports them in.
-    private let nameBytes: [[UInt8]]
+    /// Entries of `directory` replaced or removed; nil without inotify.
+    private let watch: DirectoryWatch?
 
     init(directory: String, names: [String]) throws {
         self.directory = directory
         self.names = names
-        nameBytes = names.map { Array($0.utf8) }
         fds = Array(repeating: -1, count: names.count)
         // Watch first, then open: a replacement after the open is then always seen.
-        watch = Self.watch(directory)
+        watch = DirectoryWatch(directory: directory, names: names)
         for i in fds.indices { try reopen(i) }
     }
 
     deinit {
         for fd in fds where fd >= 0 { Glibc.close(fd) }
-        if watch >= 0 { Glibc.close(watch) }
-        events.deallocate()
     }
 
     var count: Int { fds.count }
@@ -167,16 +232,16 @@ final class SysfsAttributeFiles {
     /// Call once before reading the set: opens again the files that were replaced. Throws when
     /// the directory went away or a file cannot be opened (the device is gone).
     func refresh() throws {
-        guard watch >= 0 else {
+        guard let watch else {
             for i in fds.indices {
                 var st = stat()
                 if fstat(fds[i], &st) != 0 || st.st_nlink == 0 { try reopen(i) }
             }
             return
         }
-        switch drainWatch() {
+        switch watch.drain() {
         case .unchanged: return
-        case .replaced(let stale):
+        case .named(let stale):
             for i in fds.indices where stale & (1 << UInt64(min(i, 63))) != 0 { try reopen(i) }
         case .directoryGone: throw SensorError(operation: "watch \(directory)", errno: ENODEV)
         }
@@ -196,58 +261,6 @@ final class SysfsAttributeFiles {
         let path = "\(directory)/\(names[i])"
         fds[i] = open(path, O_RDONLY | O_CLOEXEC)
         if fds[i] < 0 { throw SensorError(operation: "open \(path)", errno: Glibc.errno) }
-    }
-
-    private static func watch(_ directory: String) -> Int32 {
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { return -1 }
-        let mask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-        guard inotify_add_watch(fd, directory, mask) >= 0 else {
-            Glibc.close(fd)
-            return -1
-        }
-        return fd
-    }
-
-    private enum WatchState {
-        case unchanged
-        /// Bit i: `names[i]` was replaced, created or removed.
-        case replaced(UInt64)
-        case directoryGone
-    }
-
-    /// Reads every queued inotify event (struct inotify_event: wd, mask, cookie, len, then a
-    /// NUL-padded name), keeping those about our files: a writer's temporary files are not.
-    /// With readv(2) rather than read(2): umockdev's preload wraps read (it blocks signals around
-    /// each call to look the fd up), which would triple the cost of this check under test.
-    private func drainWatch() -> WatchState {
-        var stale: UInt64 = 0
-        let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
-        var vector = iovec(iov_base: events.baseAddress, iov_len: events.count)
-        while true {
-            let n = readv(watch, &vector, 1)
-            guard n > 0 else { return stale == 0 ? .unchanged : .replaced(stale) }  // EAGAIN: no more
-            var offset = 0
-            while offset + 16 <= n {
-                let mask = events.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                let length = Int(events.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                guard offset + 16 + length <= n else { break }
-                if mask & gone != 0 { return .directoryGone }
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                    stale = ~0  // events were lost: any file may be stale
-                } else if let i = index(ofName: UnsafeRawBufferPointer(rebasing: events[(offset + 16)..<(offset + 16 + length)])) {
-                    stale |= 1 << UInt64(min(i, 63))
-                }
-                offset += 16 + length
-            }
-        }
-    }
-
-    /// Which of `names` a NUL-padded name from an inotify event is, if any.
-    private func index(ofName padded: UnsafeRawBufferPointer) -> Int? {
-        let end = padded.firstIndex(of: 0) ?? padded.count
-        let name = UnsafeRawBufferPointer(rebasing: padded[..<end])
-        return nameBytes.firstIndex { $0.elementsEqual(name) }
     }
 }
 
