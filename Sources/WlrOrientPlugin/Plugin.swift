@@ -198,6 +198,12 @@ final class Plugin {
             case .stopSensor:
                 sensor.stop()
                 schedule()
+            case .replaceSensor(let device, let detection):
+                let running = sensor.isRunning
+                sensor.stop()
+                sensor = OrientationSensor(device: device, detection: detection, savedFelt: controller.state.lastFelt)
+                if running { sensor.start() }
+                schedule()
             case .tellShown(let id, let orientation):
                 protocolServer?.tellShown(id, orientation)
             case .tellFelt(let id, let orientation):
@@ -246,7 +252,7 @@ final class Plugin {
         }
     }
 
-    /// The config read again: applied, or, with errors, reported and the one in use kept.
+    /// The config read again, for the controller to apply or refuse.
     private func reloaded(_ result: Result<PluginInputs, Problem>) {
         let inputs: PluginInputs
         switch result {
@@ -256,24 +262,11 @@ final class Plugin {
             inputs = read
         }
         inputs.messages.forEach(Log.error)
-        guard inputs.configErrors.isEmpty else {
-            return inputs.configErrors.forEach { Log.error("config: \($0); keeping the config in use") }
-        }
-        let old = controller.config
-        if inputs.config.device != old.device || inputs.config.detection != old.detection {
-            // The accelerometer or its detector changed: a new sensor, knowing how the device was held.
-            let running = sensor.isRunning
-            sensor.stop()
-            sensor = OrientationSensor(device: inputs.config.device, detection: inputs.config.detection,
-                                       savedFelt: controller.state.lastFelt)
-            if running { sensor.start() }
-            schedule()
-        }
-        if let file = inputs.configFile, host.config_path == nil, file != watchedConfigFile {
+        if inputs.configErrors.isEmpty, let file = inputs.configFile, host.config_path == nil, file != watchedConfigFile {
             watchedConfigFile = file
             watchConfig()
         }
-        dispatch(.configLoaded(inputs.config, inputs.desktop))
+        dispatch(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors))
     }
 
     // MARK: the control socket

@@ -119,6 +119,22 @@ private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape]
         #expect(h.controller.toplevelCount == 0)
     }
 
+    @Test func aReloadedConfigWithErrorsKeepsTheOneInUseAndLogsEachError() {
+        var h = ControllerHarness(config: Config.with(.rule("foot", "landscape")))
+        h.send(.configLoaded(Config(), DesktopIndex(), errors: ["/c.toml:2:1: one", "/c.toml:5:3: two"]))
+        #expect(h.logs == ["config: /c.toml:2:1: one; keeping the config in use", "config: /c.toml:5:3: two; keeping the config in use"])
+        #expect(h.controller.config.apps.count == 1)
+    }
+
+    @Test func aReloadedConfigThatChangesTheSensorAsksForANewSensorAndOnlyThen() {
+        var h = ControllerHarness()
+        var config = h.controller.config
+        config.apps = [.rule("foot", "landscape")]
+        #expect(!h.send(.configLoaded(config, DesktopIndex(), errors: [])).contains { if case .replaceSensor = $0 { true } else { false } })
+        config.detection.settleMs = 80
+        #expect(h.send(.configLoaded(config, DesktopIndex(), errors: [])).contains(.replaceSensor(config.device, config.detection)))
+    }
+
     @Test func reloadAsksTheHostToReadTheConfig() {
         var h = ControllerHarness()
         #expect(h.send(.control(.reload)).contains(.reloadConfig))

@@ -169,7 +169,7 @@ let controllerScenarios: [ControllerScenario] = [
     .init(name: "a reloaded config applies its rules to the app in front at once",
           steps: [([.felt(.leftUp)], .leftUp, true),
                   (launch(game, "foot") + shown(game), .leftUp, true),
-                  ([.configLoaded(footLandscape, DesktopIndex())], .normal, true)]),
+                  ([.configLoaded(footLandscape, DesktopIndex(), errors: [])], .normal, true)]),
     .init(name: "an app_id set after the initial commit is applied",
           config: footLandscape,
           steps: [([.felt(.leftUp)], .leftUp, true),

@@ -148,7 +148,14 @@ public struct Controller: Sendable {
                                           : "laptop mode: the panel stays upright"))
             }
             tabletMode = on
-        case .configLoaded(let config, let desktop):
+        case .configLoaded(let config, let desktop, let errors):
+            guard errors.isEmpty else {
+                // A config with errors is never applied: the one in use stays.
+                return errors.map { .log(.error, "config: \($0); keeping the config in use") }
+            }
+            if config.device != self.config.device || config.detection != self.config.detection {
+                out.append(.replaceSensor(config.device, config.detection))
+            }
             self.config = config
             self.desktop = desktop
             droppedLogged = []

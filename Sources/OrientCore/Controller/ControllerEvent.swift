@@ -59,8 +59,9 @@ public enum ControllerEvent: Sendable, Hashable {
     case control(ControlCommand)
     /// The tablet-mode switch turned on (tablet) or off (laptop).
     case tabletMode(Bool)
-    /// The config and the `.desktop` index, read again; the state is not re-read (we own it).
-    case configLoaded(Config, DesktopIndex)
+    /// The config and the `.desktop` index, read again (the state is not re-read: it is ours);
+    /// `errors` (FILE:LINE:COLUMN: message) when the file was not valid.
+    case configLoaded(Config, DesktopIndex, errors: [String])
 }
 
 public enum LogLevel: Sendable, Hashable {
@@ -74,6 +75,9 @@ public enum ControllerCommand: Sendable, Hashable {
     case show(PanelID, Orientation, transition: TransitionKind)
     case startSensor
     case stopSensor
+    /// The accelerometer or its detector is configured anew: a new sensor in place of the old,
+    /// knowing the felt orientation, running if the old one ran.
+    case replaceSensor(DeviceConfig, DetectionConfig)
     /// Tell a client, over the protocol, what its output will show; sent before the output
     /// turns, so before the configure that carries the new size.
     case tellShown(ToplevelID, ContentOrientations)
