@@ -19,13 +19,19 @@ struct glue_protocol {
  * reset), the xdg_surface, the wl_surface and the client's xdg_wm_base (each frees the
  * wlr_xdg_surface). The xdg_surface's own `destroy` signal is not enough: 0.15 emits it only for
  * a surface that has had its initial commit, and a client may make its object, then go, before. */
-enum { WATCHED_TOPLEVEL, WATCHED_XDG_SURFACE, WATCHED_SURFACE, WATCHED_WM_BASE, WATCHED_COUNT };
+enum { WATCHED_COUNT = 4 };
+
+/* A destroy listener on one of those resources, knowing its object. */
+struct glue_orient_watch {
+	struct wl_listener listener;
+	struct glue_orient_object *object;
+};
 
 struct glue_orient_object {
 	struct wl_resource *resource;
 	struct glue_protocol *protocol;  /* NULL once the plugin is gone */
 	struct wlr_xdg_surface *surface; /* NULL once inert (its toplevel was destroyed) */
-	struct wl_listener gone[WATCHED_COUNT];
+	struct glue_orient_watch gone[WATCHED_COUNT];
 	struct wl_list link;             /* glue_protocol.objects, while protocol is set */
 };
 
@@ -45,29 +51,17 @@ static void object_make_inert(struct glue_orient_object *object) {
 	/* A resource that was destroyed already has unhooked its listener (libwayland's final emit
 	 * leaves the link initialised): removing every one is safe. */
 	for (int i = 0; i < WATCHED_COUNT; i++) {
-		wl_list_remove(&object->gone[i].link);
-		wl_list_init(&object->gone[i].link);
+		wl_list_remove(&object->gone[i].listener.link);
+		wl_list_init(&object->gone[i].listener.link);
 	}
 	if (object->protocol != NULL) {
 		object->protocol->callbacks.gone(object->protocol->context, surface);
 	}
 }
 
-static void object_handle_toplevel_gone(struct wl_listener *listener, void *data) {
-	struct glue_orient_object *object = wl_container_of(listener, object, gone[WATCHED_TOPLEVEL]);
-	object_make_inert(object);
-}
-static void object_handle_xdg_surface_gone(struct wl_listener *listener, void *data) {
-	struct glue_orient_object *object = wl_container_of(listener, object, gone[WATCHED_XDG_SURFACE]);
-	object_make_inert(object);
-}
-static void object_handle_surface_gone(struct wl_listener *listener, void *data) {
-	struct glue_orient_object *object = wl_container_of(listener, object, gone[WATCHED_SURFACE]);
-	object_make_inert(object);
-}
-static void object_handle_wm_base_gone(struct wl_listener *listener, void *data) {
-	struct glue_orient_object *object = wl_container_of(listener, object, gone[WATCHED_WM_BASE]);
-	object_make_inert(object);
+static void object_handle_watched_gone(struct wl_listener *listener, void *data) {
+	struct glue_orient_watch *watch = wl_container_of(listener, watch, listener);
+	object_make_inert(watch->object);
 }
 
 static void object_handle_resource_destroy(struct wl_resource *resource) {
@@ -145,7 +139,9 @@ static void manager_handle_get_toplevel_orientation(struct wl_client *client, st
 	}
 	wl_resource_set_implementation(object->resource, &object_impl, object, object_handle_resource_destroy);
 	for (int i = 0; i < WATCHED_COUNT; i++) {
-		wl_list_init(&object->gone[i].link);
+		object->gone[i].object = object;
+		object->gone[i].listener.notify = object_handle_watched_gone;
+		wl_list_init(&object->gone[i].listener.link);
 	}
 	/* A manager whose plugin is gone, or a toplevel that is already gone: an inert object. */
 	if (protocol == NULL || surface == NULL) {
@@ -155,19 +151,14 @@ static void manager_handle_get_toplevel_orientation(struct wl_client *client, st
 	wl_list_insert(&protocol->objects, &object->link);
 	object->surface = surface;
 	struct wl_resource *watched[WATCHED_COUNT] = {
-		[WATCHED_TOPLEVEL] = toplevel_resource,
-		[WATCHED_XDG_SURFACE] = surface->resource,
-		[WATCHED_SURFACE] = surface->surface != NULL ? surface->surface->resource : NULL,
-		[WATCHED_WM_BASE] = surface->client != NULL ? surface->client->resource : NULL,
-	};
-	const wl_notify_func_t handlers[WATCHED_COUNT] = {
-		object_handle_toplevel_gone, object_handle_xdg_surface_gone,
-		object_handle_surface_gone, object_handle_wm_base_gone,
+		toplevel_resource,
+		surface->resource,
+		surface->surface != NULL ? surface->surface->resource : NULL,
+		surface->client != NULL ? surface->client->resource : NULL,
 	};
 	for (int i = 0; i < WATCHED_COUNT; i++) {
 		if (watched[i] != NULL) {
-			object->gone[i].notify = handlers[i];
-			wl_resource_add_destroy_listener(watched[i], &object->gone[i]);
+			wl_resource_add_destroy_listener(watched[i], &object->gone[i].listener);
 		}
 	}
 	protocol->callbacks.created(protocol->context, surface);

@@ -95,7 +95,8 @@ final class Plugin {
             },
         ]))
         if let shell = host.xdg_shell {
-            protocolServer = ProtocolServer(display: host.display) { [unowned self] in dispatch($0) }
+            protocolServer = ProtocolServer(display: host.display, declared: { [unowned self] in controller.declaration(of: $0) },
+                                            report: { [unowned self] in dispatch($0) })
             groups.append(ListenerGroup(destroy: signal(shell, \.events.destroy), [
                 Listener(signal(shell, \.events.new_surface)) { [unowned self] data in
                     addToplevel(data?.assumingMemoryBound(to: wlr_xdg_surface.self))

@@ -7,11 +7,13 @@ import OrientCore
 final class ProtocolServer {
     private var glue: OpaquePointer?
     private let report: (ControllerEvent) -> Void
-    /// What each toplevel's object has declared so far.
-    private var declarations: [ToplevelID: ClientDeclaration] = [:]
+    /// What a toplevel's object has declared so far (the controller's record, the only one).
+    private let declared: (ToplevelID) -> ClientDeclaration?
 
-    init(display: OpaquePointer?, report: @escaping (ControllerEvent) -> Void) {
+    init(display: OpaquePointer?, declared: @escaping (ToplevelID) -> ClientDeclaration?,
+         report: @escaping (ControllerEvent) -> Void) {
         self.report = report
+        self.declared = declared
         var callbacks = glue_protocol_callbacks(
             created: { context, surface in
                 guard let context, let surface else { return }
@@ -41,13 +43,11 @@ final class ProtocolServer {
     func destroy() {
         glue_protocol_destroy(glue)
         glue = nil
-        declarations = [:]
     }
 
     // MARK: requests
 
     private func created(_ id: ToplevelID) {
-        declarations[id] = ClientDeclaration()
         report(.declaration(id, ClientDeclaration()))
     }
 
@@ -69,16 +69,15 @@ final class ProtocolServer {
         declare(id) { $0.input = input }
     }
 
+    /// One request's change, merged into what the object declared before.
     private func declare(_ id: ToplevelID, _ change: (inout ClientDeclaration) -> Void) {
-        var declaration = declarations[id] ?? ClientDeclaration()
-        let before = declaration
+        let before = declared(id) ?? ClientDeclaration()
+        var declaration = before
         change(&declaration)
-        declarations[id] = declaration
         if declaration != before { report(.declaration(id, declaration)) }
     }
 
     private func gone(_ id: ToplevelID) {
-        declarations[id] = nil
         report(.declaration(id, nil))
     }
 

@@ -165,6 +165,11 @@ public struct Controller: Sendable {
         return out
     }
 
+    /// What a toplevel's protocol object has declared so far; nil when it has none.
+    public func declaration(of id: ToplevelID) -> ClientDeclaration? {
+        toplevels[id]?.declaration
+    }
+
     /// How many toplevels it keeps a record of (for tests: gone ones must leave none behind).
     var toplevelCount: Int { toplevels.count }
 
