@@ -24,9 +24,9 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
 from compositor import ROOT, Compositor  # noqa: E402
-from fakeiio import G_COUNTS as G, FakeIIO  # noqa: E402
+from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO  # noqa: E402
 
-POSES = [((G, 0, 0), "left-up"), ((0, G, 0), "bottom-up"), ((-G, 0, 0), "right-up"), ((0, -G, 0), "normal")]
+POSES = [(LEFT_UP, "left-up"), (BOTTOM_UP, "bottom-up"), (RIGHT_UP, "right-up"), (NORMAL, "normal")]
 
 
 def summary(name, values):
@@ -44,7 +44,7 @@ def main():
     ap.add_argument("--cli", default=os.path.join(ROOT, "build", "wlr-orient"))
     a = ap.parse_args()
     fake = FakeIIO()
-    dev = fake.add_accel(raw=(0, -G, 0))
+    dev = fake.add_accel(raw=NORMAL)
     host = Compositor(fake, extra_args=["--debug"])
     watch = None
     try:

@@ -83,6 +83,11 @@ public struct MaskSpec: Sendable, Hashable, CustomStringConvertible {
 
     public static let all = MaskSpec([.all])
 
+    /// One orientation, by its exact name.
+    public init(exactly orientation: Orientation) {
+        self.words = [MaskWord(rawValue: orientation.rawValue) ?? .normal]
+    }
+
     /// Parses `"landscape"` or `"portrait,normal"`; returns nil on an unknown word.
     public init?(parsing text: String) {
         var words: [MaskWord] = []

@@ -28,6 +28,8 @@ from gi.repository import UMockdev  # noqa: E402
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("WLR_ORIENT_BIN", os.path.join(ROOT, ".build", "debug", "wlr-orient"))
 G_COUNTS = 1000  # raw counts per g with the default scale below
+# The raw readings of a device held upright in each orientation (iio-sensor-proxy's convention).
+NORMAL, LEFT_UP, BOTTOM_UP, RIGHT_UP = (0, -G_COUNTS, 0), (G_COUNTS, 0, 0), (0, G_COUNTS, 0), (-G_COUNTS, 0, 0)
 DEFAULT_SCALE = "0.009807"
 
 

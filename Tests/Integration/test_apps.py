@@ -1,14 +1,12 @@
 """The app in front decides with the user and the device (issue #11): launch in the supported
 orientation, focus, both variants. Real parts only: the reference host with the plugin, a
 umockdev accelerometer, foot and our own client."""
-import pytest
+import json
+import subprocess
 
-from compositor import Compositor, Foot, band_is_up, frame_transforms
-from fakeiio import G_COUNTS as G, FakeIIO
+from compositor import Client, Compositor, Foot, band_is_up, frame_transforms
+from fakeiio import BIN, BOTTOM_UP, LEFT_UP, NORMAL, FakeIIO
 
-LEFT_UP, BOTTOM_UP, NORMAL = (G, 0, 0), (0, G, 0), (0, -G, 0)
-# Where the app's top edge lies on the panel's raw pixels for each transform (1280x800 panel).
-UP_EDGE = {0: "top", 1: "left", 2: "bottom", 3: "right"}
 
 
 def test_a_landscape_app_by_rule_launches_in_landscape_follows_both_variants_and_its_closing_returns():
@@ -42,7 +40,6 @@ def test_a_landscape_app_by_rule_launches_in_landscape_follows_both_variants_and
 
 
 def test_focus_moving_between_two_clients_with_different_masks_rotates_accordingly(client_binary):
-    from compositor import Client
     fake = FakeIIO()
     fake.add_accel(raw=NORMAL)
     host = Compositor(fake, config='[[app]]\nmatch = "foot"\norientations = ["landscape"]\n'
@@ -105,10 +102,6 @@ def test_with_rotate_when_tablet_mode_the_panel_follows_the_device_only_while_th
 
 
 def test_a_landscape_app_by_its_desktop_file_launches_in_landscape(client_binary, tmp_path):
-    import json
-    import subprocess
-    from compositor import Client
-    from fakeiio import BIN
     data = tmp_path / "data"
     (data / "applications").mkdir(parents=True)
     desktop = data / "applications" / "org.example.Viewer.desktop"
@@ -143,7 +136,6 @@ def test_a_landscape_app_by_its_desktop_file_launches_in_landscape(client_binary
 
 
 def test_a_host_that_names_the_app_in_front_itself_overrides_focus(client_binary):
-    from compositor import Client
     fake = FakeIIO()
     fake.add_accel(raw=NORMAL)
     host = Compositor(fake, config='[[app]]\nmatch = "org.example.Reader"\norientations = ["portrait"]\n',

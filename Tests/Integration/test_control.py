@@ -11,9 +11,8 @@ import threading
 import pytest
 
 from compositor import Compositor, Foot, frame_transforms
-from fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
+from fakeiio import BIN, BOTTOM_UP, G_COUNTS as G, LEFT_UP, NORMAL, FakeIIO, Lines
 
-LEFT_UP, BOTTOM_UP, NORMAL = (G, 0, 0), (0, G, 0), (0, -G, 0)
 
 
 def cli(host, *args, env=None):

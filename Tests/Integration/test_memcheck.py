@@ -1,13 +1,16 @@
 """The host with the plugin under valgrind: rotations and clients coming and going must cause
 no invalid memory access and leak nothing definitely (issue #5, point 5)."""
+import json
 import os
 import re
+import signal
+import socket
 import subprocess
 
 import pytest
 
 from compositor import PLUGIN, Client, Compositor, build_client
-from fakeiio import G_COUNTS as G, FakeIIO
+from fakeiio import BIN, G_COUNTS as G, FakeIIO
 
 ROTATIONS = int(os.environ.get("WLR_ORIENT_MEMCHECK_ROTATIONS", "100"))
 CLIENTS = int(os.environ.get("WLR_ORIENT_MEMCHECK_CLIENTS", "20"))
@@ -74,11 +77,6 @@ def test_a_host_that_destroys_its_display_before_the_plugin_is_survived(tmp_path
 def test_misbehaving_clients_under_valgrind(tmp_path, client_binary):
     """Every kind of misbehaving client of issue #11 (protocol and control socket) in one
     compositor under valgrind: no invalid access, no definite leak, and it carries on."""
-    import json
-    import signal
-    import socket
-    import subprocess
-    from fakeiio import BIN
     fake = FakeIIO()
     dev = fake.add_accel(raw=(G, 0, 0))  # held portrait
     host, log = under_valgrind(tmp_path, fake)

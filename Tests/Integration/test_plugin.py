@@ -4,7 +4,7 @@ import shutil
 
 import pytest
 
-from compositor import PLUGIN, Client, Compositor, build_client, pixel
+from compositor import PLUGIN, Client, Compositor, pixel
 from fakeiio import G_COUNTS as G, ROOT, FakeIIO
 
 RED = (255, 0, 0)

@@ -5,9 +5,8 @@ import os
 import subprocess
 
 from compositor import Compositor, Foot
-from fakeiio import BIN, G_COUNTS as G, FakeIIO
+from fakeiio import BIN, LEFT_UP, FakeIIO
 
-LEFT_UP = (G, 0, 0)
 PANEL = '[device]\noutputs = ["HEADLESS-*"]\n'
 FOOT_LANDSCAPE = '[[app]]\nmatch = "foot"\norientations = ["landscape"]\n'
 

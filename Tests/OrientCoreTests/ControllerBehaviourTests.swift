@@ -135,6 +135,19 @@ private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape]
         #expect(h.send(.configLoaded(config, DesktopIndex(), errors: [])).contains(.replaceSensor(config.device, config.detection)))
     }
 
+    @Test func whatEachLockCommandDoesToTheLock() {
+        let landscape = MaskSpec(parsing: "landscape")!
+        #expect(ControlCommand.lock(landscape).lockChange(from: nil, shown: .leftUp) == .set(landscape))
+        #expect(ControlCommand.lockCurrent.lockChange(from: landscape, shown: .leftUp) == .set(MaskSpec(exactly: .leftUp)))
+        #expect(ControlCommand.unlock.lockChange(from: landscape, shown: nil) == .set(nil))
+        #expect(ControlCommand.toggle.lockChange(from: landscape, shown: .normal) == .set(nil))
+        #expect(ControlCommand.toggle.lockChange(from: nil, shown: .bottomUp) == .set(MaskSpec(exactly: .bottomUp)))
+        // Nothing known to be shown (the CLI with no compositor and no saved orientation).
+        #expect(ControlCommand.toggle.lockChange(from: nil, shown: nil) == .nothingShown)
+        #expect(ControlCommand.lockCurrent.lockChange(from: nil, shown: nil) == .nothingShown)
+        #expect(ControlCommand.reload.lockChange(from: nil, shown: .normal) == ControlCommand.LockChange.none)
+    }
+
     @Test func reloadAsksTheHostToReadTheConfig() {
         var h = ControllerHarness()
         #expect(h.send(.control(.reload)).contains(.reloadConfig))

@@ -198,24 +198,10 @@ public struct Controller: Sendable {
     // MARK: control
 
     private mutating func control(_ command: ControlCommand, into out: inout [ControllerCommand]) {
-        switch command {
-        case .lock(let spec):
-            setLock(spec, into: &out)
-        case .lockCurrent:
-            setLock(currentSpec, into: &out)
-        case .unlock:
-            setLock(nil, into: &out)
-        case .toggle:
-            setLock(state.lock == nil ? currentSpec : nil, into: &out)
-        case .reload:
-            out.append(.reloadConfig)
-        }
-    }
-
-    /// The exact orientation shown now (the first panel's), as a lock.
-    private var currentSpec: MaskSpec {
+        if command == .reload { return out.append(.reloadConfig) }
+        // What is shown now: the first panel's orientation (before any panel, the felt one).
         let shown = panels.first?.shown ?? state.lastFelt ?? .normal
-        return MaskSpec([MaskWord(rawValue: shown.rawValue) ?? .normal])
+        if case .set(let lock) = command.lockChange(from: state.lock, shown: shown) { setLock(lock, into: &out) }
     }
 
     private mutating func setLock(_ spec: MaskSpec?, into out: inout [ControllerCommand]) {

@@ -27,6 +27,31 @@ public enum ControlCommand: Sendable, Hashable {
     case reload
 }
 
+extension ControlCommand {
+    /// What a lock command does to the lock.
+    public enum LockChange: Sendable, Hashable {
+        /// Not a lock command (`reload`).
+        case none
+        /// The lock becomes this (nil: unlocked).
+        case set(MaskSpec?)
+        /// It locks to what is shown, and nothing is known to be shown.
+        case nothingShown
+    }
+
+    /// The lock after this command, from the lock now and the orientation shown now (the
+    /// controller's panel; with no compositor running, the last orientation held).
+    public func lockChange(from lock: MaskSpec?, shown: Orientation?) -> LockChange {
+        let current = shown.map { LockChange.set(MaskSpec(exactly: $0)) } ?? .nothingShown
+        switch self {
+        case .lock(let spec): return .set(spec)
+        case .lockCurrent: return current
+        case .unlock: return .set(nil)
+        case .toggle: return lock == nil ? current : .set(nil)
+        case .reload: return .none
+        }
+    }
+}
+
 /// Everything that can change a decision. The plugin (and later the daemon) translates what its
 /// compositor reports into these; nothing else reaches the controller.
 public enum ControllerEvent: Sendable, Hashable {

@@ -76,19 +76,13 @@ private func saveOffline(_ command: ControlCommand, because why: ControlClient.F
     let store = StateStore(directory: paths.stateDirectory, shield: ForkedParseShield())
     var (state, warnings) = store.load()
     warnings.forEach(printError)
-    switch command {
-    case .lock(let spec): state.lock = spec
-    case .unlock: state.lock = nil
-    case .lockCurrent, .toggle:
-        if case .toggle = command, state.lock != nil {
-            state.lock = nil
-        } else if let felt = state.lastFelt, let word = MaskWord(rawValue: felt.rawValue) {
-            state.lock = MaskSpec([word])   // with nothing running, "current" is the last orientation held
-        } else {
-            printError("\(why) Nothing was saved either: there is no last orientation to lock to.")
-            throw ExitCode(1)
-        }
-    case .reload: return
+    // With nothing running, what is shown is taken to be the last orientation the device was held in.
+    switch command.lockChange(from: state.lock, shown: state.lastFelt) {
+    case .set(let lock): state.lock = lock
+    case .nothingShown:
+        printError("\(why) Nothing was saved either: there is no last orientation to lock to.")
+        throw ExitCode(1)
+    case .none: return
     }
     do {
         try store.save(state)
