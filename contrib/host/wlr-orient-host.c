@@ -7,8 +7,10 @@
  *                   [-s COMMAND]
  *
  * Like tinywl and cage, it gives keyboard focus to each toplevel when it is mapped, and to the
- * most recent other one when the focused one goes. On start it prints "WAYLAND_DISPLAY=<socket>".
- * It reads commands on standard input, one per line, and answers each on standard output:
+ * most recent other one when the focused one goes, and prints "focused APP_ID" (once the
+ * plugin has had the focus signal) and "unmapped APP_ID" (from its own handler, before the
+ * plugin's; a client that asks anything afterwards, such as wlr-randr, sees the plugin's
+ * reaction). On start it prints "WAYLAND_DISPLAY=<socket>". It reads commands on standard input, one per line, and answers each on standard output:
  *   touch-down X Y     a touch at normalized panel coordinates (0..1, the panel's own axes)
  *   focus APP_ID       keyboard focus to the newest toplevel with this app_id
  *   tablet-mode on|off the tablet-mode switch (--switch) toggles
@@ -244,6 +246,9 @@ static void toplevel_handle_map(struct wl_listener *listener, void *data) {
 static void toplevel_handle_unmap(struct wl_listener *listener, void *data) {
 	struct host_toplevel *toplevel = wl_container_of(listener, toplevel, unmap);
 	struct host *host = toplevel->host;
+	const char *app_id = toplevel->xdg_surface->toplevel->app_id;
+	printf("unmapped %s\n", app_id != NULL ? app_id : "");
+	fflush(stdout);
 	if (host->seat->keyboard_state.focused_surface != toplevel->xdg_surface->surface) {
 		return;
 	}
