@@ -82,7 +82,7 @@ private struct ConfigReader {
 
     static let topKeys = ["scope", "rotate-when", "device", "detection", "transition", "app"]
     static let deviceKeys = ["orientations", "outputs", "mount-matrix", "sensor"]
-    static let transitionKeys = ["kind", "duration-ms"]
+    static let transitionKeys = ["kind", "duration-ms", "curve", "timeout-ms"]
     static let appKeys = ["match", "orientations", "transition", "sensor-input"]
 
     mutating func read(_ root: TOMLTable) -> Config {
@@ -146,15 +146,18 @@ private struct ConfigReader {
         var c = TransitionConfig()
         checkKeys(t, known: Self.transitionKeys, at: "transition")
         if let v = t["kind"], let k: TransitionKind = choice(v, at: "transition.kind") { c.kind = k }
-        if let v = t["duration-ms"] {
-            if let ms = v.int, (0...5000).contains(ms) {
-                c.durationMs = ms
-            } else {
-                report(locator.value("transition.duration-ms"),
-                       "'duration-ms' must be a whole number of milliseconds from 0 to 5000, got \(v.int.map(String.init) ?? describe(v.type))")
-            }
-        }
+        if let v = t["duration-ms"], let ms = milliseconds(v, at: "transition.duration-ms") { c.durationMs = ms }
+        if let v = t["curve"], let curve: TransitionCurve = choice(v, at: "transition.curve") { c.curve = curve }
+        if let v = t["timeout-ms"], let ms = milliseconds(v, at: "transition.timeout-ms") { c.timeoutMs = ms }
         return c
+    }
+
+    /// A whole number of milliseconds from 0 to 5000.
+    mutating func milliseconds(_ v: TOMLValueConvertible, at path: String) -> Int? {
+        if let ms = v.int, (0...5000).contains(ms) { return ms }
+        report(locator.value(path),
+               "'\(lastComponent(path))' must be a whole number of milliseconds from 0 to 5000, got \(v.int.map(String.init) ?? describe(v.type))")
+        return nil
     }
 
     mutating func readApp(_ t: TOMLTable, at path: String) -> AppRule {

@@ -42,20 +42,6 @@ public struct DeviceConfig: Sendable, Hashable {
     }
 }
 
-public enum TransitionKind: String, Sendable, CaseIterable {
-    /// Rotate when one client is in front, cross-fade when the layout is complex.
-    case auto
-    case rotate
-    case crossfade
-    case none
-}
-
-public struct TransitionConfig: Sendable, Hashable {
-    public var kind: TransitionKind = .auto
-    public var durationMs: Int = 250
-    public init() {}
-}
-
 /// An `[[app]]` rule: what one app (or a glob of app_ids) supports.
 public struct AppRule: Sendable, Hashable {
     /// The app_id, exact or a glob with `*` and `?`.

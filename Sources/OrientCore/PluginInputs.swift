@@ -52,6 +52,8 @@ public struct PluginInputs: Sendable, Hashable {
         }
         add("transition.kind", [config.transition.kind.rawValue])
         add("transition.duration-ms", [String(config.transition.durationMs)])
+        add("transition.curve", [config.transition.curve.rawValue])
+        add("transition.timeout-ms", [String(config.transition.timeoutMs)])
         for app in config.apps {
             add("app", [app.match, app.orientations?.description ?? "", app.transition?.rawValue ?? "",
                         app.sensorInput.map { $0 ? "true" : "false" } ?? ""])
@@ -132,6 +134,12 @@ public struct PluginInputs: Sendable, Hashable {
         case "transition.duration-ms":
             guard let v = one().flatMap({ Int($0) }), v >= 0 else { return bad() }
             config.transition.durationMs = v
+        case "transition.curve":
+            guard let v = one().flatMap(TransitionCurve.init(rawValue:)) else { return bad() }
+            config.transition.curve = v
+        case "transition.timeout-ms":
+            guard let v = one().flatMap({ Int($0) }), v >= 0 else { return bad() }
+            config.transition.timeoutMs = v
         case "app":
             guard f.count == 4, ["true", "false", ""].contains(f[3]) else { return bad() }
             var rule = AppRule(match: f[0], sensorInput: f[3].isEmpty ? nil : f[3] == "true")

@@ -23,7 +23,8 @@ public func wlr_orient_destroy(_ orient: UnsafeMutablePointer<wlr_orient>?) {
 
 @_cdecl("wlr_orient_render_output")
 public func wlr_orient_render_output(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: UnsafeMutablePointer<wlr_output>?) {
-    // Reserved for rotation transitions.
+    guard let orient, let output, let impl = glue_orient_impl(orient) else { return }
+    Unmanaged<Plugin>.fromOpaque(impl).takeUnretainedValue().renderOutput(output)
 }
 
 @_cdecl("wlr_orient_set_front")

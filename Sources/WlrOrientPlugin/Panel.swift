@@ -12,16 +12,43 @@ final class Panel {
     }
     /// The orientation the panel shows now.
     private(set) var current: Orientation
+    /// The last buffer the panel showed (locked): the old frame of the next transition.
+    private(set) var lastFrame: UnsafeMutablePointer<wlr_buffer>?
+    /// The transition running, if any. It is let go after the frame in which it finished was
+    /// committed (a texture is better not destroyed in the middle of rendering).
+    var transition: PanelTransition?
     private var listeners: [Listener] = []
     private var failureLogged = false
 
     init(output: UnsafeMutablePointer<wlr_output>, onDestroy: @escaping (Panel) -> Void) {
         self.output = output
         self.name = output.pointee.name.map { String(cString: $0) } ?? "?"
-        let transform = OutputTransform(rawValue: Int32(truncatingIfNeeded: output.pointee.transform.rawValue)) ?? .normal
-        self.current = transform.orientation
+        self.current = (OutputTransform(rawValue: Int32(truncatingIfNeeded: output.pointee.transform.rawValue)) ?? .normal).orientation
         let destroy = Listener(signal(output, \.events.destroy)) { [unowned self] _ in onDestroy(self) }
-        listeners = [destroy].compactMap { $0 }
+        let commit = Listener(signal(output, \.events.commit)) { [unowned self] data in
+            committed(data?.assumingMemoryBound(to: wlr_output_event_commit.self).pointee.buffer)
+        }
+        listeners = [destroy, commit].compactMap { $0 }
+    }
+
+    private func committed(_ buffer: UnsafeMutablePointer<wlr_buffer>?) {
+        if let buffer {
+            // Locking keeps the buffer out of the swapchain's reuse until the next frame replaces it.
+            let previous = lastFrame
+            lastFrame = wlr_buffer_lock(buffer)
+            if let previous { wlr_buffer_unlock(previous) }
+        }
+        guard let running = transition else { return }
+        if running.finished {
+            transition = nil
+        } else {
+            // Every refresh gets a frame while it runs: the host renders on the next frame event.
+            wlr_output_schedule_frame(output)
+        }
+    }
+
+    var transform: OutputTransform {
+        OutputTransform(rawValue: Int32(truncatingIfNeeded: output.pointee.transform.rawValue)) ?? .normal
     }
 
     /// Sets the transform for `orientation`: test, then commit; a failure is rolled back
@@ -47,5 +74,8 @@ final class Panel {
     func detach() {
         listeners.forEach { $0.remove() }
         listeners = []
+        transition = nil
+        if let lastFrame { wlr_buffer_unlock(lastFrame) }
+        lastFrame = nil
     }
 }

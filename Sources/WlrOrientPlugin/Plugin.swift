@@ -191,8 +191,8 @@ final class Plugin {
     private func execute(_ commands: [ControllerCommand]) {
         for command in commands {
             switch command {
-            case .show(let id, let orientation, _):
-                show(orientation, on: id)
+            case .show(let id, let orientation, let plan):
+                show(orientation, on: id, plan: plan)
             case .startSensor:
                 sensor.start()
                 schedule()
@@ -223,17 +223,42 @@ final class Plugin {
         }
     }
 
-    private func show(_ orientation: Orientation, on id: PanelID) {
+    private func show(_ orientation: Orientation, on id: PanelID, plan: TransitionPlan) {
         guard let panel = panels.first(where: { $0.id == id }) else { return }
+        // The old frame is taken before the transform changes: what the panel shows now (in the
+        // middle of a transition, the blend on screen, so a second turn starts without a jump).
+        // Only with a host that calls wlr_orient_render_output: no other could draw it.
+        var transition: PanelTransition?
+        if hostRenders, let renderer = host.renderer, let frame = panel.lastFrame {
+            let run = TransitionRun(plan: plan, from: panel.transform, to: OutputTransform(for: orientation), at: monotonicMilliseconds())
+            transition = PanelTransition(renderer: renderer, frame: frame, run: run)
+        }
         guard panel.show(orientation) else {
             if panel.current != orientation { dispatch(.panelShowing(id, panel.current)) }
             return
         }
-        Log.info("\(panel.name): \(orientation.rawValue) (transform \(orientation.outputTransform))")
+        Log.info("\(panel.name): \(orientation.rawValue) (transform \(orientation.outputTransform))"
+                 + (transition.map { ", \($0.plan.kind.rawValue) transition" } ?? ""))
         if let manager = host.output_manager {
             glue_publish_output_configuration(manager, host.output_layout)
         }
         glue_signal_emit(signal(orient, \.events.output_transformed), UnsafeMutableRawPointer(panel.output))
+        // The host has re-configured its clients by now: the old frame waits for their answers.
+        transition?.awaitConfigures(of: Array(toplevels.values))
+        panel.transition?.giveWay(at: monotonicMilliseconds(), panel: panel.name)
+        panel.transition = transition
+    }
+
+    // MARK: the frame path
+
+    /// Whether the host calls wlr_orient_render_output (else there are no transitions).
+    private var hostRenders = false
+
+    /// The host rendered `output` and has not committed it yet: a transition draws its part.
+    func renderOutput(_ output: UnsafeMutablePointer<wlr_output>) {
+        hostRenders = true
+        guard let panel = panels.first(where: { $0.output == output }), let transition = panel.transition else { return }
+        transition.render(width: output.pointee.width, height: output.pointee.height, now: monotonicMilliseconds(), panel: panel.name)
     }
 
     // MARK: reloading the config
@@ -317,6 +342,7 @@ final class Plugin {
         guard let surface, surface.pointee.role == WLR_XDG_SURFACE_ROLE_TOPLEVEL else { return }
         let toplevel = Toplevel(surface: surface, report: { [unowned self] in dispatch($0) }) { [unowned self] gone in
             gone.detach()
+            panels.forEach { $0.transition?.forget(gone.surface) }
             toplevels[gone.id] = nil
             dispatch(.toplevelRemoved(gone.id))
         }

@@ -99,7 +99,7 @@ class Compositor:
         w, h = map(int, size.split())
         return w, h, pixels
 
-    def wait_for_panel(self, predicate, frames=20):
+    def wait_for_panel(self, predicate, frames=60):
         """Dumps the raw panel until predicate(w, h, rgb) holds, waiting a frame between tries
         (a client's redraw reaches the screen a frame or two after its configure)."""
         for _ in range(frames):
@@ -133,8 +133,11 @@ class Client:
     """orient-client. `orientations` (a bitmask) and `input` are declared over our protocol before
     the initial commit; `send` runs its stdin commands."""
 
-    def __init__(self, binary, env, app_id="wlr-orient-test", orientations=None, input_mode=False, commit=True):
-        args = [binary] + ([] if commit else ["--no-commit"])
+    def __init__(self, binary, env, app_id="wlr-orient-test", orientations=None, input_mode=False, commit=True,
+                 card=False, late_ms=None):
+        args = [binary] + ([] if commit else ["--no-commit"]) + (["--card"] if card else [])
+        if late_ms is not None:
+            args += ["--late", str(late_ms)]
         if orientations is not None:
             args += ["--orientations", str(orientations)]
         if input_mode:

@@ -52,6 +52,8 @@ import Testing
             [transition]
             kind = "none"
             duration-ms = 0
+            curve = "fast-out-slow-in"
+            timeout-ms = 120
             """, file: "c.toml").get()
         #expect(config.scope == .focused)
         #expect(config.rotateWhen == .tabletMode)
@@ -63,6 +65,16 @@ import Testing
         #expect(config.detection.hysteresisDeg == 10.5)
         #expect(config.transition.kind == TransitionKind.none)
         #expect(config.transition.durationMs == 0)
+        #expect(config.transition.curve == .fastOutSlowIn)
+        #expect(config.transition.timeoutMs == 120)
+    }
+
+    @Test func aTransitionOutOfRangeOrWithAnUnknownCurveIsNamed() {
+        let d = diagnostics("[transition]\ncurve = \"bounce\"\ntimeout-ms = -5\n")
+        #expect(d.map(\.description) == [
+            "c.toml:2:9: 'curve' cannot be \"bounce\"; allowed values: \"linear\", \"ease-in-out\", \"fast-out-slow-in\", \"decelerate\"",
+            "c.toml:3:14: 'timeout-ms' must be a whole number of milliseconds from 0 to 5000, got -5",
+        ])
     }
 
     @Test func misspeltKeyWrongTypeAndBadWordEachGetALine() {
@@ -95,7 +107,7 @@ import Testing
 
     @Test func unknownKeyFarFromAnyKnownOneListsThem() {
         let d = diagnostics("[transition]\nwobble = 1\n")
-        #expect(d.map(\.description) == ["c.toml:2:1: unknown key 'wobble' in [transition]; known keys: kind, duration-ms"])
+        #expect(d.map(\.description) == ["c.toml:2:1: unknown key 'wobble' in [transition]; known keys: kind, duration-ms, curve, timeout-ms"])
     }
 
     @Test func numbersOutOfRangeAndBadMatricesAreNamed() {

@@ -16,7 +16,7 @@ private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape]
         #expect(h.told(game) == [.tellShown(game, .portrait)], "told what is shown now (left-up is Qt portrait here)")
         let commands = h.send(.toplevelAdded(game, appID: "org.example.Game", covers: true))
         let tell = try #require(commands.firstIndex(of: .tellShown(game, .landscape)))
-        let show = try #require(commands.firstIndex(of: .show(ControllerHarness.tablet, .normal, transition: .auto)))
+        let show = try #require(commands.firstIndex(of: .show(ControllerHarness.tablet, .normal, transition: TransitionPlan(kind: .rotate))))
         #expect(tell < show, "\(commands)")
         // Told once per change, not again when nothing changed for it.
         h.send(.toplevelMapped(game, true))

@@ -19,6 +19,8 @@ import Testing
         }
         config.transition.kind = .crossfade
         config.transition.durationMs = 400
+        config.transition.curve = .decelerate
+        config.transition.timeoutMs = 77
         config.apps = [
             AppRule(match: "org.example.*", orientations: MaskSpec(parsing: "landscape"), transition: .rotate, sensorInput: true),
             AppRule(match: "plain"),

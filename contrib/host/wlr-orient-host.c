@@ -3,8 +3,13 @@
  * as a real compositor would (dlopen + the public header), for tests, demos and as an example
  * for compositor authors. Headless, pixman renderer, one output, every toplevel maximized.
  *
- *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--switch] [--debug] [--destroy-plugin-last]
- *                   [-s COMMAND]
+ *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--debug]
+ *                   [--destroy-plugin-last] [-s COMMAND]
+ *
+ * Every toplevel is maximized to the output, or with --tile laid out side by side in equal
+ * columns (not maximized, as a tiling compositor does). Each frame is rendered in the order a
+ * wlroots 0.15 compositor on wlr_scene uses to give the plugin its transitions (see
+ * output_handle_frame).
  *
  * Like tinywl and cage, it gives keyboard focus to each toplevel when it is mapped, and to the
  * most recent other one when the focused one goes, and prints "focused APP_ID" (once the
@@ -22,6 +27,13 @@
  *                      before any transform), as a binary PPM
  *   next-frame         answers "next-frame" after the next frame (what clients committed
  *                      before it is then on screen)
+ *   record start [times]  keeps a copy of every frame committed from now on (with "times", only
+ *                      its timestamps), up to 1000 frames
+ *   record stop DIR    writes them to DIR: frames.tsv (one line per frame: index, presentation
+ *                      time in monotonic seconds, transform, milliseconds spent in
+ *                      wlr_orient_render_output, file) and frame-NNNN.ppm (raw panel pixels)
+ *   memcpy-bench N     times N copies of three frames' worth of bytes with memcpy; answers
+ *                      "memcpy-3-frames-ms MEDIAN P99"
  *   quit
  */
 #define _POSIX_C_SOURCE 200809L
@@ -31,6 +43,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
@@ -47,6 +60,7 @@
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
+#include <wlr/types/wlr_output_damage.h>
 #include <wlr/types/wlr_output_management_v1.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_screencopy_v1.h>
@@ -76,9 +90,12 @@ struct host {
 	struct wl_list outputs;   /* struct host_output.link */
 	struct wl_list toplevels; /* struct host_toplevel.link */
 
+	bool tile;
+
 	void *plugin_handle;
 	struct wlr_orient *orient;
 	wlr_orient_destroy_func orient_destroy;
+	void (*orient_render_output)(struct wlr_orient *, struct wlr_output *);
 	void (*orient_set_front)(struct wlr_orient *, struct wlr_output *, struct wlr_xdg_toplevel *);
 
 	struct wl_listener new_output;
@@ -90,6 +107,17 @@ struct host {
 	struct wl_event_source *stdin_source;
 };
 
+/* One committed frame, kept by "record". */
+struct recorded_frame {
+	double presented;   /* monotonic seconds */
+	int transform;
+	double orient_ms;   /* spent in wlr_orient_render_output */
+	int width, height;
+	uint32_t *pixels;   /* NULL when only times are recorded */
+};
+
+#define RECORD_MAX 1000
+
 struct host_output {
 	struct wl_list link;
 	struct host *host;
@@ -98,8 +126,14 @@ struct host_output {
 	struct wlr_buffer *last_frame; /* locked: the frame the panel shows */
 	int last_transform;            /* of the last frame reported on stdout, -1 before any */
 	bool report_next_frame;        /* a "next-frame" command is waiting */
+	double orient_ms;              /* the plugin's share of the frame being committed */
+	double presented;              /* when the frame being committed was presented */
+	bool recording, record_pixels;
+	struct recorded_frame *record; /* RECORD_MAX entries while recording */
+	int recorded;
 	struct wl_listener frame;
 	struct wl_listener commit;
+	struct wl_listener present;
 	struct wl_listener destroy;
 };
 
@@ -107,6 +141,7 @@ struct host_toplevel {
 	struct wl_list link; /* newest first */
 	struct host *host;
 	struct wlr_xdg_surface *xdg_surface;
+	struct wlr_scene_node *node;
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener destroy;
@@ -120,32 +155,91 @@ static struct wlr_output *first_output(struct host *host) {
 	return o->output;
 }
 
-/* Every toplevel fills the output: sized to its box, so clients re-layout after a rotation. */
-static void fit_toplevel(struct host_toplevel *toplevel) {
-	struct wlr_output *output = first_output(toplevel->host);
-	if (output == NULL) {
-		return;
-	}
-	struct wlr_box *box = wlr_output_layout_get_box(toplevel->host->output_layout, output);
+/* Every toplevel fills the output's box (or, with --tile, one column of it): sized to it, so
+ * clients re-layout after a rotation. `only`: the one new toplevel, when the others keep their
+ * place (not when tiling, where a new column narrows the others). */
+static void arrange(struct host *host, struct host_toplevel *only) {
+	struct wlr_output *output = first_output(host);
+	struct wlr_box *box = output != NULL ? wlr_output_layout_get_box(host->output_layout, output) : NULL;
 	if (box == NULL) {
 		return;
 	}
-	wlr_xdg_toplevel_set_maximized(toplevel->xdg_surface, true);
-	wlr_xdg_toplevel_set_size(toplevel->xdg_surface, box->width, box->height);
+	int count = wl_list_length(&host->toplevels), i = 0;
+	struct host_toplevel *toplevel;
+	wl_list_for_each_reverse(toplevel, &host->toplevels, link) {
+		if (only != NULL && toplevel != only && !host->tile) {
+			i++;
+			continue;
+		}
+		if (host->tile) {
+			int x = box->width * i / count, next = box->width * (i + 1) / count;
+			wlr_scene_node_set_position(toplevel->node, box->x + x, box->y);
+			wlr_xdg_toplevel_set_size(toplevel->xdg_surface, next - x, box->height);
+		} else {
+			wlr_scene_node_set_position(toplevel->node, box->x, box->y);
+			wlr_xdg_toplevel_set_maximized(toplevel->xdg_surface, true);
+			wlr_xdg_toplevel_set_size(toplevel->xdg_surface, box->width, box->height);
+		}
+		i++;
+	}
 }
 
 static void handle_output_transformed(struct wl_listener *listener, void *data) {
 	struct host *host = wl_container_of(listener, host, output_transformed);
-	struct host_toplevel *toplevel;
-	wl_list_for_each(toplevel, &host->toplevels, link) {
-		fit_toplevel(toplevel);
+	arrange(host, NULL);
+}
+
+static double monotonic_seconds(void) {
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return now.tv_sec + now.tv_nsec / 1e9;
+}
+
+/*
+ * The frame path of a wlroots 0.15 compositor on wlr_scene that gives the plugin its transitions:
+ * attach a render buffer, begin, render the scene, wlr_orient_render_output, end, commit. The
+ * plugin draws the old frame of a rotation over the new layout there, and asks for the next
+ * frame while a transition runs (wlr_output_schedule_frame, which sets needs_frame).
+ */
+static void render_output(struct host_output *o) {
+	struct host *host = o->host;
+	struct wlr_output *output = o->output;
+	bool needs_frame = false;
+	pixman_region32_t damage;
+	pixman_region32_init(&damage);
+	if (!wlr_output_damage_attach_render(o->scene_output->damage, &needs_frame, &damage)) {
+		pixman_region32_fini(&damage);
+		return;
+	}
+	pixman_region32_fini(&damage);
+	if (!needs_frame) {
+		wlr_output_rollback(output);
+		return;
+	}
+	wlr_renderer_begin(host->renderer, output->width, output->height);
+	/* The whole output each time: simple, and cheap enough headless. In 0.15 the scene takes
+	 * this region in the output's transformed (layout-sized) coordinates; its own default for
+	 * NULL is the untransformed size, which leaves part of a rotated output uncleared. */
+	int width, height;
+	wlr_output_transformed_resolution(output, &width, &height);
+	pixman_region32_init_rect(&damage, 0, 0, width, height);
+	wlr_scene_render_output(host->scene, output, o->scene_output->x, o->scene_output->y, &damage);
+	pixman_region32_fini(&damage);
+	double before = monotonic_seconds();
+	if (host->orient_render_output != NULL) {
+		host->orient_render_output(host->orient, output);
+	}
+	o->orient_ms = (monotonic_seconds() - before) * 1000;
+	wlr_renderer_end(host->renderer);
+	if (!wlr_output_commit(output)) {
+		wlr_output_rollback(output);
 	}
 }
 
 static void output_handle_frame(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, frame);
-	wlr_scene_output_commit(o->scene_output);
-	/* After the scene had its chance to commit: whatever clients sent before is on screen. */
+	render_output(o);
+	/* After the frame was committed: whatever clients sent before is on screen. */
 	if (o->report_next_frame) {
 		o->report_next_frame = false;
 		printf("next-frame\n");
@@ -154,6 +248,31 @@ static void output_handle_frame(struct wl_listener *listener, void *data) {
 	struct timespec now;
 	clock_gettime(CLOCK_MONOTONIC, &now);
 	wlr_scene_output_send_frame_done(o->scene_output, &now);
+}
+
+static void record_frame(struct host_output *o, struct wlr_buffer *buffer) {
+	struct recorded_frame *r = &o->record[o->recorded++];
+	*r = (struct recorded_frame){
+		.presented = o->presented, .transform = o->output->transform, .orient_ms = o->orient_ms,
+		.width = buffer->width, .height = buffer->height,
+	};
+	void *data;
+	uint32_t format;
+	size_t stride;
+	if (!o->record_pixels || !wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
+		return;
+	}
+	r->pixels = malloc((size_t)buffer->width * buffer->height * 4);
+	for (int y = 0; r->pixels != NULL && y < buffer->height; y++) {
+		memcpy(r->pixels + (size_t)y * buffer->width, (const char *)data + y * stride, (size_t)buffer->width * 4);
+	}
+	wlr_buffer_end_data_ptr_access(buffer);
+}
+
+static void output_handle_present(struct wl_listener *listener, void *data) {
+	struct host_output *o = wl_container_of(listener, o, present);
+	struct wlr_output_event_present *event = data;
+	o->presented = event->when != NULL ? event->when->tv_sec + event->when->tv_nsec / 1e9 : monotonic_seconds();
 }
 
 static void output_handle_commit(struct wl_listener *listener, void *data) {
@@ -166,6 +285,9 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 		wlr_buffer_unlock(o->last_frame);
 	}
 	o->last_frame = wlr_buffer_lock(event->buffer);
+	if (o->recording && o->recorded < RECORD_MAX) {
+		record_frame(o, event->buffer);
+	}
 	/* Reported once per transform: the first frame that shows it. */
 	if ((int)o->output->transform != o->last_transform) {
 		o->last_transform = o->output->transform;
@@ -177,13 +299,25 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 	}
 }
 
+static void free_record(struct host_output *o) {
+	for (int i = 0; o->record != NULL && i < o->recorded; i++) {
+		free(o->record[i].pixels);
+	}
+	free(o->record);
+	o->record = NULL;
+	o->recorded = 0;
+	o->recording = false;
+}
+
 static void output_handle_destroy(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, destroy);
 	if (o->last_frame != NULL) {
 		wlr_buffer_unlock(o->last_frame);
 	}
+	free_record(o);
 	wl_list_remove(&o->frame.link);
 	wl_list_remove(&o->commit.link);
+	wl_list_remove(&o->present.link);
 	wl_list_remove(&o->destroy.link);
 	wl_list_remove(&o->link);
 	free(o);
@@ -223,6 +357,8 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	wl_signal_add(&output->events.frame, &o->frame);
 	o->commit.notify = output_handle_commit;
 	wl_signal_add(&output->events.commit, &o->commit);
+	o->present.notify = output_handle_present;
+	wl_signal_add(&output->events.present, &o->present);
 	o->destroy.notify = output_handle_destroy;
 	wl_signal_add(&output->events.destroy, &o->destroy);
 	wl_list_insert(&host->outputs, &o->link);
@@ -268,7 +404,11 @@ static void toplevel_handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&toplevel->unmap.link);
 	wl_list_remove(&toplevel->destroy.link);
 	wl_list_remove(&toplevel->link);
+	struct host *host = toplevel->host;
 	free(toplevel);
+	if (host->tile) {
+		arrange(host, NULL);
+	}
 }
 
 /* In 0.15 this fires at the toplevel's initial commit: the size set here is in its first configure. */
@@ -288,8 +428,8 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 	toplevel->destroy.notify = toplevel_handle_destroy;
 	wl_signal_add(&xdg_surface->events.destroy, &toplevel->destroy);
 	wl_list_insert(&host->toplevels, &toplevel->link);
-	wlr_scene_xdg_surface_create(&host->scene->node, xdg_surface);
-	fit_toplevel(toplevel);
+	toplevel->node = wlr_scene_xdg_surface_create(&host->scene->node, xdg_surface);
+	arrange(host, toplevel);
 }
 
 static void handle_new_input(struct wl_listener *listener, void *data) {
@@ -363,6 +503,81 @@ static bool dump_frame(struct host *host, const char *path) {
 	return ok;
 }
 
+static int compare_doubles(const void *a, const void *b) {
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+/* The yardstick for the transitions' cost, measured where they run: copying three frames' worth
+ * of bytes (one read, one write each). */
+static void memcpy_bench(struct host *host, int runs) {
+	struct wlr_output *output = first_output(host);
+	if (output == NULL || runs < 1 || runs > 10000) {
+		printf("memcpy-bench failed\n");
+		return;
+	}
+	size_t size = (size_t)output->width * output->height * 4 * 3;
+	char *from = malloc(size), *to = malloc(size);
+	double *ms = calloc(runs, sizeof(double));
+	if (from == NULL || to == NULL || ms == NULL) {
+		printf("memcpy-bench failed\n");
+	} else {
+		memset(from, 0x5a, size);
+		memset(to, 0, size);
+		for (int i = 0; i < runs; i++) {
+			double before = monotonic_seconds();
+			memcpy(to, from, size);
+			ms[i] = (monotonic_seconds() - before) * 1000;
+			from[i % size] ^= to[(i * 7919) % size]; /* keeps the copies from being optimized away */
+		}
+		qsort(ms, runs, sizeof(double), compare_doubles);
+		printf("memcpy-3-frames-ms %.4f %.4f\n", ms[runs / 2], ms[(runs * 99) / 100 < runs ? (runs * 99) / 100 : runs - 1]);
+	}
+	free(from);
+	free(to);
+	free(ms);
+}
+
+static bool write_record(struct host_output *o, const char *dir) {
+	char path[600];
+	mkdir(dir, 0755);
+	snprintf(path, sizeof(path), "%s/frames.tsv", dir);
+	FILE *index = fopen(path, "w");
+	if (index == NULL) {
+		return false;
+	}
+	fprintf(index, "index\tpresented\ttransform\torient_ms\tfile\n");
+	for (int i = 0; i < o->recorded; i++) {
+		struct recorded_frame *r = &o->record[i];
+		char name[32] = "-";
+		if (r->pixels != NULL) {
+			snprintf(name, sizeof(name), "frame-%04d.ppm", i);
+			snprintf(path, sizeof(path), "%s/%s", dir, name);
+			FILE *f = fopen(path, "wb");
+			if (f == NULL) {
+				fclose(index);
+				return false;
+			}
+			fprintf(f, "P6\n%d %d\n255\n", r->width, r->height);
+			unsigned char *row = malloc((size_t)r->width * 3);
+			for (int y = 0; row != NULL && y < r->height; y++) {
+				for (int x = 0; x < r->width; x++) {
+					uint32_t p = r->pixels[(size_t)y * r->width + x];
+					row[x * 3] = (p >> 16) & 0xff;
+					row[x * 3 + 1] = (p >> 8) & 0xff;
+					row[x * 3 + 2] = p & 0xff;
+				}
+				fwrite(row, 1, (size_t)r->width * 3, f);
+			}
+			free(row);
+			fclose(f);
+		}
+		fprintf(index, "%d\t%.6f\t%d\t%.4f\t%s\n", i, r->presented, r->transform, r->orient_ms, name);
+	}
+	fclose(index);
+	return true;
+}
+
 static uint32_t now_ms(void) {
 	struct timespec ts;
 	clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -379,6 +594,7 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		return 0;
 	}
 	double x, y;
+	int count;
 	char path[400], word[256];
 	if (sscanf(line, "touch-down %lf %lf", &x, &y) == 2 && host->touch != NULL) {
 		struct wlr_event_touch_down event = { .device = host->touch, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
@@ -435,6 +651,26 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		o->report_next_frame = true;
 		wlr_output_schedule_frame(o->output);
 		return 0;
+	} else if (strncmp(line, "record start", 12) == 0 && !wl_list_empty(&host->outputs)) {
+		struct host_output *o = wl_container_of(host->outputs.next, o, link);
+		free_record(o);
+		o->record = calloc(RECORD_MAX, sizeof(*o->record));
+		o->recording = o->record != NULL;
+		o->record_pixels = strstr(line, "times") == NULL;
+		printf(o->recording ? "recording\n" : "record failed\n");
+	} else if (sscanf(line, "record stop %399s", path) == 1 && !wl_list_empty(&host->outputs)) {
+		struct host_output *o = wl_container_of(host->outputs.next, o, link);
+		o->recording = false;
+		int count = o->recorded;
+		bool ok = write_record(o, path);
+		free_record(o);
+		if (ok) {
+			printf("recorded %d %s\n", count, path);
+		} else {
+			printf("record failed %s\n", path);
+		}
+	} else if (sscanf(line, "memcpy-bench %d", &count) == 1) {
+		memcpy_bench(host, count);
 	} else if (strncmp(line, "quit", 4) == 0) {
 		wl_display_terminate(host->display);
 	} else {
@@ -454,6 +690,7 @@ static void load_plugin(struct host *host, const char *path) {
 	wlr_orient_create_func create = (wlr_orient_create_func)dlsym(host->plugin_handle, "wlr_orient_create");
 	host->orient_destroy = (wlr_orient_destroy_func)dlsym(host->plugin_handle, "wlr_orient_destroy");
 	*(void **)&host->orient_set_front = dlsym(host->plugin_handle, "wlr_orient_set_front");
+	*(void **)&host->orient_render_output = dlsym(host->plugin_handle, "wlr_orient_render_output");
 	if (create == NULL || host->orient_destroy == NULL) {
 		wlr_log(WLR_ERROR, "%s is not a wlr-orient plugin (no wlr_orient_create/destroy); running without it", path);
 		dlclose(host->plugin_handle);
@@ -484,12 +721,13 @@ static void load_plugin(struct host *host, const char *path) {
 int main(int argc, char *argv[]) {
 	const char *plugin = NULL, *command = NULL;
 	int width = 1280, height = 800;
-	bool touch = false, tablet_switch = false, debug = false, plugin_last = false;
+	bool touch = false, tablet_switch = false, debug = false, plugin_last = false, tile = false;
 	static const struct option options[] = {
 		{ "plugin", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 'g' },
 		{ "touch", no_argument, NULL, 't' },
 		{ "switch", no_argument, NULL, 'w' },
+		{ "tile", no_argument, NULL, 'T' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "destroy-plugin-last", no_argument, NULL, 'l' },
 		{ 0 },
@@ -501,17 +739,18 @@ int main(int argc, char *argv[]) {
 		case 'g': sscanf(optarg, "%dx%d", &width, &height); break;
 		case 't': touch = true; break;
 		case 'w': tablet_switch = true; break;
+		case 'T': tile = true; break;
 		case 'd': debug = true; break;
 		case 'l': plugin_last = true; break;
 		case 's': command = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--debug] [-s COMMAND]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--debug] [-s COMMAND]\n", argv[0]);
 			return 1;
 		}
 	}
 	wlr_log_init(debug ? WLR_DEBUG : WLR_INFO, NULL);
 
-	struct host host = { 0 };
+	struct host host = { .tile = tile };
 	wl_list_init(&host.outputs);
 	wl_list_init(&host.toplevels);
 	host.display = wl_display_create();

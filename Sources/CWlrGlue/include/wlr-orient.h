@@ -40,8 +40,8 @@ struct wlr_output;
 struct wlr_orient_host {
 	struct wl_display *display;          /* required: its event loop runs the sensor */
 	struct wlr_backend *backend;         /* required: outputs and input devices appear here */
-	struct wlr_renderer *renderer;       /* for transitions (later versions) */
-	struct wlr_allocator *allocator;     /* for transitions (later versions) */
+	struct wlr_renderer *renderer;       /* optional: transitions (wlr_orient_render_output) */
+	struct wlr_allocator *allocator;     /* optional: unused for now */
 	struct wlr_output_layout *output_layout; /* required: which outputs exist and where */
 	struct wlr_output_manager_v1 *output_manager; /* optional: the plugin publishes each new
 	                                                 configuration there after a rotation */
@@ -83,8 +83,21 @@ struct wlr_orient *wlr_orient_create(const struct wlr_orient_host *host);
 void wlr_orient_destroy(struct wlr_orient *orient);
 
 /*
- * In the compositor's frame path, after it rendered `output` and before it commits.
- * Reserved for rotation transitions; does nothing yet. NULL arguments are fine.
+ * In the compositor's frame path, after it rendered `output` and before it commits: while the
+ * panel turns, the plugin draws the old frame over the new layout here (held until the clients
+ * have committed their new size, or [transition] timeout-ms, then turned or cross-faded), with
+ * the wlr_renderer API only, so pixman and GLES2 alike. It leaves the scissor unset. While a
+ * transition runs it calls wlr_output_schedule_frame after each commit, so that every refresh
+ * renders. The wlroots 0.15 sequence for a host on wlr_scene (contrib/host does exactly this):
+ *
+ *     wlr_output_damage_attach_render(damage, &needs_frame, &region);  (or wlr_output_attach_render)
+ *     wlr_renderer_begin(renderer, output->width, output->height);
+ *     wlr_scene_render_output(scene, output, lx, ly, &region);
+ *     wlr_orient_render_output(orient, output);
+ *     wlr_renderer_end(renderer);
+ *     wlr_output_commit(output);
+ *
+ * A host that never calls it gets no transitions (the panel turns at once). NULL is fine.
  */
 void wlr_orient_render_output(struct wlr_orient *orient, struct wlr_output *output);
 

@@ -264,6 +264,14 @@ public struct Controller: Sendable {
                                          global: global, client: client, lean: feltStale ? nil : lean))
     }
 
+    /// How a panel turns now: by the app in front's rule and the layout (rule 9).
+    private func transitionPlan(front: Front?) -> TransitionPlan {
+        let fills = front.map { toplevels[$0.id]?.covers ?? false } ?? false
+        let visible = toplevels.values.filter { $0.added && !$0.hidden }.count
+        return TransitionPlan.choose(config.transition, app: front?.wish.transition,
+                                     layout: .init(frontFills: fills, visibleWindows: visible))
+    }
+
     /// After any event: panels, clients, the sensor, watchers.
     private mutating func reconcile(into out: inout [ControllerCommand]) {
         let fronts = fronts()
@@ -284,8 +292,7 @@ public struct Controller: Sendable {
             }
             if decision.target != panels[i].shown {
                 panels[i].shown = decision.target
-                let transition = front?.wish.transition ?? config.transition.kind
-                shows.append(.show(panels[i].id, decision.target, transition: transition))
+                shows.append(.show(panels[i].id, decision.target, transition: transitionPlan(front: front)))
             }
         }
         droppedLogged.formIntersection(stillDropped)

@@ -96,8 +96,8 @@ public enum LogLevel: Sendable, Hashable {
 
 /// What the controller asks its host to do, in order.
 public enum ControllerCommand: Sendable, Hashable {
-    /// Show `orientation` on the panel (set its transform), turning with `transition`.
-    case show(PanelID, Orientation, transition: TransitionKind)
+    /// Show `orientation` on the panel (set its transform), turning as `transition` says.
+    case show(PanelID, Orientation, transition: TransitionPlan)
     case startSensor
     case stopSensor
     /// The accelerometer or its detector is configured anew: a new sensor in place of the old,

@@ -4,7 +4,11 @@
  * white with a red band along its top edge, so that a test reading the panel's raw pixels can
  * tell where "up" is.
  *
- *   orient-client [--orientations MASK] [--input] [--no-commit] [APP_ID]
+ *   orient-client [--orientations MASK] [--input] [--no-commit] [--late MS] [--card] [APP_ID]
+ *
+ * --late MS answers (acks and redraws) every configure after the first MS milliseconds late, as a
+ * slow client does; a negative MS never answers one. --card draws a test card instead: blue when
+ * the buffer is portrait-shaped, green when it is landscape-shaped, with its top quarter red.
  *
  * --orientations and --input declare, over protocol/wlr-orient-v1.xml and before the initial
  * commit, the orientations the client supports and that it takes orientation as input.
@@ -29,6 +33,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <time.h>
 #include <unistd.h>
 #include <wayland-client.h>
 #include "xdg-shell-client-protocol.h"
@@ -46,6 +51,12 @@ static struct xdg_toplevel *toplevel;
 static struct wlr_orient_manager_v1 *orient_manager;
 static struct wlr_orient_toplevel_v1 *orient_object;
 static int pending_width, pending_height;
+static long late_ms;            /* --late */
+static bool card;               /* --card */
+static bool answered_once;
+static bool answer_due;         /* a configure waits for its late answer */
+static uint32_t due_serial;
+static struct timespec due_at;
 
 static void buffer_release(void *data, struct wl_buffer *buffer) {
 	wl_buffer_destroy(buffer);
@@ -62,9 +73,11 @@ static void draw(int width, int height) {
 	if (pixels == MAP_FAILED) {
 		exit(1);
 	}
+	uint32_t background = !card ? 0xFFFFFFFF : height > width ? 0xFF0000FF : 0xFF00FF00;
+	int band = card ? height / 4 : BAND;
 	for (int y = 0; y < height; y++) {
 		for (int x = 0; x < width; x++) {
-			pixels[y * width + x] = y < BAND ? 0xFFFF0000 : 0xFFFFFFFF;
+			pixels[y * width + x] = y < band ? 0xFFFF0000 : background;
 		}
 	}
 	munmap(pixels, size);
@@ -91,11 +104,42 @@ static const struct xdg_toplevel_listener toplevel_listener = {
 	.close = toplevel_close,
 };
 
-static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
+static void answer(uint32_t serial) {
+	answered_once = true;
 	xdg_surface_ack_configure(xdg_surface, serial);
 	printf("{\"configure\": [%d, %d]}\n", pending_width, pending_height);
 	fflush(stdout);
 	draw(pending_width > 0 ? pending_width : 320, pending_height > 0 ? pending_height : 240);
+}
+
+static void xdg_surface_configure(void *data, struct xdg_surface *xdg_surface, uint32_t serial) {
+	if (!answered_once || late_ms == 0) {
+		answer(serial);
+		return;
+	}
+	/* Late: the newest configure is answered when its time comes (never, if late_ms < 0). */
+	if (!answer_due) {
+		clock_gettime(CLOCK_MONOTONIC, &due_at);
+		due_at.tv_sec += late_ms / 1000;
+		due_at.tv_nsec += (late_ms % 1000) * 1000000L;
+		if (due_at.tv_nsec >= 1000000000L) {
+			due_at.tv_sec++;
+			due_at.tv_nsec -= 1000000000L;
+		}
+	}
+	answer_due = late_ms > 0;
+	due_serial = serial;
+}
+
+/* Milliseconds until the late answer is due (0: now), or -1 with none waiting. */
+static int until_due(void) {
+	if (!answer_due) {
+		return -1;
+	}
+	struct timespec now;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	long ms = (due_at.tv_sec - now.tv_sec) * 1000 + (due_at.tv_nsec - now.tv_nsec) / 1000000;
+	return ms > 0 ? (int)ms : 0;
 }
 static const struct xdg_surface_listener xdg_surface_listener = { .configure = xdg_surface_configure };
 
@@ -224,6 +268,10 @@ int main(int argc, char *argv[]) {
 			input = true;
 		} else if (strcmp(argv[i], "--no-commit") == 0) {
 			commit = false;
+		} else if (strcmp(argv[i], "--late") == 0 && i + 1 < argc) {
+			late_ms = strtol(argv[++i], NULL, 0);
+		} else if (strcmp(argv[i], "--card") == 0) {
+			card = true;
 		} else {
 			app_id = argv[i];
 		}
@@ -281,9 +329,13 @@ int main(int argc, char *argv[]) {
 			{ .fd = wl_display_get_fd(display), .events = POLLIN },
 			{ .fd = stdin_open ? STDIN_FILENO : -1, .events = POLLIN },
 		};
-		if (poll(fds, 2, -1) < 0 && errno != EINTR) {
+		if (poll(fds, 2, until_due()) < 0 && errno != EINTR) {
 			wl_display_cancel_read(display);
 			return 1;
+		}
+		if (until_due() == 0 && xdg_surface != NULL) {
+			answer_due = false;
+			answer(due_serial);
 		}
 		if (fds[0].revents & (POLLIN | POLLERR | POLLHUP)) {
 			if (wl_display_read_events(display) < 0) {

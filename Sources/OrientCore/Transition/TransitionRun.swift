@@ -1,0 +1,160 @@
+import Glibc  // for cos and sin only
+
+/// One transition on one panel, frame by frame: what to draw of the old frame (the last one the
+/// panel showed before its transform changed) over the host's rendering of the new layout.
+///
+/// First the old frame is held, unchanged and opaque, until the clients have committed buffers of
+/// their new size (or the timeout passes): no frame shows a client's old-size buffer. Then it
+/// turns (`rotate`) or stays still (`crossfade`) while it fades out; `none` cuts at once. Times
+/// are milliseconds on any monotonic clock.
+public struct TransitionRun: Sendable {
+    public let plan: TransitionPlan
+    /// How far the content turns on the panel, in quarter turns clockwise: 1, -1 or 2 (0 when
+    /// the transform does not change). The shortest way; a half turn goes clockwise.
+    public let quarterTurns: Int
+    public let startedAt: Double
+    /// When the old frame began to go (nil while it is held).
+    public private(set) var revealedAt: Double?
+    private var lastFrameAt: Double
+
+    public init(plan: TransitionPlan, from old: OutputTransform, to new: OutputTransform, at now: Double) {
+        self.plan = plan
+        // A transform turns the content counter-clockwise by its quarter turns, so going from
+        // `old` to `new` turns it clockwise by old - new.
+        let turns = ((Int(old.rawValue) - Int(new.rawValue)) % 4 + 4) % 4
+        quarterTurns = turns == 3 ? -1 : turns
+        startedAt = now
+        lastFrameAt = now
+    }
+
+    /// Whether the clients' buffers change size (a quarter turn): only then is there a new
+    /// layout to wait for.
+    public var waitsForClients: Bool { quarterTurns % 2 != 0 }
+
+    /// How long the old frame takes to go once revealed.
+    public var durationMs: Double {
+        let base = Double(max(plan.durationMs, 0))
+        return plan.kind == .rotate && abs(quarterTurns) == 2 ? base * 1.3 : base
+    }
+
+    /// The frame at `now`. `clientsReady`: every client in front has committed its new size.
+    public mutating func frame(at now: Double, clientsReady: Bool) -> TransitionFrame {
+        defer { lastFrameAt = max(lastFrameAt, now) }
+        if revealedAt == nil {
+            let timedOut = now - startedAt >= Double(max(plan.timeoutMs, 0))
+            guard clientsReady || !waitsForClients || timedOut else { return .old(.held) }
+            // The reveal counts from the frame before, so the first frame it shows has moved.
+            revealedAt = lastFrameAt
+        }
+        let elapsed = now - (revealedAt ?? now)
+        guard plan.kind == .rotate || plan.kind == .crossfade, durationMs > 0, elapsed < durationMs else { return .finished }
+        let progress = plan.curve.value(at: elapsed / durationMs)
+        if plan.kind == .crossfade {
+            return .old(OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 0, alpha: 1 - progress))
+        }
+        // The picture steps back to 70% as it starts to turn: pixman turns a picture at a cost per
+        // pixel drawn (about 3 ns here), so a full-screen turn would cost 7 ms a frame on a software
+        // renderer; at 70% (half the pixels, a half-size copy as its source) it stays under 4 ms.
+        return .old(OldFramePlacement(angle: Double(quarterTurns) * .pi / 2 * progress, sizeProgress: progress,
+                                      quarterTurns: quarterTurns, alpha: 1 - progress, scale: Self.turningScale))
+    }
+
+    /// The size of the turning picture, against the panel.
+    public static let turningScale = 0.7
+
+    static func smoothstep(_ x: Double) -> Double {
+        let t = min(max(x, 0), 1)
+        return t * t * (3 - 2 * t)
+    }
+}
+
+public enum TransitionFrame: Sendable, Hashable {
+    /// Draw the old frame, placed so, over the new layout.
+    case old(OldFramePlacement)
+    /// Over: draw nothing more, let the old frame go.
+    case finished
+}
+
+/// Where the old frame goes on the panel's buffer, and how opaque it is.
+public struct OldFramePlacement: Sendable, Hashable {
+    /// Radians, clockwise on the panel (in buffer pixels, y down), about the panel's centre.
+    public var angle: Double
+    /// How far its size has gone from the old layout's shape to the new one's (0…1).
+    public var sizeProgress: Double
+    public var quarterTurns: Int
+    public var alpha: Double
+    /// How far it has stepped back: 1 full size, smaller below.
+    public var scale: Double
+
+    public init(angle: Double, sizeProgress: Double, quarterTurns: Int, alpha: Double, scale: Double = 1) {
+        self.angle = angle
+        self.sizeProgress = sizeProgress
+        self.quarterTurns = quarterTurns
+        self.alpha = alpha
+        self.scale = scale
+    }
+
+    /// As it was: unturned and opaque.
+    public static let held = OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 0, alpha: 1)
+
+    /// The row-major 3×3 matrix that maps the unit square onto the buffer (wlroots 0.15's
+    /// `wlr_render_texture_with_matrix`, whose matrices are in the buffer's pixels on every
+    /// renderer). The quad turns about the centre; across a quarter turn its sides go from the old
+    /// layout's (width × height) to the new one's, and while it turns it is scaled down just
+    /// enough to stay whole on the panel: no corner is cut, and it ends covering the panel.
+    public func matrix(width: Double, height: Double) -> [Float] {
+        let (w, h) = sides(width: width, height: height)
+        let c = cos(angle), s = sin(angle)
+        let m = [c * w, -s * h, (width - (c * w - s * h)) / 2,
+                 s * w, c * h, (height - (s * w + c * h)) / 2,
+                 0, 0, 1]
+        return m.map { Float($0) }
+    }
+
+    private func sides(width: Double, height: Double) -> (Double, Double) {
+        var w = width, h = height
+        if quarterTurns % 2 != 0 {
+            w = width + (height - width) * sizeProgress
+            h = height + (width - height) * sizeProgress
+        }
+        let c = abs(cos(angle)), s = abs(sin(angle))
+        let fit = min(1, width / (w * c + h * s), height / (w * s + h * c)) * min(max(scale, 0), 1)
+        return (w * fit, h * fit)
+    }
+
+    /// Where the quad lies on the buffer, as boxes (x, y, width, height) of `strips` horizontal
+    /// bands, each cut to the quad's extent in it: drawing through these scissors spares pixman
+    /// the pixels the turned quad does not cover (its cost is per pixel drawn). One box, the
+    /// quad's own, when it is not turned.
+    public func footprint(width: Int, height: Int, strips: Int = 16) -> [Box] {
+        guard width > 0, height > 0 else { return [] }
+        let m = matrix(width: Double(width), height: Double(height)).map(Double.init)
+        let corners = [(0.0, 0.0), (1, 0), (1, 1), (0, 1)].map { (x, y) in (m[0] * x + m[1] * y + m[2], m[3] * x + m[4] * y + m[5]) }
+        var boxes: [Box] = []
+        let bands = angle == 0 ? 1 : max(1, strips)
+        for i in 0..<bands {
+            let y0 = Double(height * i / bands), y1 = Double(height * (i + 1) / bands)
+            guard y1 > y0 else { continue }
+            // The quad's x extent between y0 and y1: its corners inside the band and its edges'
+            // crossings of the band's two lines.
+            var xs: [Double] = corners.filter { $0.1 >= y0 && $0.1 <= y1 }.map(\.0)
+            for k in 0..<4 {
+                let (a, b) = (corners[k], corners[(k + 1) % 4])
+                for line in [y0, y1] where (a.1 - line) * (b.1 - line) <= 0 && a.1 != b.1 {
+                    xs.append(a.0 + (b.0 - a.0) * (line - a.1) / (b.1 - a.1))
+                }
+            }
+            guard let low = xs.min(), let high = xs.max() else { continue }
+            let x0 = max(0, Int(low.rounded(.down)) - 1), x1 = min(width, Int(high.rounded(.up)) + 1)
+            // Unturned, the band is cut to the quad's height too.
+            let top = angle == 0 ? max(Int(y0), Int((corners.map(\.1).min() ?? y0).rounded(.down))) : Int(y0)
+            let bottom = angle == 0 ? min(Int(y1), Int((corners.map(\.1).max() ?? y1).rounded(.up))) : Int(y1)
+            if x1 > x0, bottom > top { boxes.append(Box(x: x0, y: top, width: x1 - x0, height: bottom - top)) }
+        }
+        return boxes
+    }
+
+    public struct Box: Sendable, Hashable {
+        public var x, y, width, height: Int
+    }
+}

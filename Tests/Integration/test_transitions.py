@@ -1,0 +1,255 @@
+"""Transitions (issue #12): the old frame is held until the clients have drawn their new size, then
+turns (rotate) or fades (crossfade) over the new layout; never a stale frame. Frames are the host's
+committed buffers (raw panel pixels), recorded as they are presented; the card client draws blue
+when portrait-shaped, green when landscape-shaped, its top quarter red."""
+import math
+import os
+
+from compositor import Client, Compositor
+from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, FakeIIO
+
+SIZE = "480x300"
+SPAN = r"(\w+) transition began (\S+) revealed (\S+) ended (\S+) frames (\d+)"
+
+
+def read_ppm(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    magic, size, _, pixels = data.split(b"\n", 3)
+    w, h = map(int, size.split())
+    return w, h, pixels
+
+
+def recorded(directory):
+    """[(presented, transform, (w, h, rgb))] of a `record stop` directory."""
+    frames = []
+    with open(os.path.join(directory, "frames.tsv")) as f:
+        next(f)
+        for line in f:
+            _, presented, transform, _, name = line.rstrip("\n").split("\t")
+            frames.append((float(presented), int(transform), read_ppm(os.path.join(directory, name))))
+    return frames
+
+
+def start(fake, config, client_binary, tile=False, late_ms=None, clients=1):
+    host = Compositor(fake, size=SIZE, config=config, extra_args=["--tile"] if tile else [])
+    host.wait_frame(0)
+    cards = []
+    for i in range(clients):
+        cards.append(Client(client_binary, host.client_env, app_id="card%d" % i, card=True, late_ms=late_ms))
+        host.out.wait(r"^focused card%d$" % i)
+    # Whatever the clients drew is on screen before the turn.
+    host.command("next-frame", r"^next-frame$")
+    host.command("next-frame", r"^next-frame$")
+    return host, cards
+
+
+def turn_and_record(host, fake, dev, pose, directory):
+    """Turns the device, waits for the transition to end and a plain frame after it; returns the
+    transition's (kind, began, revealed, ended) and the frames recorded from just before the turn."""
+    host.command("record start", r"^recording$")
+    fake.set(dev, *pose)
+    m = host.log.wait(SPAN, timeout=10)
+    host.command("next-frame", r"^next-frame$")
+    host.command("next-frame", r"^next-frame$")
+    host.command("record stop " + directory, r"^recorded ")
+    revealed = float(m.group(3)) if m.group(3) != "-" else None
+    return (m.group(1), float(m.group(2)), revealed, float(m.group(4))), recorded(directory)
+
+
+def sample(rgb, step=7):
+    return rgb[::3 * step], rgb[1::3 * step], rgb[2::3 * step]
+
+
+def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host, cards = start(fake, '[transition]\nkind = "crossfade"\nduration-ms = 400\ncurve = "linear"\n', client_binary)
+    try:
+        _, _, old = host.raw_panel()
+        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        assert kind == "crossfade"
+        new = frames[-1][2][2]
+        assert new == host.raw_panel()[2], "the last frame is the plain rendering of the new orientation"
+        assert new != old
+        during = [(t, rgb) for t, transform, (_, _, rgb) in frames if began - 0.001 <= t < ended - 0.001]
+        assert all(transform == 1 for t, transform, _ in frames if t >= began - 0.001)
+        held = [rgb for t, rgb in during if t < revealed + 0.001]
+        blended = [rgb for t, rgb in during if t >= revealed + 0.001]
+        assert held and all(rgb == old for rgb in held), "until the reveal the old frame shows unchanged"
+        assert len(blended) >= 10, "%d frames in 400 ms" % len(blended)
+        # Where old and new differ, every blended frame lies strictly between them, each nearer the
+        # new one than the frame before.
+        o, n = bytes(old), bytes(new)
+        differ = [i for i in range(0, len(o), 21) if abs(o[i] - n[i]) > 100]
+        assert len(differ) > 1000
+        last_distance = None
+        for rgb in blended:
+            between = sum(1 for i in differ if min(o[i], n[i]) < rgb[i] < max(o[i], n[i]))
+            assert between >= 0.95 * len(differ), "only %d of %d pixels between old and new" % (between, len(differ))
+            distance = sum(abs(rgb[i] - n[i]) for i in differ)
+            assert last_distance is None or distance < last_distance
+            last_distance = distance
+    finally:
+        for c in cards:
+            c.stop()
+        assert host.stop() == 0
+
+
+def old_picture_direction(w, h, rgb):
+    """The direction (degrees, y down) from the panel's centre to the centroid of the old card's
+    green, whose red top quarter is missing from it: where the old picture's bottom points."""
+    sx = sy = n = 0
+    for y in range(0, h, 2):
+        row = y * w * 3
+        for x in range(0, w, 2):
+            i = row + x * 3
+            if rgb[i + 1] > 40 and rgb[i + 1] > rgb[i + 2]:
+                sx += x
+                sy += y
+                n += 1
+    if n < 300:
+        return None
+    return math.degrees(math.atan2(sy / n - h / 2, sx / n - w / 2))
+
+
+def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new_orientation(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host, cards = start(fake, '[transition]\nkind = "rotate"\nduration-ms = 500\ncurve = "linear"\n', client_binary)
+    try:
+        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        assert kind == "rotate"
+        w, h, _ = frames[0][2]
+        angles = [old_picture_direction(*f) for t, _, f in frames if revealed + 0.001 <= t < ended - 0.001]
+        angles = [a for a in angles if a is not None]
+        # Held, the old landscape card's bottom points down (90°); turned into left-up (the content
+        # turns a quarter counter-clockwise on the panel) it points right (0°).
+        assert abs(old_picture_direction(w, h, frames[0][2][2]) - 90) < 3
+        assert len(angles) >= 8, angles
+        assert all(b < a + 1 for a, b in zip(angles, angles[1:])), "the angle goes one way: %s" % angles
+        assert sum(1 for a in angles if 10 < a < 80) >= 5, "intermediate angles: %s" % angles
+        new = frames[-1][2][2]
+        assert new == host.raw_panel()[2], "the last frame is the plain rendering of the new orientation"
+        assert old_picture_direction(w, h, new) is None, "nothing of the old card is left"
+    finally:
+        for c in cards:
+            c.stop()
+        assert host.stop() == 0
+
+
+def test_a_client_answering_150_ms_late_is_never_shown_at_its_old_size(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host, cards = start(fake, '[transition]\nkind = "crossfade"\nduration-ms = 250\ncurve = "linear"\n', client_binary,
+                        late_ms=150)
+    try:
+        _, _, old = host.raw_panel()
+        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        cards[0].wait_configure(300, 480)
+        assert 0.15 - 0.028 <= revealed - began < 0.3, "held until the late client answered (counted from the frame before): %.3f s" % (revealed - began)
+        new = frames[-1][2][2]
+        o, n = bytes(old), bytes(new)
+        # Every frame after the turn is the old frame, or a blend of the old and the final new one:
+        # no frame shows anything else (the client's landscape buffer in the portrait layout).
+        for t, transform, (_, _, rgb) in frames:
+            if t < began - 0.001:
+                continue
+            if rgb == old:
+                continue
+            a = None
+            for i in range(0, len(o), 97):
+                if abs(o[i] - n[i]) > 100:
+                    a = (rgb[i] - o[i]) / (n[i] - o[i])
+                    break
+            assert a is not None
+            off = max(abs(rgb[i] - (o[i] + a * (n[i] - o[i]))) for i in range(0, len(o), 13))
+            assert off <= 6, "a frame at %.3f is not a blend of old and new (off by %d)" % (t - began, off)
+    finally:
+        for c in cards:
+            c.stop()
+        assert host.stop() == 0
+
+
+def test_a_client_that_never_answers_holds_the_screen_only_until_the_timeout(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host, cards = start(fake, '[transition]\nkind = "rotate"\n', client_binary, late_ms=-1)
+    try:
+        fake.set(dev, *LEFT_UP)
+        m = host.log.wait(SPAN, timeout=10)
+        began, revealed, ended = float(m.group(2)), float(m.group(3)), float(m.group(4))
+        assert 0.3 - 0.025 <= revealed - began <= 0.36, "revealed at the first frame after the 300 ms timeout: %.3f" % (revealed - began)
+        assert ended - began <= 0.3 + 0.25 + 0.05, "over within timeout + duration: %.3f" % (ended - began)
+    finally:
+        for c in cards:
+            c.stop()
+        assert host.stop() == 0
+
+
+def test_auto_rotates_one_maximized_client_crossfades_two_tiled_windows_and_an_app_rule_overrides(client_binary):
+    for tile, clients, config, expected in [
+        (False, 1, "", "rotate"),
+        (True, 2, "", "crossfade"),
+        (True, 1, "", "rotate"),
+        (False, 1, '[[app]]\nmatch = "card0"\ntransition = "crossfade"\n', "crossfade"),
+    ]:
+        fake = FakeIIO()
+        dev = fake.add_accel(raw=NORMAL)
+        host, cards = start(fake, config, client_binary, tile=tile, clients=clients)
+        try:
+            fake.set(dev, *LEFT_UP)
+            m = host.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), (\w+) transition$")
+            assert m.group(1) == expected, (tile, clients, config)
+            assert host.log.wait(SPAN).group(1) == expected
+        finally:
+            for c in cards:
+                c.stop()
+            assert host.stop() == 0
+
+
+def test_every_refresh_presents_a_new_frame_during_a_transition(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host, cards = start(fake, "", client_binary)
+    try:
+        for pose in (LEFT_UP, BOTTOM_UP, NORMAL):
+            host.command("record start times", r"^recording$")
+            fake.set(dev, *pose)
+            m = host.log.wait(SPAN, timeout=10)
+            began, ended = float(m.group(2)), float(m.group(4))
+            host.command("record stop " + os.path.join(host.dir, "times"), r"^recorded ")
+            with open(os.path.join(host.dir, "times", "frames.tsv")) as f:
+                times = [float(line.split("\t")[1]) for line in list(f)[1:]]
+            during = [t for t in times if began - 0.001 <= t <= ended + 0.001]
+            gaps = [b - a for a, b in zip(during, during[1:])]
+            # The headless output refreshes every 16 ms after its last frame was handled: a missed
+            # refresh would leave a gap of 32 ms or more.
+            assert gaps and max(gaps) < 0.028, "gaps (ms): %s" % [round(g * 1000, 1) for g in gaps]
+            assert len(during) >= (ended - began) / 0.028
+    finally:
+        for c in cards:
+            c.stop()
+        assert host.stop() == 0
+
+
+def test_input_maps_to_the_new_orientation_at_once_during_a_transition(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host, cards = start(fake, '[transition]\nduration-ms = 3000\n', client_binary)
+    try:
+        fake.set(dev, *LEFT_UP)
+        host.log.wait(r"left-up \(transform rotated90\), rotate transition$")
+        cards[0].wait_configure(300, 480)
+        host.command("next-frame", r"^next-frame$")  # its new buffer is the surface's now
+        host.command("touch-down 0.9 0.5", r"^touch-down layout")
+        during = cards[0].wait_touch()
+        host.log.wait(SPAN, timeout=10)
+        host.command("touch-down 0.9 0.5", r"^touch-down layout")
+        assert cards[0].wait_touch() == during
+        # The panel's right edge is the bottom of the content in left-up.
+        assert during[1] > 400, during
+    finally:
+        for c in cards:
+            c.stop()
+        assert host.stop() == 0

@@ -1,0 +1,170 @@
+import Testing
+@testable import OrientCore
+
+@Suite struct TransitionCurveTests {
+    @Test(arguments: TransitionCurve.allCases)
+    func eachCurveGoesFromZeroToOneWithoutTurningBack(_ curve: TransitionCurve) {
+        #expect(curve.value(at: 0) == 0)
+        #expect(abs(curve.value(at: 1) - 1) < 1e-9)
+        #expect(curve.value(at: -3) == 0 && abs(curve.value(at: 7) - 1) < 1e-9 && curve.value(at: .nan) == 0)
+        var last = 0.0
+        for i in 1...200 {
+            let v = curve.value(at: Double(i) / 200)
+            #expect(v >= last - 1e-12, "\(curve) goes back at \(i)")
+            last = v
+        }
+    }
+
+    @Test func theCurvesHaveTheirShapes() {
+        #expect(abs(TransitionCurve.easeInOut.value(at: 0.5) - 0.5) < 1e-9)
+        #expect(TransitionCurve.easeInOut.value(at: 0.25) < 0.25, "slow at the start")
+        #expect(TransitionCurve.fastOutSlowIn.value(at: 0.5) > 0.7, "most of the way by half time")
+        #expect(TransitionCurve.decelerate.value(at: 0.5) == 0.75)
+    }
+}
+
+@Suite struct TransitionChoiceTests {
+    let config = TransitionConfig()
+
+    @Test func autoRotatesWhenOneAppFillsThePanelAndCrossFadesWhenWindowsReflow() {
+        #expect(TransitionPlan.choose(config, app: nil, layout: .init(frontFills: true, visibleWindows: 3)).kind == .rotate)
+        #expect(TransitionPlan.choose(config, app: nil, layout: .init(frontFills: false, visibleWindows: 1)).kind == .rotate)
+        #expect(TransitionPlan.choose(config, app: nil, layout: .init(frontFills: false, visibleWindows: 0)).kind == .rotate)
+        #expect(TransitionPlan.choose(config, app: nil, layout: .init(frontFills: false, visibleWindows: 2)).kind == .crossfade)
+    }
+
+    @Test func anAppsRuleCountsOnlyWhenItFillsThePanel() {
+        let fills = TransitionPlan.Layout(frontFills: true, visibleWindows: 2)
+        let tiled = TransitionPlan.Layout(frontFills: false, visibleWindows: 2)
+        #expect(TransitionPlan.choose(config, app: .crossfade, layout: fills).kind == .crossfade)
+        #expect(TransitionPlan.choose(config, app: TransitionKind.none, layout: fills).kind == TransitionKind.none)
+        #expect(TransitionPlan.choose(config, app: .rotate, layout: tiled).kind == .crossfade)
+    }
+
+    @Test func theConfigsKindAndTimingCarryThrough() {
+        var c = TransitionConfig()
+        c.kind = .rotate
+        c.durationMs = 400
+        c.curve = .linear
+        c.timeoutMs = 90
+        #expect(TransitionPlan.choose(c, app: nil, layout: .init(frontFills: false, visibleWindows: 2))
+                == TransitionPlan(kind: .rotate, durationMs: 400, curve: .linear, timeoutMs: 90))
+    }
+}
+
+@Suite struct TransitionRunTests {
+    let rotate = TransitionPlan(kind: .rotate, durationMs: 250, curve: .linear, timeoutMs: 300)
+
+    @Test func theContentTurnsTheShortestWay() {
+        func turns(_ a: OutputTransform, _ b: OutputTransform) -> Int {
+            TransitionRun(plan: rotate, from: a, to: b, at: 0).quarterTurns
+        }
+        // To left-up (90) the content turns counter-clockwise on the panel; to right-up clockwise.
+        #expect(turns(.normal, .rotated90) == -1)
+        #expect(turns(.normal, .rotated270) == 1)
+        #expect(turns(.rotated90, .rotated270) == 2 && turns(.rotated270, .rotated90) == 2)
+        #expect(turns(.rotated270, .normal) == -1 && turns(.rotated180, .rotated90) == 1)
+    }
+
+    @Test func theOldFrameIsHeldUntilTheClientsAreReady() {
+        var run = TransitionRun(plan: rotate, from: .normal, to: .rotated90, at: 1000)
+        #expect(run.frame(at: 1016, clientsReady: false) == .old(.held))
+        #expect(run.frame(at: 1150, clientsReady: false) == .old(.held))
+        guard case .old(let first) = run.frame(at: 1166, clientsReady: true) else { Issue.record("finished early"); return }
+        #expect(first.alpha < 1 && first.angle < 0, "the first frame after the reveal has moved: \(first)")
+        #expect(run.revealedAt == 1150)
+    }
+
+    @Test func aFrozenClientHoldsTheScreenOnlyUntilTheTimeout() {
+        var run = TransitionRun(plan: rotate, from: .normal, to: .rotated90, at: 0)
+        var t = 0.0
+        while case .old = run.frame(at: t, clientsReady: false) { t += 16 }
+        #expect(t <= 300 + 16 + 250 + 16, "over by \(t) ms")
+        #expect(t >= 300 + 250 - 16)
+    }
+
+    @Test func aHalfTurnHasNoNewLayoutToWaitForAndTakesLonger() {
+        var run = TransitionRun(plan: rotate, from: .normal, to: .rotated180, at: 0)
+        #expect(!run.waitsForClients)
+        #expect(run.durationMs == 325)
+        guard case .old(let p) = run.frame(at: 16, clientsReady: false) else { Issue.record("finished"); return }
+        #expect(p.angle > 0 && p.angle < .pi)
+    }
+
+    @Test func aRotationTurnsAndFadesSteadilyThenFinishes() {
+        var run = TransitionRun(plan: rotate, from: .normal, to: .rotated270, at: 0)
+        var angles: [Double] = [], alphas: [Double] = []
+        var t = 0.0
+        while case .old(let p) = run.frame(at: t, clientsReady: true) {
+            angles.append(p.angle)
+            alphas.append(p.alpha)
+            t += 16
+        }
+        #expect(zip(angles, angles.dropFirst()).allSatisfy { $0 < $1 }, "\(angles)")
+        #expect(zip(alphas, alphas.dropFirst()).allSatisfy { $0 > $1 }, "\(alphas)")
+        #expect(angles.last! < .pi / 2 && alphas.last! > 0)
+        #expect(run.frame(at: t + 16, clientsReady: true) == .finished)
+    }
+
+    @Test func aCrossFadeHoldsTheOldFrameStill() {
+        var run = TransitionRun(plan: TransitionPlan(kind: .crossfade, curve: .linear), from: .normal, to: .rotated90, at: 0)
+        _ = run.frame(at: 0, clientsReady: true)
+        guard case .old(let p) = run.frame(at: 125, clientsReady: true) else { Issue.record("finished"); return }
+        #expect(p.angle == 0 && p.sizeProgress == 0)
+        #expect(abs(p.alpha - 0.5) < 1e-9)
+    }
+
+    @Test func noneCutsOnceTheClientsAreReady() {
+        var run = TransitionRun(plan: TransitionPlan(kind: .none), from: .normal, to: .rotated90, at: 0)
+        #expect(run.frame(at: 16, clientsReady: false) == .old(.held))
+        #expect(run.frame(at: 32, clientsReady: true) == .finished)
+    }
+
+    @Test func theMatrixPlacesTheOldFrameOnThePanel() {
+        func corners(_ m: [Float]) -> Set<[Int]> {
+            Set([(0.0, 0.0), (1, 0), (0, 1), (1, 1)].map { (x: Float, y: Float) in
+                [Int((m[0] * x + m[1] * y + m[2]).rounded()), Int((m[3] * x + m[4] * y + m[5]).rounded())]
+            })
+        }
+        // Held: the unit square onto the whole buffer, unturned.
+        #expect(OldFramePlacement.held.matrix(width: 1280, height: 800) == [1280, 0, 0, 0, 800, 0, 0, 0, 1])
+        // At the end of a quarter turn it covers the panel again, its top edge along the right.
+        let end = OldFramePlacement(angle: .pi / 2, sizeProgress: 1, quarterTurns: 1, alpha: 0).matrix(width: 1280, height: 800)
+        #expect(corners(end) == [[0, 0], [1280, 0], [0, 800], [1280, 800]])
+        #expect(abs(end[2] - 1280) < 0.01 && abs(end[5]) < 0.01, "the old top-left corner ends at the top right: \(end)")
+        // Half way, turned 45° about the centre.
+        let half = OldFramePlacement(angle: .pi / 4, sizeProgress: 0.5, quarterTurns: 1, alpha: 0.5).matrix(width: 1280, height: 800)
+        let cx = half[0] * 0.5 + half[1] * 0.5 + half[2], cy = half[3] * 0.5 + half[4] * 0.5 + half[5]
+        #expect(abs(cx - 640) < 0.01 && abs(cy - 400) < 0.01)
+        #expect(abs(half[3] - half[0]) < 0.01, "x axis at 45°")
+    }
+}
+
+@Suite struct ControllerTransitionTests {
+    let game = ToplevelID(10), reader = ToplevelID(11)
+
+    @Test func oneAppFillingThePanelRotatesAndTwoTiledWindowsCrossFade() {
+        var h = ControllerHarness()
+        h.send([.toplevelAdded(game, appID: "org.example.Game", covers: true), .toplevelMapped(game, true), .focus(game)])
+        #expect(plans(h.send(.felt(.leftUp))).map(\.kind) == [.rotate])
+        var tiled = ControllerHarness()
+        tiled.send([.toplevelAdded(game, appID: "a", covers: false), .toplevelMapped(game, true),
+                    .toplevelAdded(reader, appID: "b", covers: false), .toplevelMapped(reader, true), .focus(reader)])
+        #expect(plans(tiled.send(.felt(.leftUp))).map(\.kind) == [.crossfade])
+        tiled.send(.toplevelMapped(game, false))
+        #expect(plans(tiled.send(.felt(.normal))).map(\.kind) == [.rotate], "one window left")
+    }
+
+    @Test func theRuleOfTheAppInFrontChoosesWhenItFillsThePanel() {
+        var config = Config()
+        config.apps = [AppRule(match: "org.example.Game", transition: .crossfade)]
+        config.transition.durationMs = 600
+        var h = ControllerHarness(config: config)
+        h.send([.toplevelAdded(game, appID: "org.example.Game", covers: true), .toplevelMapped(game, true), .focus(game)])
+        #expect(plans(h.send(.felt(.rightUp))) == [TransitionPlan(kind: .crossfade, durationMs: 600)])
+    }
+
+    private func plans(_ commands: [ControllerCommand]) -> [TransitionPlan] {
+        commands.compactMap { if case .show(_, _, let plan) = $0 { plan } else { nil } }
+    }
+}

@@ -1,0 +1,92 @@
+#!/usr/bin/python3
+"""What a transition costs each frame on pixman (issue #12, point 5).
+
+    /usr/bin/python3 benchmarks/transition_cost.py [--turns N] [--plugin PATH]
+
+For each panel size (1920x1200, 2560x1600) and each kind (rotate, crossfade), runs the reference
+host (headless, pixman, release plugin) with the test card client, turns the fake accelerometer
+N times between normal and left-up, and reads the time the host spent in wlr_orient_render_output
+for every frame committed during a transition (its "record start times"; the transitions' spans
+from the plugin's log). Beside it, from the same host run, the time memcpy takes to copy three
+frames' worth of bytes. Prints named numbers (name=value).
+"""
+import argparse
+import os
+import re
+import shutil
+import statistics
+import sys
+import tempfile
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
+from compositor import Client, Compositor, build_client  # noqa: E402
+from fakeiio import LEFT_UP, NORMAL, ROOT, FakeIIO  # noqa: E402
+
+SPAN = r"transition began (\S+) revealed \S+ ended (\S+) frames (\d+)"
+
+
+def p99(values):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
+
+
+def measure(client, plugin, size, kind, turns, scratch):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = Compositor(fake, size=size, plugin=plugin, config='[transition]\nkind = "%s"\n' % kind)
+    card = None
+    try:
+        host.wait_frame(0)
+        card = Client(client, host.client_env, app_id="card", card=True)
+        card.out.wait(r"configure")
+        host.out.wait(r"^focused card$")
+        memcpy = host.command("memcpy-bench 200", r"^memcpy-3-frames-ms (\S+) (\S+)")
+        host.command("record start times", r"^recording$")
+        spans = []
+        for i in range(turns):
+            fake.set(dev, *(LEFT_UP if i % 2 == 0 else NORMAL))
+            m = host.log.wait(SPAN, timeout=10)
+            spans.append((float(m.group(1)), float(m.group(2))))
+        out = os.path.join(scratch, "%s-%s" % (kind, size))
+        host.command("record stop " + out, r"^recorded ")
+        costs = []
+        with open(os.path.join(out, "frames.tsv")) as f:
+            next(f)
+            for line in f:
+                _, presented, _, orient_ms, _ = line.split("\t")
+                t = float(presented)
+                # The frames that drew the old frame: after the turn, up to the one that ended it.
+                if any(begin <= t + 0.0005 and t < end - 0.0005 for begin, end in spans):
+                    costs.append(float(orient_ms))
+        return costs, float(memcpy.group(1))
+    finally:
+        if card:
+            card.stop()
+        host.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--turns", type=int, default=20)
+    ap.add_argument("--plugin", default=os.path.join(ROOT, "build", "release", "libwlr-orient.so"))
+    a = ap.parse_args()
+    scratch = tempfile.mkdtemp(prefix="wlr-orient-transition-cost-")
+    try:
+        client = build_client(scratch)
+        for size in ("1920x1200", "2560x1600"):
+            for kind in ("rotate", "crossfade"):
+                costs, memcpy = measure(client, a.plugin, size, kind, a.turns, scratch)
+                median = statistics.median(costs)
+                name = "transition_%s_%s" % (kind, size)
+                print("%s_frames=%d" % (name, len(costs)))
+                print("%s_median_ms=%.3f" % (name, median))
+                print("%s_p99_ms=%.3f" % (name, p99(costs)))
+                print("%s_memcpy_3_frames_ms=%.3f" % (name, memcpy))
+                print("%s_p99_over_memcpy=%.2f" % (name, p99(costs) / memcpy))
+                sys.stdout.flush()
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
