@@ -29,6 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
+from stats import percentile  # noqa: E402
 from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
 
 POSES = {"normal": (0, -G, 0), "left-up": (G, 0, 0), "bottom-up": (0, G, 0), "right-up": (-G, 0, 0)}
@@ -58,11 +59,6 @@ def reader(stream, pattern, sink):
         m = re.search(pattern, line)
         if m:
             sink.append((time.monotonic(), m.group(1)))
-
-
-def percentile(values, p):
-    v = sorted(values)
-    return v[max(0, min(len(v) - 1, int(round(p / 100.0 * len(v) + 0.5)) - 1))]
 
 
 def main():

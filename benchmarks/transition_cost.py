@@ -21,13 +21,9 @@ import tempfile
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
 from compositor import Client, Compositor, build_client  # noqa: E402
 from fakeiio import LEFT_UP, NORMAL, ROOT, FakeIIO  # noqa: E402
+from stats import percentile  # noqa: E402
 
 SPAN = r"transition began (\S+) revealed \S+ ended (\S+) frames (\d+)"
-
-
-def p99(values):
-    ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(len(ordered) * 0.99))]
 
 
 def measure(client, plugin, size, kind, turns, scratch):
@@ -80,9 +76,9 @@ def main():
                 name = "transition_%s_%s" % (kind, size)
                 print("%s_frames=%d" % (name, len(costs)))
                 print("%s_median_ms=%.3f" % (name, median))
-                print("%s_p99_ms=%.3f" % (name, p99(costs)))
+                print("%s_p99_ms=%.3f" % (name, percentile(costs, 99)))
                 print("%s_memcpy_3_frames_ms=%.3f" % (name, memcpy))
-                print("%s_p99_over_memcpy=%.2f" % (name, p99(costs) / memcpy))
+                print("%s_p99_over_memcpy=%.2f" % (name, percentile(costs, 99) / memcpy))
                 sys.stdout.flush()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -23,7 +23,7 @@ final class Panel {
     init(output: UnsafeMutablePointer<wlr_output>, onDestroy: @escaping (Panel) -> Void) {
         self.output = output
         self.name = output.pointee.name.map { String(cString: $0) } ?? "?"
-        self.current = (OutputTransform(rawValue: Int32(truncatingIfNeeded: output.pointee.transform.rawValue)) ?? .normal).orientation
+        self.current = Self.transform(of: output).orientation
         let destroy = Listener(signal(output, \.events.destroy)) { [unowned self] _ in onDestroy(self) }
         let commit = Listener(signal(output, \.events.commit)) { [unowned self] data in
             committed(data?.assumingMemoryBound(to: wlr_output_event_commit.self).pointee.buffer)
@@ -47,7 +47,10 @@ final class Panel {
         }
     }
 
-    var transform: OutputTransform {
+    /// The transform the output has now.
+    var transform: OutputTransform { Self.transform(of: output) }
+
+    private static func transform(of output: UnsafeMutablePointer<wlr_output>) -> OutputTransform {
         OutputTransform(rawValue: Int32(truncatingIfNeeded: output.pointee.transform.rawValue)) ?? .normal
     }
 

@@ -51,9 +51,8 @@ final class PanelTransition {
     private var clientsReady: Bool {
         awaited.allSatisfy { surface, serial in
             let s = surface.pointee
-            // Hidden after having been shown: nothing of it is on screen to wait for.
-            if !s.mapped && s.configured { return true }
-            return Int32(bitPattern: s.current.configure_serial &- serial) >= 0
+            return TransitionRun.clientAnswered(awaited: serial, committed: s.current.configure_serial,
+                                                mapped: s.mapped, everConfigured: s.configured)
         }
     }
 
@@ -67,7 +66,7 @@ final class PanelTransition {
         case .old(let placement):
             frames += 1
             var matrix = placement.matrix(width: Double(width), height: Double(height))
-            let turning = placement.angle != 0 || placement.scale < 1 ? turningTexture : nil
+            let turning = placement.isMoved ? turningTexture : nil
             for box in placement.footprint(width: Int(width), height: Int(height)) {
                 var scissor = wlr_box(x: Int32(box.x), y: Int32(box.y), width: Int32(box.width), height: Int32(box.height))
                 wlr_renderer_scissor(renderer, &scissor)

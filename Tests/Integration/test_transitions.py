@@ -4,6 +4,7 @@ committed buffers (raw panel pixels), recorded as they are presented; the card c
 when portrait-shaped, green when landscape-shaped, its top quarter red."""
 import math
 import os
+from contextlib import contextmanager
 
 from compositor import Client, Compositor
 from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, FakeIIO
@@ -44,6 +45,21 @@ def start(fake, config, client_binary, tile=False, late_ms=None, clients=1):
     return host, cards
 
 
+@contextmanager
+def session(config, client_binary, **options):
+    """A fake accelerometer held normal, the host and its card clients (see `start`); all stopped
+    after, the host cleanly."""
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host, cards = start(fake, config, client_binary, **options)
+    try:
+        yield fake, dev, host, cards
+    finally:
+        for c in cards:
+            c.stop()
+        assert host.stop() == 0
+
+
 def turn_and_record(host, fake, dev, pose, directory):
     """Turns the device, waits for the transition to end and a plain frame after it; returns the
     transition's (kind, began, revealed, ended) and the frames recorded from just before the turn."""
@@ -57,15 +73,8 @@ def turn_and_record(host, fake, dev, pose, directory):
     return (m.group(1), float(m.group(2)), revealed, float(m.group(4))), recorded(directory)
 
 
-def sample(rgb, step=7):
-    return rgb[::3 * step], rgb[1::3 * step], rgb[2::3 * step]
-
-
 def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(client_binary):
-    fake = FakeIIO()
-    dev = fake.add_accel(raw=NORMAL)
-    host, cards = start(fake, '[transition]\nkind = "crossfade"\nduration-ms = 400\ncurve = "linear"\n', client_binary)
-    try:
+    with session('[transition]\nkind = "crossfade"\nduration-ms = 400\ncurve = "linear"\n', client_binary) as (fake, dev, host, cards):
         _, _, old = host.raw_panel()
         (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
         assert kind == "crossfade"
@@ -90,10 +99,6 @@ def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(c
             distance = sum(abs(rgb[i] - n[i]) for i in differ)
             assert last_distance is None or distance < last_distance
             last_distance = distance
-    finally:
-        for c in cards:
-            c.stop()
-        assert host.stop() == 0
 
 
 def old_picture_direction(w, h, rgb):
@@ -114,10 +119,7 @@ def old_picture_direction(w, h, rgb):
 
 
 def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new_orientation(client_binary):
-    fake = FakeIIO()
-    dev = fake.add_accel(raw=NORMAL)
-    host, cards = start(fake, '[transition]\nkind = "rotate"\nduration-ms = 500\ncurve = "linear"\n', client_binary)
-    try:
+    with session('[transition]\nkind = "rotate"\nduration-ms = 500\ncurve = "linear"\n', client_binary) as (fake, dev, host, cards):
         (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
         assert kind == "rotate"
         w, h, _ = frames[0][2]
@@ -132,18 +134,11 @@ def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new
         new = frames[-1][2][2]
         assert new == host.raw_panel()[2], "the last frame is the plain rendering of the new orientation"
         assert old_picture_direction(w, h, new) is None, "nothing of the old card is left"
-    finally:
-        for c in cards:
-            c.stop()
-        assert host.stop() == 0
 
 
 def test_a_client_answering_150_ms_late_is_never_shown_at_its_old_size(client_binary):
-    fake = FakeIIO()
-    dev = fake.add_accel(raw=NORMAL)
-    host, cards = start(fake, '[transition]\nkind = "crossfade"\nduration-ms = 250\ncurve = "linear"\n', client_binary,
-                        late_ms=150)
-    try:
+    with session('[transition]\nkind = "crossfade"\nduration-ms = 250\ncurve = "linear"\n', client_binary,
+                        late_ms=150) as (fake, dev, host, cards):
         _, _, old = host.raw_panel()
         (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
         cards[0].wait_configure(300, 480)
@@ -165,26 +160,15 @@ def test_a_client_answering_150_ms_late_is_never_shown_at_its_old_size(client_bi
             assert a is not None
             off = max(abs(rgb[i] - (o[i] + a * (n[i] - o[i]))) for i in range(0, len(o), 13))
             assert off <= 6, "a frame at %.3f is not a blend of old and new (off by %d)" % (t - began, off)
-    finally:
-        for c in cards:
-            c.stop()
-        assert host.stop() == 0
 
 
 def test_a_client_that_never_answers_holds_the_screen_only_until_the_timeout(client_binary):
-    fake = FakeIIO()
-    dev = fake.add_accel(raw=NORMAL)
-    host, cards = start(fake, '[transition]\nkind = "rotate"\n', client_binary, late_ms=-1)
-    try:
+    with session('[transition]\nkind = "rotate"\n', client_binary, late_ms=-1) as (fake, dev, host, cards):
         fake.set(dev, *LEFT_UP)
         m = host.log.wait(SPAN, timeout=10)
         began, revealed, ended = float(m.group(2)), float(m.group(3)), float(m.group(4))
         assert 0.3 - 0.025 <= revealed - began <= 0.36, "revealed at the first frame after the 300 ms timeout: %.3f" % (revealed - began)
         assert ended - began <= 0.3 + 0.25 + 0.05, "over within timeout + duration: %.3f" % (ended - began)
-    finally:
-        for c in cards:
-            c.stop()
-        assert host.stop() == 0
 
 
 def test_auto_rotates_one_maximized_client_crossfades_two_tiled_windows_and_an_app_rule_overrides(client_binary):
@@ -194,25 +178,15 @@ def test_auto_rotates_one_maximized_client_crossfades_two_tiled_windows_and_an_a
         (True, 1, "", "rotate"),
         (False, 1, '[[app]]\nmatch = "card0"\ntransition = "crossfade"\n', "crossfade"),
     ]:
-        fake = FakeIIO()
-        dev = fake.add_accel(raw=NORMAL)
-        host, cards = start(fake, config, client_binary, tile=tile, clients=clients)
-        try:
+        with session(config, client_binary, tile=tile, clients=clients) as (fake, dev, host, cards):
             fake.set(dev, *LEFT_UP)
             m = host.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), (\w+) transition$")
             assert m.group(1) == expected, (tile, clients, config)
             assert host.log.wait(SPAN).group(1) == expected
-        finally:
-            for c in cards:
-                c.stop()
-            assert host.stop() == 0
 
 
 def test_every_refresh_presents_a_new_frame_during_a_transition(client_binary):
-    fake = FakeIIO()
-    dev = fake.add_accel(raw=NORMAL)
-    host, cards = start(fake, "", client_binary)
-    try:
+    with session("", client_binary) as (fake, dev, host, cards):
         for pose in (LEFT_UP, BOTTOM_UP, NORMAL):
             host.command("record start times", r"^recording$")
             fake.set(dev, *pose)
@@ -227,17 +201,10 @@ def test_every_refresh_presents_a_new_frame_during_a_transition(client_binary):
             # refresh would leave a gap of 32 ms or more.
             assert gaps and max(gaps) < 0.028, "gaps (ms): %s" % [round(g * 1000, 1) for g in gaps]
             assert len(during) >= (ended - began) / 0.028
-    finally:
-        for c in cards:
-            c.stop()
-        assert host.stop() == 0
 
 
 def test_input_maps_to_the_new_orientation_at_once_during_a_transition(client_binary):
-    fake = FakeIIO()
-    dev = fake.add_accel(raw=NORMAL)
-    host, cards = start(fake, '[transition]\nduration-ms = 3000\n', client_binary)
-    try:
+    with session('[transition]\nduration-ms = 3000\n', client_binary) as (fake, dev, host, cards):
         fake.set(dev, *LEFT_UP)
         host.log.wait(r"left-up \(transform rotated90\), rotate transition$")
         cards[0].wait_configure(300, 480)
@@ -249,7 +216,3 @@ def test_input_maps_to_the_new_orientation_at_once_during_a_transition(client_bi
         assert cards[0].wait_touch() == during
         # The panel's right edge is the bottom of the content in left-up.
         assert during[1] > 400, during
-    finally:
-        for c in cards:
-            c.stop()
-        assert host.stop() == 0

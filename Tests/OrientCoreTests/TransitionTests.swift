@@ -75,6 +75,14 @@ import Testing
         #expect(run.revealedAt == 1150)
     }
 
+    @Test func aClientHasAnsweredOnceItCommittedTheConfigureOrIsHidden() {
+        #expect(!TransitionRun.clientAnswered(awaited: 7, committed: 6, mapped: true, everConfigured: true))
+        #expect(TransitionRun.clientAnswered(awaited: 7, committed: 7, mapped: true, everConfigured: true))
+        #expect(TransitionRun.clientAnswered(awaited: UInt32.max, committed: 2, mapped: true, everConfigured: true), "wraps")
+        #expect(TransitionRun.clientAnswered(awaited: 7, committed: 3, mapped: false, everConfigured: true), "hidden")
+        #expect(!TransitionRun.clientAnswered(awaited: 7, committed: 0, mapped: false, everConfigured: false), "launching")
+    }
+
     @Test func aFrozenClientHoldsTheScreenOnlyUntilTheTimeout() {
         var run = TransitionRun(plan: rotate, from: .normal, to: .rotated90, at: 0)
         var t = 0.0
@@ -137,6 +145,26 @@ import Testing
         let cx = half[0] * 0.5 + half[1] * 0.5 + half[2], cy = half[3] * 0.5 + half[4] * 0.5 + half[5]
         #expect(abs(cx - 640) < 0.01 && abs(cy - 400) < 0.01)
         #expect(abs(half[3] - half[0]) < 0.01, "x axis at 45°")
+    }
+}
+
+@Suite struct TransitionFootprintTests {
+    @Test func anUnturnedQuadIsDrawnThroughItsOwnBox() {
+        #expect(OldFramePlacement.held.footprint(width: 1280, height: 800) == [.init(x: 0, y: 0, width: 1280, height: 800)])
+        let back = OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 1, alpha: 0.5, scale: 0.5)
+        #expect(back.footprint(width: 1280, height: 800) == [.init(x: 319, y: 200, width: 642, height: 400)])
+    }
+
+    @Test func aTurnedQuadIsDrawnThroughBandsThatCoverItAndLessThanThePanel() {
+        let p = OldFramePlacement(angle: .pi / 4, sizeProgress: 0.5, quarterTurns: 1, alpha: 0.5, scale: 0.7)
+        let boxes = p.footprint(width: 1280, height: 800)
+        let m = p.matrix(width: 1280, height: 800)
+        for (u, v) in [(0.5, 0.5), (0.1, 0.2), (0.9, 0.9), (0.02, 0.98)] {
+            let x = Int(m[0] * Float(u) + m[1] * Float(v) + m[2]), y = Int(m[3] * Float(u) + m[4] * Float(v) + m[5])
+            #expect(boxes.contains { x >= $0.x && x < $0.x + $0.width && y >= $0.y && y < $0.y + $0.height }, "(\(x), \(y))")
+        }
+        #expect(boxes.allSatisfy { $0.x >= 0 && $0.y >= 0 && $0.x + $0.width <= 1280 && $0.y + $0.height <= 800 })
+        #expect(boxes.map { $0.width * $0.height }.reduce(0, +) < 1280 * 800 / 2)
     }
 }
 

@@ -262,7 +262,9 @@ static void record_frame(struct host_output *o, struct wlr_buffer *buffer) {
 	if (!o->record_pixels || !wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
 		return;
 	}
-	r->pixels = malloc((size_t)buffer->width * buffer->height * 4);
+	if (format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_ARGB8888) {
+		r->pixels = malloc((size_t)buffer->width * buffer->height * 4);
+	}
 	for (int y = 0; r->pixels != NULL && y < buffer->height; y++) {
 		memcpy(r->pixels + (size_t)y * buffer->width, (const char *)data + y * stride, (size_t)buffer->width * 4);
 	}
@@ -466,6 +468,23 @@ static void handle_touch_up(struct wl_listener *listener, void *data) {
 	wlr_seat_touch_notify_frame(host->seat);
 }
 
+/* XRGB8888 pixels as a binary PPM. */
+static bool write_ppm(const char *path, const void *data, int width, int height, size_t stride) {
+	FILE *f = fopen(path, "wb");
+	if (f == NULL) {
+		return false;
+	}
+	fprintf(f, "P6\n%d %d\n255\n", width, height);
+	for (int y = 0; y < height; y++) {
+		const uint32_t *row = (const uint32_t *)((const char *)data + y * stride);
+		for (int x = 0; x < width; x++) {
+			unsigned char rgb[3] = { (row[x] >> 16) & 0xff, (row[x] >> 8) & 0xff, row[x] & 0xff };
+			fwrite(rgb, 1, 3, f);
+		}
+	}
+	return fclose(f) == 0;
+}
+
 /* Writes the last committed frame exactly as the panel holds it. */
 static bool dump_frame(struct host *host, const char *path) {
 	struct host_output *o;
@@ -482,23 +501,8 @@ static bool dump_frame(struct host *host, const char *path) {
 	if (!wlr_buffer_begin_data_ptr_access(o->last_frame, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
 		return false;
 	}
-	bool ok = false;
-	FILE *f = fopen(path, "wb");
-	if (f != NULL && (format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_ARGB8888)) {
-		int w = o->last_frame->width, h = o->last_frame->height;
-		fprintf(f, "P6\n%d %d\n255\n", w, h);
-		for (int y = 0; y < h; y++) {
-			const uint32_t *row = (const uint32_t *)((const char *)data + y * stride);
-			for (int x = 0; x < w; x++) {
-				unsigned char rgb[3] = { (row[x] >> 16) & 0xff, (row[x] >> 8) & 0xff, row[x] & 0xff };
-				fwrite(rgb, 1, 3, f);
-			}
-		}
-		ok = true;
-	}
-	if (f != NULL) {
-		fclose(f);
-	}
+	bool ok = (format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_ARGB8888) &&
+		write_ppm(path, data, o->last_frame->width, o->last_frame->height, stride);
 	wlr_buffer_end_data_ptr_access(o->last_frame);
 	return ok;
 }
@@ -553,24 +557,10 @@ static bool write_record(struct host_output *o, const char *dir) {
 		if (r->pixels != NULL) {
 			snprintf(name, sizeof(name), "frame-%04d.ppm", i);
 			snprintf(path, sizeof(path), "%s/%s", dir, name);
-			FILE *f = fopen(path, "wb");
-			if (f == NULL) {
+			if (!write_ppm(path, r->pixels, r->width, r->height, (size_t)r->width * 4)) {
 				fclose(index);
 				return false;
 			}
-			fprintf(f, "P6\n%d %d\n255\n", r->width, r->height);
-			unsigned char *row = malloc((size_t)r->width * 3);
-			for (int y = 0; row != NULL && y < r->height; y++) {
-				for (int x = 0; x < r->width; x++) {
-					uint32_t p = r->pixels[(size_t)y * r->width + x];
-					row[x * 3] = (p >> 16) & 0xff;
-					row[x * 3 + 1] = (p >> 8) & 0xff;
-					row[x * 3 + 2] = p & 0xff;
-				}
-				fwrite(row, 1, (size_t)r->width * 3, f);
-			}
-			free(row);
-			fclose(f);
 		}
 		fprintf(index, "%d\t%.6f\t%d\t%.4f\t%s\n", i, r->presented, r->transform, r->orient_ms, name);
 	}

@@ -31,6 +31,15 @@ public struct TransitionRun: Sendable {
     /// layout to wait for.
     public var waitsForClients: Bool { quarterTurns % 2 != 0 }
 
+    /// Whether a client sent a configure for the new layout (serial `awaited`) no longer holds the
+    /// old frame: it has committed that configure (`committed`: the serial of the last one it
+    /// committed), or it was shown and is hidden now (nothing of it is on screen to wait for).
+    /// Serials wrap around.
+    public static func clientAnswered(awaited: UInt32, committed: UInt32, mapped: Bool, everConfigured: Bool) -> Bool {
+        if !mapped && everConfigured { return true }
+        return Int32(bitPattern: committed &- awaited) >= 0
+    }
+
     /// How long the old frame takes to go once revealed.
     public var durationMs: Double {
         let base = Double(max(plan.durationMs, 0))
@@ -62,10 +71,6 @@ public struct TransitionRun: Sendable {
     /// The size of the turning picture, against the panel.
     public static let turningScale = 0.7
 
-    static func smoothstep(_ x: Double) -> Double {
-        let t = min(max(x, 0), 1)
-        return t * t * (3 - 2 * t)
-    }
 }
 
 public enum TransitionFrame: Sendable, Hashable {
@@ -122,36 +127,45 @@ public struct OldFramePlacement: Sendable, Hashable {
         return (w * fit, h * fit)
     }
 
-    /// Where the quad lies on the buffer, as boxes (x, y, width, height) of `strips` horizontal
-    /// bands, each cut to the quad's extent in it: drawing through these scissors spares pixman
-    /// the pixels the turned quad does not cover (its cost is per pixel drawn). One box, the
-    /// quad's own, when it is not turned.
+    /// Turned or scaled: drawn from the half-size copy (the held and cross-fading frames are
+    /// drawn from the full one, untransformed).
+    public var isMoved: Bool { angle != 0 || scale < 1 }
+
+    /// Where the quad lies on the buffer, as boxes (x, y, width, height): drawing through these
+    /// scissors spares pixman the pixels the quad does not cover (its cost is per pixel drawn).
+    /// Unturned, the quad's own box; turned, `strips` horizontal bands, each cut to the quad's
+    /// extent in it.
     public func footprint(width: Int, height: Int, strips: Int = 16) -> [Box] {
         guard width > 0, height > 0 else { return [] }
         let m = matrix(width: Double(width), height: Double(height)).map(Double.init)
         let corners = [(0.0, 0.0), (1, 0), (1, 1), (0, 1)].map { (x, y) in (m[0] * x + m[1] * y + m[2], m[3] * x + m[4] * y + m[5]) }
-        var boxes: [Box] = []
-        let bands = angle == 0 ? 1 : max(1, strips)
-        for i in 0..<bands {
+        if angle == 0 {
+            return [Self.box(xs: corners.map(\.0), y0: corners.map(\.1).min() ?? 0, y1: corners.map(\.1).max() ?? 0,
+                             width: width, height: height)].compactMap { $0 }
+        }
+        let bands = max(1, strips)
+        return (0..<bands).compactMap { i in
             let y0 = Double(height * i / bands), y1 = Double(height * (i + 1) / bands)
-            guard y1 > y0 else { continue }
             // The quad's x extent between y0 and y1: its corners inside the band and its edges'
             // crossings of the band's two lines.
-            var xs: [Double] = corners.filter { $0.1 >= y0 && $0.1 <= y1 }.map(\.0)
+            var xs = corners.filter { $0.1 >= y0 && $0.1 <= y1 }.map(\.0)
             for k in 0..<4 {
                 let (a, b) = (corners[k], corners[(k + 1) % 4])
                 for line in [y0, y1] where (a.1 - line) * (b.1 - line) <= 0 && a.1 != b.1 {
                     xs.append(a.0 + (b.0 - a.0) * (line - a.1) / (b.1 - a.1))
                 }
             }
-            guard let low = xs.min(), let high = xs.max() else { continue }
-            let x0 = max(0, Int(low.rounded(.down)) - 1), x1 = min(width, Int(high.rounded(.up)) + 1)
-            // Unturned, the band is cut to the quad's height too.
-            let top = angle == 0 ? max(Int(y0), Int((corners.map(\.1).min() ?? y0).rounded(.down))) : Int(y0)
-            let bottom = angle == 0 ? min(Int(y1), Int((corners.map(\.1).max() ?? y1).rounded(.up))) : Int(y1)
-            if x1 > x0, bottom > top { boxes.append(Box(x: x0, y: top, width: x1 - x0, height: bottom - top)) }
+            return Self.box(xs: xs, y0: y0, y1: y1, width: width, height: height)
         }
-        return boxes
+    }
+
+    /// The box from the least to the greatest of `xs` and from y0 to y1, a pixel wider each
+    /// side, on the buffer; nil when nothing of it is.
+    private static func box(xs: [Double], y0: Double, y1: Double, width: Int, height: Int) -> Box? {
+        guard let low = xs.min(), let high = xs.max() else { return nil }
+        let x0 = max(0, Int(low.rounded(.down)) - 1), x1 = min(width, Int(high.rounded(.up)) + 1)
+        let top = max(0, Int(y0.rounded(.down))), bottom = min(height, Int(y1.rounded(.up)))
+        return x1 > x0 && bottom > top ? Box(x: x0, y: top, width: x1 - x0, height: bottom - top) : nil
     }
 
     public struct Box: Sendable, Hashable {
