@@ -186,6 +186,8 @@ def test_a_client_killed_while_holding_a_mask_is_forgotten(client_binary, landsc
     victim = Client(client_binary, host.client_env, app_id="org.example.Victim", orientations=PORTRAIT)
     victim.wait_configure(800, 1280)
     host.wait_frame(1)
+    # Shown and focused before it dies (its first buffer and the kill would otherwise race).
+    host.out.wait(r"^focused org.example.Victim$")
     victim.p.send_signal(signal.SIGKILL)
     victim.p.wait(timeout=5)
     host.out.wait(r"^focused org.example.Bystander$")

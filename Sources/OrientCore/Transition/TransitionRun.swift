@@ -58,6 +58,8 @@ public struct TransitionRun: Sendable {
         let elapsed = now - (revealedAt ?? now)
         guard plan.kind == .rotate || plan.kind == .crossfade, durationMs > 0, elapsed < durationMs else { return .finished }
         let progress = plan.curve.value(at: elapsed / durationMs)
+        // What is left of the old frame would not change a pixel (8 bits a channel): over.
+        guard 1 - progress >= Self.leastVisibleAlpha else { return .finished }
         if plan.kind == .crossfade {
             return .old(OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 0, alpha: 1 - progress))
         }
@@ -71,6 +73,8 @@ public struct TransitionRun: Sendable {
     /// The size of the turning picture, against the panel.
     public static let turningScale = 0.7
 
+    /// One step of an 8-bit alpha: less changes no pixel (pixman keeps 8 bits of it).
+    static let leastVisibleAlpha = 1.0 / 255
 }
 
 public enum TransitionFrame: Sendable, Hashable {
