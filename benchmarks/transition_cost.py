@@ -7,8 +7,9 @@ For each panel size (1920x1200, 2560x1600) and each kind (rotate, crossfade), ru
 host (headless, pixman, release plugin) with the test card client, turns the fake accelerometer
 N times between normal and left-up, and reads the time the host spent in wlr_orient_render_output
 for every frame committed during a transition (its "record start times"; the transitions' spans
-from the plugin's log). Beside it, from the same host run, the time memcpy takes to copy three
-frames' worth of bytes. Prints named numbers (name=value).
+from the plugin's log), in wall time (what a frame waits) and in the host thread's CPU time (the
+work alone, without the time the thread was preempted on a loaded machine). Beside it, from the
+same host run, the time memcpy takes to copy three frames' worth of bytes. Prints named numbers (name=value).
 """
 import argparse
 import os
@@ -26,10 +27,11 @@ from stats import percentile  # noqa: E402
 SPAN = r"transition began (\S+) revealed \S+ ended (\S+) frames (\d+)"
 
 
-def measure(client, plugin, size, kind, turns, scratch):
+def measure(client, plugin, size, kind, turns, scratch, curve=None):
     fake = FakeIIO()
     dev = fake.add_accel(raw=NORMAL)
-    host = Compositor(fake, size=size, plugin=plugin, config='[transition]\nkind = "%s"\n' % kind)
+    host = Compositor(fake, size=size, plugin=plugin, config='[transition]\nkind = "%s"\n' % kind
+                      + ('curve = "%s"\n' % curve if curve else ""))
     card = None
     try:
         host.wait_frame(0)
@@ -45,16 +47,17 @@ def measure(client, plugin, size, kind, turns, scratch):
             spans.append((float(m.group(1)), float(m.group(2))))
         out = os.path.join(scratch, "%s-%s" % (kind, size))
         host.command("record stop " + out, r"^recorded ")
-        costs = []
+        wall, cpu = [], []
         with open(os.path.join(out, "frames.tsv")) as f:
-            next(f)
+            columns = next(f).rstrip("\n").split("\t")
             for line in f:
-                _, presented, _, orient_ms, _ = line.split("\t")
-                t = float(presented)
+                row = dict(zip(columns, line.rstrip("\n").split("\t")))
+                t = float(row["presented"])
                 # The frames that drew the old frame: after the turn, up to the one that ended it.
                 if any(begin <= t + 0.0005 and t < end - 0.0005 for begin, end in spans):
-                    costs.append(float(orient_ms))
-        return costs, float(memcpy.group(1))
+                    wall.append(float(row["orient_ms"]))
+                    cpu.append(float(row["orient_cpu_ms"]))
+        return wall, cpu, float(memcpy.group(1))
     finally:
         if card:
             card.stop()
@@ -71,14 +74,15 @@ def main():
         client = build_client(scratch)
         for size in ("1920x1200", "2560x1600"):
             for kind in ("rotate", "crossfade"):
-                costs, memcpy = measure(client, a.plugin, size, kind, a.turns, scratch)
-                median = statistics.median(costs)
+                wall, cpu, memcpy = measure(client, a.plugin, size, kind, a.turns, scratch)
                 name = "transition_%s_%s" % (kind, size)
-                print("%s_frames=%d" % (name, len(costs)))
-                print("%s_median_ms=%.3f" % (name, median))
-                print("%s_p99_ms=%.3f" % (name, percentile(costs, 99)))
+                print("%s_frames=%d" % (name, len(wall)))
+                print("%s_median_ms=%.3f" % (name, statistics.median(wall)))
+                print("%s_p99_ms=%.3f" % (name, percentile(wall, 99)))
+                print("%s_cpu_median_ms=%.3f" % (name, statistics.median(cpu)))
+                print("%s_cpu_p99_ms=%.3f" % (name, percentile(cpu, 99)))
                 print("%s_memcpy_3_frames_ms=%.3f" % (name, memcpy))
-                print("%s_p99_over_memcpy=%.2f" % (name, percentile(costs, 99) / memcpy))
+                print("%s_p99_over_memcpy=%.2f" % (name, percentile(wall, 99) / memcpy))
                 sys.stdout.flush()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -27,7 +27,8 @@ def recorded(directory):
     with open(os.path.join(directory, "frames.tsv")) as f:
         next(f)
         for line in f:
-            _, presented, transform, _, name = line.rstrip("\n").split("\t")
+            fields = line.rstrip("\n").split("\t")
+            presented, transform, name = fields[1], fields[2], fields[-1]
             frames.append((float(presented), int(transform), read_ppm(os.path.join(directory, name))))
     return frames
 
@@ -220,3 +221,77 @@ def test_input_maps_to_the_new_orientation_at_once_during_a_transition(client_bi
         assert cards[0].wait_touch() == during
         # The panel's right edge is the bottom of the content in left-up.
         assert during[1] > 400, during
+
+
+def blend_fraction(o, n, rgb):
+    """How far `rgb` has gone from `o` to `n` (read where they differ most), and how far its worst
+    sampled pixel is from that blend of the two."""
+    i = max(range(0, len(o), 97), key=lambda i: abs(o[i] - n[i]))
+    a = (rgb[i] - o[i]) / (n[i] - o[i])
+    return a, max(abs(rgb[i] - (o[i] + a * (n[i] - o[i]))) for i in range(0, len(o), 13))
+
+
+def test_a_second_turn_mid_transition_starts_from_the_frame_on_screen(client_binary):
+    # The client answers each configure 150 ms late: the second transition holds what was on screen.
+    config = '[transition]\nkind = "crossfade"\nduration-ms = 1000\ncurve = "linear"\n'
+    with session(config, client_binary, late_ms=150) as (fake, dev, host, cards):
+        _, _, initial = host.raw_panel()
+        host.command("record start", r"^recording$")
+        fake.set(dev, *LEFT_UP)
+        host.log.wait(r"left-up \(transform rotated90\), crossfade transition$")
+        cards[0].wait_configure(300, 480)
+        for _ in range(20):  # 150 ms held, then a few hundred ms into the fade
+            host.command("next-frame", r"^next-frame$")
+        fake.set(dev, *NORMAL)
+        host.log.wait(r"normal \(transform normal\), crossfade transition$")
+        first = host.log.wait(SPAN, timeout=10)
+        assert first.group(1) == "crossfade" and "(gave way to another turn)" in host.log.seen[-1]
+        assert first.group(3) != "-", "the first transition was fading when the second turn came"
+        second = host.log.wait(SPAN, timeout=10)
+        assert "gave way" not in host.log.seen[-1]
+        host.command("next-frame", r"^next-frame$")
+        host.command("next-frame", r"^next-frame$")
+        host.command("record stop " + os.path.join(host.dir, "rec"), r"^recorded ")
+        frames = recorded(os.path.join(host.dir, "rec"))
+        final = frames[-1][2][2]
+        assert final == initial == host.raw_panel()[2], "back to the plain rendering of normal"
+        turned = [i for i, (t, transform, _) in enumerate(frames) if transform == 1]
+        on_screen = frames[turned[-1]][2][2]
+        assert on_screen != initial, "the turn came mid-fade"
+        after = [rgb for t, transform, (_, _, rgb) in frames[turned[-1] + 1:]]
+        assert after[0] == on_screen, "no jump: the second turn starts from the frame that was on screen"
+        for rgb in after:
+            a, off = blend_fraction(on_screen, final, rgb)
+            assert off <= 6, "a frame is neither the held one nor a blend of it and the final one (off by %d)" % off
+        assert float(second.group(4)) - float(second.group(2)) <= 0.3 + 1.0 + 0.05
+
+
+def test_a_client_closing_while_its_answer_is_awaited_lets_the_transition_go_on(client_binary):
+    # It never answers; the timeout is long: only its going away can end the hold early.
+    with session('[transition]\nkind = "rotate"\ntimeout-ms = 5000\n', client_binary, late_ms=-1) as (fake, dev, host, cards):
+        fake.set(dev, *LEFT_UP)
+        # Logged once the clients were sent their configures and the transition awaits them.
+        host.log.wait(r"left-up \(transform rotated90\), rotate transition$")
+        cards[0].stop()
+        host.out.wait(r"^unmapped card0$")
+        m = host.log.wait(SPAN, timeout=10)
+        assert float(m.group(3)) - float(m.group(2)) < 2.5, "revealed once the client was gone, not at the timeout"
+        w, h, rgb = host.wait_for_panel(lambda w, h, rgb: rgb == bytes(len(rgb)))
+        assert rgb == bytes(len(rgb)), "nothing of the closed client is left on the panel"
+
+
+def test_a_client_closing_mid_fade_leaves_nothing_of_it(client_binary):
+    config = '[transition]\nkind = "crossfade"\nduration-ms = 1000\ncurve = "linear"\n'
+    with session(config, client_binary) as (fake, dev, host, cards):
+        fake.set(dev, *LEFT_UP)
+        host.log.wait(r"left-up \(transform rotated90\), crossfade transition$")
+        cards[0].wait_configure(300, 480)
+        for _ in range(10):
+            host.command("next-frame", r"^next-frame$")
+        cards[0].stop()
+        host.out.wait(r"^unmapped card0$")
+        m = host.log.wait(SPAN, timeout=10)
+        assert float(m.group(4)) - float(m.group(3)) <= 1.0 + 0.05, "the fade ran its course"
+        host.command("next-frame", r"^next-frame$")
+        w, h, rgb = host.raw_panel()
+        assert rgb == bytes(len(rgb)), "nothing of the closed client is left on the panel"

@@ -114,6 +114,26 @@ import Testing
         #expect(run.frame(at: t + 16, clientsReady: true) == .finished)
     }
 
+    @Test func everyTurningFrameDrawsWithinItsPixelBudget() {
+        // pixman's cost is per pixel drawn: the budget is what keeps a frame under 4 ms.
+        for to in [OutputTransform.rotated90, .rotated180, .rotated270] {
+            var run = TransitionRun(plan: rotate, from: .normal, to: to, at: 0)
+            var t = 0.0, frames = 0
+            while case .old(let p) = run.frame(at: t, clientsReady: true) {
+                let m = p.matrix(width: 1920, height: 1200).map(Double.init)
+                let area = abs(m[0] * m[4] - m[1] * m[3])
+                if p.isMoved {
+                    frames += 1
+                    #expect(area <= TransitionRun.turningArea * 1920 * 1200 + 1, "\(p)")
+                    let drawn = p.footprint(width: 1920, height: 1200).map { $0.width * $0.height }.reduce(0, +)
+                    #expect(Double(drawn) <= 1.2 * TransitionRun.turningArea * 1920 * 1200, "bands hug the picture: \(drawn) pixels at \(p.angle)")
+                }
+                t += 16
+            }
+            #expect(frames > 5)
+        }
+    }
+
     @Test func aCrossFadeHoldsTheOldFrameStill() {
         var run = TransitionRun(plan: TransitionPlan(kind: .crossfade, curve: .linear), from: .normal, to: .rotated90, at: 0)
         _ = run.frame(at: 0, clientsReady: true)
@@ -151,12 +171,12 @@ import Testing
 @Suite struct TransitionFootprintTests {
     @Test func anUnturnedQuadIsDrawnThroughItsOwnBox() {
         #expect(OldFramePlacement.held.footprint(width: 1280, height: 800) == [.init(x: 0, y: 0, width: 1280, height: 800)])
-        let back = OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 1, alpha: 0.5, scale: 0.5)
+        let back = OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 1, alpha: 0.5, areaLimit: 0.25)
         #expect(back.footprint(width: 1280, height: 800) == [.init(x: 319, y: 200, width: 642, height: 400)])
     }
 
     @Test func aTurnedQuadIsDrawnThroughBandsThatCoverItAndLessThanThePanel() {
-        let p = OldFramePlacement(angle: .pi / 4, sizeProgress: 0.5, quarterTurns: 1, alpha: 0.5, scale: 0.7)
+        let p = OldFramePlacement(angle: .pi / 4, sizeProgress: 0.5, quarterTurns: 1, alpha: 0.5, areaLimit: 0.5)
         let boxes = p.footprint(width: 1280, height: 800)
         let m = p.matrix(width: 1280, height: 800)
         for (u, v) in [(0.5, 0.5), (0.1, 0.2), (0.9, 0.9), (0.02, 0.98)] {

@@ -31,7 +31,8 @@
  *                      its timestamps), up to 1000 frames
  *   record stop DIR    writes them to DIR: frames.tsv (one line per frame: index, presentation
  *                      time in monotonic seconds, transform, milliseconds spent in
- *                      wlr_orient_render_output, file) and frame-NNNN.ppm (raw panel pixels)
+ *                      wlr_orient_render_output in wall time and in the thread's CPU time,
+ *                      file) and frame-NNNN.ppm (raw panel pixels)
  *   memcpy-bench N     times N copies of three frames' worth of bytes with memcpy; answers
  *                      "memcpy-3-frames-ms MEDIAN P99"
  *   quit
@@ -112,6 +113,7 @@ struct recorded_frame {
 	double presented;   /* monotonic seconds */
 	int transform;
 	double orient_ms;   /* spent in wlr_orient_render_output */
+	double orient_cpu_ms; /* of it, on this thread's CPU time (not counting time preempted) */
 	int width, height;
 	uint32_t *pixels;   /* NULL when only times are recorded */
 };
@@ -127,6 +129,7 @@ struct host_output {
 	int last_transform;            /* of the last frame reported on stdout, -1 before any */
 	bool report_next_frame;        /* a "next-frame" command is waiting */
 	double orient_ms;              /* the plugin's share of the frame being committed */
+	double orient_cpu_ms;          /* the same, in this thread's CPU time */
 	double presented;              /* when the frame being committed was presented */
 	bool recording, record_pixels;
 	struct recorded_frame *record; /* RECORD_MAX entries while recording */
@@ -189,10 +192,14 @@ static void handle_output_transformed(struct wl_listener *listener, void *data) 
 	arrange(host, NULL);
 }
 
-static double monotonic_seconds(void) {
+static double clock_seconds(clockid_t clock) {
 	struct timespec now;
-	clock_gettime(CLOCK_MONOTONIC, &now);
+	clock_gettime(clock, &now);
 	return now.tv_sec + now.tv_nsec / 1e9;
+}
+
+static double monotonic_seconds(void) {
+	return clock_seconds(CLOCK_MONOTONIC);
 }
 
 /*
@@ -217,19 +224,23 @@ static void render_output(struct host_output *o) {
 		return;
 	}
 	wlr_renderer_begin(host->renderer, output->width, output->height);
+	/* 0.15's wlr_scene_render_output draws the nodes and clears nothing (wlr_scene_output_commit
+	 * clears before calling it): without this, a window that went away stays on screen. */
+	wlr_renderer_clear(host->renderer, (float[4]){0, 0, 0, 1});
 	/* The whole output each time: simple, and cheap enough headless. In 0.15 the scene takes
 	 * this region in the output's transformed (layout-sized) coordinates; its own default for
-	 * NULL is the untransformed size, which leaves part of a rotated output uncleared. */
+	 * NULL is the untransformed size, which leaves part of a rotated output undrawn. */
 	int width, height;
 	wlr_output_transformed_resolution(output, &width, &height);
 	pixman_region32_init_rect(&damage, 0, 0, width, height);
 	wlr_scene_render_output(host->scene, output, o->scene_output->x, o->scene_output->y, &damage);
 	pixman_region32_fini(&damage);
-	double before = monotonic_seconds();
+	double before = monotonic_seconds(), cpu_before = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 	if (host->orient_render_output != NULL) {
 		host->orient_render_output(host->orient, output);
 	}
 	o->orient_ms = (monotonic_seconds() - before) * 1000;
+	o->orient_cpu_ms = (clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_before) * 1000;
 	wlr_renderer_end(host->renderer);
 	if (!wlr_output_commit(output)) {
 		wlr_output_rollback(output);
@@ -254,6 +265,7 @@ static void record_frame(struct host_output *o, struct wlr_buffer *buffer) {
 	struct recorded_frame *r = &o->record[o->recorded++];
 	*r = (struct recorded_frame){
 		.presented = o->presented, .transform = o->output->transform, .orient_ms = o->orient_ms,
+		.orient_cpu_ms = o->orient_cpu_ms,
 		.width = buffer->width, .height = buffer->height,
 	};
 	void *data;
@@ -550,7 +562,7 @@ static bool write_record(struct host_output *o, const char *dir) {
 	if (index == NULL) {
 		return false;
 	}
-	fprintf(index, "index\tpresented\ttransform\torient_ms\tfile\n");
+	fprintf(index, "index\tpresented\ttransform\torient_ms\torient_cpu_ms\tfile\n");
 	for (int i = 0; i < o->recorded; i++) {
 		struct recorded_frame *r = &o->record[i];
 		char name[32] = "-";
@@ -562,7 +574,8 @@ static bool write_record(struct host_output *o, const char *dir) {
 				return false;
 			}
 		}
-		fprintf(index, "%d\t%.6f\t%d\t%.4f\t%s\n", i, r->presented, r->transform, r->orient_ms, name);
+		fprintf(index, "%d\t%.6f\t%d\t%.4f\t%.4f\t%s\n", i, r->presented, r->transform, r->orient_ms,
+			r->orient_cpu_ms, name);
 	}
 	fclose(index);
 	return true;

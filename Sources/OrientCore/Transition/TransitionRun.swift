@@ -63,15 +63,16 @@ public struct TransitionRun: Sendable {
         if plan.kind == .crossfade {
             return .old(OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 0, alpha: 1 - progress))
         }
-        // The picture steps back to 70% as it starts to turn: pixman turns a picture at a cost per
-        // pixel drawn (about 3 ns here), so a full-screen turn would cost 7 ms a frame on a software
-        // renderer; at 70% (half the pixels, a half-size copy as its source) it stays under 4 ms.
+        // The picture steps back as it starts to turn: pixman turns a picture at a cost per pixel
+        // drawn (2.5 to 7 ns measured, the most on the first frames, before its source is in
+        // cache), so a full-screen turn would cost 6 to 15 ms a frame on a software renderer.
         return .old(OldFramePlacement(angle: Double(quarterTurns) * .pi / 2 * progress, sizeProgress: progress,
-                                      quarterTurns: quarterTurns, alpha: 1 - progress, scale: Self.turningScale))
+                                      quarterTurns: quarterTurns, alpha: 1 - progress, areaLimit: Self.turningArea))
     }
 
-    /// The size of the turning picture, against the panel.
-    public static let turningScale = 0.7
+    /// The most of the panel's area the turning picture covers (70% of its width and height):
+    /// it bounds the pixels drawn on every frame of the turn.
+    public static let turningArea = 0.49
 
     /// One step of an 8-bit alpha: less changes no pixel (pixman keeps 8 bits of it).
     static let leastVisibleAlpha = 1.0 / 255
@@ -92,15 +93,15 @@ public struct OldFramePlacement: Sendable, Hashable {
     public var sizeProgress: Double
     public var quarterTurns: Int
     public var alpha: Double
-    /// How far it has stepped back: 1 full size, smaller below.
-    public var scale: Double
+    /// The most of the panel's area it may cover (1: all of it); it steps back to stay within.
+    public var areaLimit: Double
 
-    public init(angle: Double, sizeProgress: Double, quarterTurns: Int, alpha: Double, scale: Double = 1) {
+    public init(angle: Double, sizeProgress: Double, quarterTurns: Int, alpha: Double, areaLimit: Double = 1) {
         self.angle = angle
         self.sizeProgress = sizeProgress
         self.quarterTurns = quarterTurns
         self.alpha = alpha
-        self.scale = scale
+        self.areaLimit = areaLimit
     }
 
     /// As it was: unturned and opaque.
@@ -110,7 +111,7 @@ public struct OldFramePlacement: Sendable, Hashable {
     /// `wlr_render_texture_with_matrix`, whose matrices are in the buffer's pixels on every
     /// renderer). The quad turns about the centre; across a quarter turn its sides go from the old
     /// layout's (width × height) to the new one's, and while it turns it is scaled down just
-    /// enough to stay whole on the panel: no corner is cut, and it ends covering the panel.
+    /// enough to stay whole on the panel (no corner is cut) and within its area limit.
     public func matrix(width: Double, height: Double) -> [Float] {
         let (w, h) = sides(width: width, height: height)
         let c = cos(angle), s = sin(angle)
@@ -127,13 +128,15 @@ public struct OldFramePlacement: Sendable, Hashable {
             h = height + (width - height) * sizeProgress
         }
         let c = abs(cos(angle)), s = abs(sin(angle))
-        let fit = min(1, width / (w * c + h * s), height / (w * s + h * c)) * min(max(scale, 0), 1)
+        let whole = min(1, width / (w * c + h * s), height / (w * s + h * c))
+        let limit = min(max(areaLimit, 0), 1) * width * height
+        let fit = min(whole, w * h > 0 ? (limit / (w * h)).squareRoot() : 0)
         return (w * fit, h * fit)
     }
 
     /// Turned or scaled: drawn from the half-size copy (the held and cross-fading frames are
     /// drawn from the full one, untransformed).
-    public var isMoved: Bool { angle != 0 || scale < 1 }
+    public var isMoved: Bool { angle != 0 || areaLimit < 1 }
 
     /// Where the quad lies on the buffer, as boxes (x, y, width, height): drawing through these
     /// scissors spares pixman the pixels the quad does not cover (its cost is per pixel drawn).
