@@ -1,5 +1,6 @@
-"""The host with the plugin under valgrind: rotations and clients coming and going must cause
-no invalid memory access and leak nothing definitely (issue #5, point 5)."""
+"""The host with the plugin under valgrind: rotations, transitions and clients coming and going
+must cause no invalid memory access and leak nothing definitely (issue #5, point 5; issue #12,
+point 6)."""
 import json
 import os
 import re
@@ -14,10 +15,12 @@ from fakeiio import BIN, G_COUNTS as G, FakeIIO
 
 ROTATIONS = int(os.environ.get("WLR_ORIENT_MEMCHECK_ROTATIONS", "100"))
 CLIENTS = int(os.environ.get("WLR_ORIENT_MEMCHECK_CLIENTS", "20"))
+TRANSITIONS = int(os.environ.get("WLR_ORIENT_MEMCHECK_TRANSITIONS", "200"))
 POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
+SPAN = r"(\w+) transition began \S+ revealed \S+ ended \S+ frames \d+( \(gave way to another turn\))?$"
 
 
-def under_valgrind(tmp_path, fake, extra_args=()):
+def under_valgrind(tmp_path, fake, extra_args=(), config=""):
     # Valgrind cannot read the Swift toolchain's debug info; the code is the same without it.
     plugin = str(tmp_path / "libwlr-orient.so")
     subprocess.run(["strip", "-g", PLUGIN, "-o", plugin], check=True)
@@ -27,7 +30,7 @@ def under_valgrind(tmp_path, fake, extra_args=()):
     suppressions = os.path.join(os.path.dirname(os.path.abspath(__file__)), "valgrind.supp")
     wrapper = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite", "--error-exitcode=99",
                "--suppressions=" + suppressions, "--log-file=" + log]
-    return Compositor(fake, wrapper=wrapper, plugin=plugin, extra_args=extra_args), log
+    return Compositor(fake, wrapper=wrapper, plugin=plugin, extra_args=extra_args, config=config), log
 
 
 def check_report(log, status):
@@ -151,3 +154,45 @@ def test_misbehaving_clients_under_valgrind(tmp_path, client_binary):
     finally:
         status = host.stop()
     check_report(log, status)
+
+
+def test_transitions_under_valgrind(tmp_path, client_binary):
+    """TRANSITIONS transitions of both kinds (tiled: one window rotates, two cross-fade), some
+    given way to a second turn, some with a window closing in the middle."""
+    fake = FakeIIO()
+    dev = fake.add_accel()
+    host, log = under_valgrind(tmp_path, fake, extra_args=["--tile"], config="[transition]\nduration-ms = 400\n")
+    kinds, gave_way = [], 0
+    second = None
+    try:
+        host.wait_frame(0, timeout=60)
+        first = Client(client_binary, host.client_env, app_id="card0", card=True)
+        host.out.wait(r"^focused card0$", timeout=30)
+        i = 0
+        while len(kinds) < TRANSITIONS:
+            if i % 7 == 2 and second is None:
+                second = Client(client_binary, host.client_env, app_id="card1", card=True)
+                host.out.wait(r"^focused card1$", timeout=30)
+            fake.set(dev, *POSES[i % len(POSES)][0])
+            i += 1
+            host.log.wait(r"\(transform \w+\), \w+ transition$", timeout=30)
+            if i % 5 == 0:  # a second turn while the first runs
+                fake.set(dev, *POSES[i % len(POSES)][0])
+                i += 1
+            elif i % 7 == 4 and second is not None:  # a window closing mid-transition
+                second.stop()
+                second = None
+                host.out.wait(r"^unmapped card1$", timeout=30)
+            m = host.log.wait(SPAN, timeout=30)
+            kinds.append(m.group(1))
+            if m.group(2):
+                gave_way += 1
+                kinds.append(host.log.wait(SPAN, timeout=30).group(1))
+        first.stop()
+        if second is not None:
+            second.stop()
+    finally:
+        status = host.stop()
+    check_report(log, status)
+    assert kinds.count("rotate") >= TRANSITIONS // 4 and kinds.count("crossfade") >= TRANSITIONS // 4, kinds
+    assert gave_way >= TRANSITIONS // 20, "%d transitions gave way to a second turn" % gave_way
