@@ -12,8 +12,9 @@ packages_for() {
     case "$1" in
         # Building needs libiio and libudev; the sensor tests run real libiio against fake
         # devices under umockdev, driven from Debian's python3 with its GObject bindings.
-        demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi grim wlr-randr foot" ;;
-        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest grim wlr-randr foot" ;;
+        # Pillow writes the pictures of transitions (tools/transition-strip.py).
+        demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil grim wlr-randr foot" ;;
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil grim wlr-randr foot" ;;
         # The peer the sensor benchmark measures against, on a private D-Bus.
         bench) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi iio-sensor-proxy dbus coreutils" ;;
         *) echo "install-deps.sh: unknown task '$1' (demo|test|bench)" >&2; exit 2 ;;

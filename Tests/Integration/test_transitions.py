@@ -4,10 +4,12 @@ committed buffers (raw panel pixels), recorded as they are presented; the card c
 when portrait-shaped, green when landscape-shaped, its top quarter red."""
 import math
 import os
+import re
+import subprocess
 from contextlib import contextmanager
 
 from compositor import Client, Compositor
-from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, FakeIIO
+from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, ROOT, FakeIIO
 
 SIZE = "480x300"
 SPAN = r"(\w+) transition began (\S+) revealed (\S+) ended (\S+) frames (\d+)"
@@ -295,3 +297,24 @@ def test_a_client_closing_mid_fade_leaves_nothing_of_it(client_binary):
         host.command("next-frame", r"^next-frame$")
         w, h, rgb = host.raw_panel()
         assert rgb == bytes(len(rgb)), "nothing of the closed client is left on the panel"
+
+
+def test_the_strip_tool_records_a_transition_as_png_frames(tmp_path):
+    from PIL import Image  # Debian's python3-pil, installed with the test dependencies
+
+    out = str(tmp_path / "strip")
+    result = subprocess.run(["/usr/bin/python3", os.path.join(ROOT, "tools", "transition-strip.py"), "--out", out,
+                             "--kind", "crossfade", "--duration-ms", "300", "--curve", "linear", "--thumb", "100"],
+                            capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-3000:]
+    assert re.match(r"^crossfade transition: (\d+) frames in .*strip\.png$", result.stdout.strip()), result.stdout
+    with open(os.path.join(out, "frames.tsv")) as f:
+        rows = [line.rstrip("\n").split("\t") for line in f][1:]
+    assert rows[0][1] == "before" and rows[0][2] == "0" and rows[-1][2] == "1"
+    frames = [Image.open(os.path.join(out, row[3])) for row in rows]
+    assert all(f.size == (480, 300) and f.format == "PNG" for f in frames)
+    pixels = [f.convert("RGB").tobytes() for f in frames]
+    assert pixels[0] != pixels[-1], "the strip goes from the old frame to the new one"
+    assert sum(1 for p in pixels if p not in (pixels[0], pixels[-1])) >= 8, "blended frames in between"
+    strip = Image.open(os.path.join(out, "strip.png"))
+    assert strip.size == (len(frames) * 104 - 4, 62)
