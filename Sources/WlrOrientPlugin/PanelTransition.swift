@@ -8,7 +8,7 @@ import OrientSensor
 final class PanelTransition {
     private let renderer: UnsafeMutablePointer<wlr_renderer>
     private let texture: UnsafeMutablePointer<wlr_texture>
-    /// A half-size copy for the frames in which it turns: pixman fetches a turned picture pixel by
+    /// A smaller copy for the frames in which it turns: pixman fetches a turned picture pixel by
     /// pixel across its rows, and a smaller one stays in cache (the held frames use the full one).
     private let turningTexture: UnsafeMutablePointer<wlr_texture>?
     private(set) var run: TransitionRun
@@ -25,7 +25,7 @@ final class PanelTransition {
         self.renderer = renderer
         self.texture = texture
         self.run = run
-        turningTexture = run.plan.kind == .rotate ? glue_half_size_texture(renderer, frame) : nil
+        turningTexture = run.plan.kind == .rotate ? glue_scaled_down_texture(renderer, frame, Int32(TransitionRun.turningSourceDivisor)) : nil
     }
 
     deinit {

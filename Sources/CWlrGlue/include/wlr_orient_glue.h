@@ -101,10 +101,10 @@ struct wl_event_source *glue_add_timer(struct wl_event_loop *loop, void *context
  * named its display socket by then). */
 struct wl_event_source *glue_add_idle(struct wl_event_loop *loop, void *context, void (*callback)(void *context));
 
-/* A half-size copy of `buffer` (each pixel the mean of a 2×2 block) as a texture, for drawing the
- * old frame of a rotation cheaply: a smaller source keeps pixman's rotated fetches in cache.
- * NULL when the buffer's pixels cannot be read on the CPU (then draw the full frame). Call
- * outside rendering. */
-struct wlr_texture *glue_half_size_texture(struct wlr_renderer *renderer, struct wlr_buffer *buffer);
+/* A copy of `buffer` `factor` times smaller each way (each pixel the mean of a factor × factor
+ * block) as a texture, for drawing the old frame of a rotation cheaply: a smaller source keeps
+ * pixman's rotated fetches in cache. NULL when the buffer's pixels cannot be read on the CPU
+ * (then draw the full frame). Call outside rendering. */
+struct wlr_texture *glue_scaled_down_texture(struct wlr_renderer *renderer, struct wlr_buffer *buffer, int factor);
 
 #endif

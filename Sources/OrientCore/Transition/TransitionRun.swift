@@ -70,9 +70,15 @@ public struct TransitionRun: Sendable {
                                       quarterTurns: quarterTurns, alpha: 1 - progress, areaLimit: Self.turningArea))
     }
 
-    /// The most of the panel's area the turning picture covers (70% of its width and height):
-    /// it bounds the pixels drawn on every frame of the turn.
-    public static let turningArea = 0.49
+    /// The most of the panel's area the turning picture covers (half its width and height): it
+    /// bounds the pixels drawn on every frame of the turn. Measured at 1920x1200 (20 turns):
+    /// at 49% a frame's p99 was 7–8 ms, at 36% 5.3 ms, at 25% 4.4–4.6 ms.
+    public static let turningArea = 0.25
+
+    /// How many times smaller (each way) the copy the turning picture is drawn from is: a third
+    /// (1 MB at 1920x1200) stays in cache better than a half, and the picture is drawn at half
+    /// the panel's size, so it loses little.
+    public static let turningSourceDivisor = 3
 
     /// One step of an 8-bit alpha: less changes no pixel (pixman keeps 8 bits of it).
     static let leastVisibleAlpha = 1.0 / 255
@@ -134,7 +140,7 @@ public struct OldFramePlacement: Sendable, Hashable {
         return (w * fit, h * fit)
     }
 
-    /// Turned or scaled: drawn from the half-size copy (the held and cross-fading frames are
+    /// Turned or scaled: drawn from the smaller copy (the held and cross-fading frames are
     /// drawn from the full one, untransformed).
     public var isMoved: Bool { angle != 0 || areaLimit < 1 }
 
