@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the Debian packages that a task needs, only those missing.
-#   scripts/install-deps.sh demo|test|bench
+#   scripts/install-deps.sh demo|test|install|bench
 # The Swift toolchain itself is expected on the machine (see README).
 set -euo pipefail
 
@@ -14,10 +14,12 @@ packages_for() {
         # devices under umockdev, driven from Debian's python3 with its GObject bindings.
         # Pillow writes the pictures of transitions (tools/transition-strip.py).
         demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil grim wlr-randr foot" ;;
-        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil grim wlr-randr foot" ;;
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil scdoc grim wlr-randr foot" ;;
         # The peer the sensor benchmark measures against, on a private D-Bus.
+        # Installing (make install): the man pages are written in scdoc, like sway's.
+        install) echo "$build scdoc" ;;
         bench) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi iio-sensor-proxy dbus coreutils" ;;
-        *) echo "install-deps.sh: unknown task '$1' (demo|test|bench)" >&2; exit 2 ;;
+        *) echo "install-deps.sh: unknown task '$1' (demo|test|install|bench)" >&2; exit 2 ;;
     esac
 }
 

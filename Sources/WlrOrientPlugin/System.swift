@@ -13,14 +13,19 @@ enum PluginInputsReader {
     static let timeout: Int32 = 5000
 
     /// The helper: `$WLR_ORIENT_HELPER` when set (and then only that), else `wlr-orient` beside
-    /// this library if it is there, else `wlr-orient`, searched on `$PATH` when it runs.
+    /// this library (a build directory), else in the `bin` of the prefix it was installed into
+    /// (PREFIX/lib or PREFIX/lib/TRIPLET; so a copy staged under a DESTDIR finds its own), else
+    /// `wlr-orient`, searched on `$PATH` when it runs.
     static func helperPath() -> String {
         if let env = getenv("WLR_ORIENT_HELPER"), env.pointee != 0 { return String(cString: env) }
         if let name = glue_library_path() {
             let library = String(cString: name)
             if let slash = library.lastIndex(of: "/") {
-                let beside = String(library[..<slash]) + "/wlr-orient"
-                if access(beside, X_OK) == 0 { return beside }
+                let directory = String(library[..<slash])
+                for candidate in [directory + "/wlr-orient", directory + "/../bin/wlr-orient",
+                                  directory + "/../../bin/wlr-orient"] where access(candidate, X_OK) == 0 {
+                    return candidate
+                }
             }
         }
         return "wlr-orient"

@@ -1,0 +1,68 @@
+# Installs wlr-orient the way Linux packages lay it out (run as root for /usr/local):
+#
+#   make install [PREFIX=/usr/local] [DESTDIR=/path/to/staging]
+#   make uninstall [PREFIX=…] [DESTDIR=…]
+#
+# Builds first if needed (scripts/build-plugin.sh release: the Swift runtime linked in, so
+# nothing of the toolchain is needed where it is installed). Installs the plugin and its C
+# header, a pkg-config file, the CLI (which the plugin runs to read its config, and finds in
+# PREFIX/bin), man pages (scdoc), shell completions (bash, zsh, fish) and the example config.
+# The Debian packages it needs: scripts/install-deps.sh install.
+
+PREFIX ?= /usr/local
+DESTDIR ?=
+BINDIR ?= $(PREFIX)/bin
+LIBDIR ?= $(PREFIX)/lib
+INCLUDEDIR ?= $(PREFIX)/include
+DATADIR ?= $(PREFIX)/share
+MANDIR ?= $(DATADIR)/man
+DOCDIR ?= $(DATADIR)/doc/wlr-orient
+VERSION = 0.1.0
+
+BUILD = build/release
+MAN = build/man
+
+# What `make install` puts in place (under DESTDIR), one path per line: uninstall removes these.
+INSTALLED = \
+	$(BINDIR)/wlr-orient \
+	$(LIBDIR)/libwlr-orient.so \
+	$(LIBDIR)/pkgconfig/wlr-orient.pc \
+	$(INCLUDEDIR)/wlr-orient.h \
+	$(MANDIR)/man1/wlr-orient.1 \
+	$(MANDIR)/man5/wlr-orient.5 \
+	$(DATADIR)/bash-completion/completions/wlr-orient \
+	$(DATADIR)/zsh/site-functions/_wlr-orient \
+	$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish \
+	$(DOCDIR)/config.example.toml
+
+.PHONY: all build install uninstall
+
+all: build $(MAN)/wlr-orient.1 $(MAN)/wlr-orient.5
+
+# Always asked: swift build knows what is up to date.
+build:
+	bash scripts/build-plugin.sh release $(BUILD)
+
+$(MAN)/%: docs/man/%.scd
+	@mkdir -p $(MAN)
+	scdoc < $< > $@
+
+install: all
+	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
+	install -Dm755 $(BUILD)/libwlr-orient.so $(DESTDIR)$(LIBDIR)/libwlr-orient.so
+	install -Dm644 Sources/CWlrGlue/include/wlr-orient.h $(DESTDIR)$(INCLUDEDIR)/wlr-orient.h
+	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' contrib/pkgconfig/wlr-orient.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wlr-orient.pc
+	install -Dm644 $(MAN)/wlr-orient.1 $(DESTDIR)$(MANDIR)/man1/wlr-orient.1
+	install -Dm644 $(MAN)/wlr-orient.5 $(DESTDIR)$(MANDIR)/man5/wlr-orient.5
+	@mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d
+	$(BUILD)/wlr-orient --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/wlr-orient
+	$(BUILD)/wlr-orient --generate-completion-script zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_wlr-orient
+	$(BUILD)/wlr-orient --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish
+	install -Dm644 contrib/config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
+
+uninstall:
+	rm -f $(addprefix $(DESTDIR),$(INSTALLED))
+	-rmdir $(DESTDIR)$(DOCDIR) 2>/dev/null

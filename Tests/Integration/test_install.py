@@ -1,0 +1,132 @@
+"""`make install` (issue #13, point 3): every piece in place under a scratch DESTDIR, a C program
+built with pkg-config links and runs against it, the installed plugin finds the installed CLI,
+the man page and --help name the same subcommands and options, bash completion loads, and
+`make uninstall` takes it all away again."""
+import os
+import re
+import subprocess
+
+import pytest
+
+from compositor import Compositor
+from fakeiio import ROOT, FakeIIO
+
+PREFIX = "/usr"
+PIECES = [
+    "bin/wlr-orient",
+    "lib/libwlr-orient.so",
+    "lib/pkgconfig/wlr-orient.pc",
+    "include/wlr-orient.h",
+    "share/man/man1/wlr-orient.1",
+    "share/man/man5/wlr-orient.5",
+    "share/bash-completion/completions/wlr-orient",
+    "share/zsh/site-functions/_wlr-orient",
+    "share/fish/vendor_completions.d/wlr-orient.fish",
+    "share/doc/wlr-orient/config.example.toml",
+]
+
+PROGRAM = r"""
+#include <stdio.h>
+#include <wlr-orient.h>
+
+int main(void) {
+    /* NULL is safe everywhere in the API: this only proves the program links and loads. */
+    wlr_orient_destroy(NULL);
+    wlr_orient_render_output(NULL, NULL);
+    puts("linked");
+    return 0;
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def staged(tmp_path_factory):
+    destdir = str(tmp_path_factory.mktemp("destdir"))
+    result = subprocess.run(["make", "-C", ROOT, "install", "DESTDIR=" + destdir, "PREFIX=" + PREFIX],
+                            capture_output=True, text=True, timeout=1200)
+    assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    return destdir
+
+
+def path(destdir, piece):
+    return os.path.join(destdir, PREFIX.lstrip("/"), piece)
+
+
+def test_every_piece_is_in_place(staged):
+    missing = [p for p in PIECES if not os.path.isfile(path(staged, p))]
+    assert not missing, missing
+    assert os.access(path(staged, "bin/wlr-orient"), os.X_OK)
+
+
+def test_a_c_program_built_with_pkg_config_links_and_runs(staged, tmp_path):
+    source = tmp_path / "program.c"
+    source.write_text(PROGRAM)
+    # The staged tree as a packager sees it: pkg-config's own sysroot variable prefixes the paths.
+    env = dict(os.environ, PKG_CONFIG_PATH=path(staged, "lib/pkgconfig"), PKG_CONFIG_SYSROOT_DIR=staged)
+    flags = subprocess.run(["pkg-config", "--cflags", "--libs", "wlr-orient"], env=env, capture_output=True,
+                           text=True, check=True).stdout.split()
+    assert "-lwlr-orient" in flags
+    binary = str(tmp_path / "program")
+    subprocess.run(["cc", "-o", binary, str(source)] + flags, check=True, capture_output=True, text=True)
+    run = subprocess.run([binary], env=dict(os.environ, LD_LIBRARY_PATH=path(staged, "lib")), capture_output=True,
+                         text=True, timeout=30)
+    assert run.returncode == 0 and run.stdout == "linked\n", run.stderr
+    version = subprocess.run(["pkg-config", "--modversion", "wlr-orient"], env=env, capture_output=True, text=True)
+    assert re.match(r"^\d+\.\d+\.\d+$", version.stdout.strip())
+
+
+def test_the_installed_plugin_reads_its_config_through_the_installed_cli(staged):
+    # The config names the headless output a built-in panel: only read through the CLI (which
+    # the plugin finds in PREFIX/bin) does HEADLESS-1 become one. No other wlr-orient is on PATH.
+    env_path = ":".join(d for d in os.environ.get("PATH", "").split(":")
+                        if not os.path.exists(os.path.join(d, "wlr-orient")))
+    host = Compositor(FakeIIO(), plugin=path(staged, "lib/libwlr-orient.so"), extra_env={"PATH": env_path})
+    try:
+        host.log.wait(r"HEADLESS-1: a built-in panel", timeout=30)
+    finally:
+        assert host.stop() == 0
+
+
+def help_words(text):
+    """The subcommands and long options a help text names."""
+    return set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text))
+
+
+def test_the_man_page_and_help_name_the_same_commands_and_options(staged):
+    cli = path(staged, "bin/wlr-orient")
+    help_text = subprocess.run([cli, "--help"], capture_output=True, text=True, check=True).stdout
+    subcommands = re.findall(r"^  ([a-z][a-z-]+)\s", help_text.split("SUBCOMMANDS:")[1], re.M)
+    assert len(subcommands) >= 10, subcommands
+    page = subprocess.run(["man", "-l", "-P", "cat", path(staged, "share/man/man1/wlr-orient.1")],
+                          env=dict(os.environ, MANWIDTH="100"), capture_output=True, text=True, check=True).stdout
+    listed = page.split("SUBCOMMANDS")[1].split("FILES")[0]
+    in_man = set(re.findall(r"^\s{7}([a-z][a-z-]+)(?![\w-])", listed, re.M))
+    assert set(subcommands) == in_man, (subcommands, in_man)
+    for command in subcommands:
+        options = help_words(subprocess.run([cli, "help", command], capture_output=True, text=True,
+                                            check=True).stdout) - {"--help"}
+        # The subcommand's entry: from its line to the next subcommand's.
+        section = re.split(r"\n {7}%s(?![\w-])" % re.escape(command), listed, 1)[1]
+        section = re.split(r"\n {7}[a-z]", section, 1)[0]
+        assert options <= help_words(section), (command, options - help_words(section))
+
+
+def test_bash_completion_loads_and_completes_subcommands(staged):
+    script = path(staged, "share/bash-completion/completions/wlr-orient")
+    probe = ('source "%s"; complete -p wlr-orient; '
+             'COMP_WORDS=(wlr-orient lo); COMP_CWORD=1; COMP_LINE="wlr-orient lo"; COMP_POINT=${#COMP_LINE}; '
+             '$(complete -p wlr-orient | sed -E "s/.*-F ([^ ]+).*/\\1/") wlr-orient lo wlr-orient; '
+             'printf "%%s\\n" "${COMPREPLY[@]}"' % script)
+    result = subprocess.run(["bash", "-c", probe], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    assert "-F _wlr-orient wlr-orient" in result.stdout and "lock" in result.stdout.split("\n")[1:], result.stdout
+
+
+def test_uninstall_takes_every_piece_away(tmp_path):
+    destdir = str(tmp_path / "destdir")
+    for target in ("install", "uninstall"):
+        result = subprocess.run(["make", "-C", ROOT, target, "DESTDIR=" + destdir, "PREFIX=" + PREFIX],
+                                capture_output=True, text=True, timeout=1200)
+        assert result.returncode == 0, result.stderr[-3000:]
+    left = [os.path.join(d, f) for d, _, files in os.walk(destdir) for f in files]
+    assert not left, left
