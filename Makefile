@@ -4,8 +4,8 @@
 #   make uninstall [PREFIX=…] [DESTDIR=…]
 #
 # Builds first if needed (scripts/build-plugin.sh release: the Swift runtime linked in, so
-# nothing of the toolchain is needed where it is installed). Installs the plugin and its C
-# header, a pkg-config file, the CLI (which the plugin runs to read its config, and finds in
+# nothing of the toolchain is needed where it is installed). Installs the plugin, the preload
+# that starts it in unmodified compositors (wlr-orient run) and the plugin's C header, a pkg-config file, the CLI (which the plugin runs to read its config, and finds in
 # PREFIX/bin), man pages (scdoc), shell completions (bash, zsh, fish) and the example config.
 # The Debian packages it needs: scripts/install-deps.sh install.
 
@@ -26,6 +26,7 @@ MAN = build/man
 INSTALLED = \
 	$(BINDIR)/wlr-orient \
 	$(LIBDIR)/libwlr-orient.so \
+	$(LIBDIR)/libwlr-orient-preload.so \
 	$(LIBDIR)/pkgconfig/wlr-orient.pc \
 	$(INCLUDEDIR)/wlr-orient.h \
 	$(MANDIR)/man1/wlr-orient.1 \
@@ -50,6 +51,7 @@ $(MAN)/%: docs/man/%.scd
 install: all
 	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
 	install -Dm755 $(BUILD)/libwlr-orient.so $(DESTDIR)$(LIBDIR)/libwlr-orient.so
+	install -Dm755 $(BUILD)/libwlr-orient-preload.so $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.so
 	install -Dm644 Sources/CWlrGlue/include/wlr-orient.h $(DESTDIR)$(INCLUDEDIR)/wlr-orient.h
 	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \

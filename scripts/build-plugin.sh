@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds the plugin (OUT/libwlr-orient.so), beside it the CLI it runs to read its config
-# (OUT/wlr-orient), and the reference host (OUT/wlr-orient-host).
+# (OUT/wlr-orient) and the preload that starts it in unmodified compositors
+# (OUT/libwlr-orient-preload.so), and the reference host (OUT/wlr-orient-host).
 #   scripts/build-plugin.sh [debug|release] [OUT]      (OUT: build)
 # release: the Swift runtime is linked in (-static-stdlib), so the plugin loads on a machine
 # without the Swift toolchain and adds less memory to the compositor (see docs/DEVELOPING.md);
@@ -28,6 +29,9 @@ bin=$(swift build "${flags[@]}" --show-bin-path)
 cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
 cp "$bin/wlr-orient" "$out/wlr-orient"
 [ "$mode" = release ] && strip "$out/libwlr-orient.so" "$out/wlr-orient"
+# The preload for unmodified compositors (wlr-orient run): C, libc only, no policy.
+cc -shared -fPIC -O2 -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
+    -ISources/CWlrGlue/include $(pkg-config --cflags wlroots wayland-server pixman-1) -ldl
 cc -O2 -Wall -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
     -ISources/CWlrGlue/include $(pkg-config --cflags --libs wlroots wayland-server xkbcommon pixman-1 libdrm) -ldl
-echo "$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-host"
+echo "$out/libwlr-orient.so $out/wlr-orient $out/libwlr-orient-preload.so $out/wlr-orient-host"

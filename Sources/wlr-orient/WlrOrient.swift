@@ -14,6 +14,6 @@ struct WlrOrient: ParsableCommand {
             State (lock, last orientation): $XDG_STATE_HOME/wlr-orient/state.toml.
             """,
         subcommands: [Lock.self, Unlock.self, Toggle.self, Status.self, Watch.self, Reload.self,
-                      CheckConfig.self, Detect.self, Sensor.self, Record.self, PluginInputsCommand.self]
+                      CheckConfig.self, Detect.self, Sensor.self, Record.self, Run.self, PluginInputsCommand.self]
     )
 }

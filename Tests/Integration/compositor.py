@@ -58,7 +58,9 @@ class Compositor:
         self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, WLR_ORIENT_CONFIG=config_path, XDG_STATE_HOME=state_home,
                             **(extra_env or {}))
         self.state_file = os.path.join(state_home, "wlr-orient", "state.toml")
-        args = list(wrapper) + [HOST, "--plugin", plugin or PLUGIN, "--size", size] \
+        # plugin="": the host loads none (a preloaded one may start inside it).
+        plugin_args = [] if plugin == "" else ["--plugin", plugin or PLUGIN]
+        args = list(wrapper) + [HOST] + plugin_args + ["--size", size] \
             + (["--touch"] if touch else []) + list(extra_args)
         self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, bufsize=1)

@@ -15,6 +15,7 @@ PREFIX = "/usr"
 PIECES = [
     "bin/wlr-orient",
     "lib/libwlr-orient.so",
+    "lib/libwlr-orient-preload.so",
     "lib/pkgconfig/wlr-orient.pc",
     "include/wlr-orient.h",
     "share/man/man1/wlr-orient.1",
@@ -130,3 +131,12 @@ def test_uninstall_takes_every_piece_away(tmp_path):
         assert result.returncode == 0, result.stderr[-3000:]
     left = [os.path.join(d, f) for d, _, files in os.walk(destdir) for f in files]
     assert not left, left
+
+
+def test_the_installed_run_starts_the_plugin_inside_a_compositor(staged):
+    # The installed CLI finds the installed preload and plugin (../lib), the plugin the CLI (../bin).
+    host = Compositor(FakeIIO(), plugin="", wrapper=[path(staged, "bin/wlr-orient"), "run", "--"])
+    try:
+        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+    finally:
+        assert host.stop() == 0

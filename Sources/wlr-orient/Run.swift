@@ -1,0 +1,81 @@
+import ArgumentParser
+import Foundation
+
+/// `wlr-orient run COMPOSITOR [ARGS…]`: the compositor, with the plugin started inside it by
+/// the preload library (contrib/preload). This command only finds the two libraries, names them
+/// in the environment and becomes the compositor (exec): the preload takes itself out of the
+/// environment again, so the compositor's children never see it.
+struct Run: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Start a wlroots 0.15 compositor (sway, phoc, cage…) with the plugin inside it.",
+        discussion: """
+            The compositor runs unmodified: libwlr-orient-preload.so, preloaded, sees what it \
+            creates, starts the plugin just before its backend starts and draws the transitions \
+            in its frame path. If it cannot, it says so in one line and the compositor runs on \
+            without rotation. The libraries are looked for beside this program, then in the lib \
+            directory of the prefix it was installed into (../lib, ../lib/TRIPLET).
+
+            Examples: wlr-orient run sway; wlr-orient run -- cage -d foot
+            """
+    )
+
+    @Option(help: ArgumentHelp("A config file for the plugin instead of the XDG one.", valueName: "file"),
+            completion: .file(extensions: ["toml"]))
+    var config: String?
+
+    @Option(help: ArgumentHelp("The plugin to start (default: libwlr-orient.so, found as above).", valueName: "file"),
+            completion: .file(extensions: ["so"]))
+    var plugin: String?
+
+    @Argument(parsing: .captureForPassthrough, help: "The compositor and its arguments.")
+    var command: [String] = []
+
+    func validate() throws {
+        if command.first == "--" { return }
+        guard !command.isEmpty else { throw ValidationError("name the compositor to start, e.g. 'wlr-orient run sway'") }
+    }
+
+    func run() throws {
+        let arguments = command.first == "--" ? Array(command.dropFirst()) : command
+        guard let compositor = arguments.first else {
+            throw ValidationError("name the compositor to start, e.g. 'wlr-orient run sway'")
+        }
+        guard let preload = Self.find("libwlr-orient-preload.so") else {
+            printError("wlr-orient run: libwlr-orient-preload.so was not found beside \(Self.executableDirectory) or in its ../lib; is wlr-orient installed (make install)?")
+            throw ExitCode(1)
+        }
+        guard let plugin = plugin ?? Self.find("libwlr-orient.so") else {
+            printError("wlr-orient run: libwlr-orient.so was not found beside \(Self.executableDirectory) or in its ../lib; name it with --plugin")
+            throw ExitCode(1)
+        }
+        let existing = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { $0.isEmpty ? "" : $0 + ":" } ?? ""
+        setenv("LD_PRELOAD", existing + preload, 1)
+        setenv("WLR_ORIENT_PLUGIN", plugin, 1)
+        if let config {
+            setenv("WLR_ORIENT_CONFIG", URL(fileURLWithPath: config).path, 1)
+        }
+        var argv = arguments.map { strdup($0) } + [nil]
+        execvp(compositor, &argv)
+        let why = String(cString: strerror(errno))
+        printError("wlr-orient run: cannot start \(compositor): \(why)")
+        throw ExitCode(127)
+    }
+
+    /// Where this program is (a build directory, or PREFIX/bin).
+    static var executableDirectory: String {
+        let path = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]
+        return URL(fileURLWithPath: path).deletingLastPathComponent().path
+    }
+
+    /// `name` beside this program, else in the lib directory of its prefix.
+    static func find(_ name: String) -> String? {
+        let directory = executableDirectory
+        var candidates = [directory, directory + "/../lib"]
+        let lib = URL(fileURLWithPath: directory + "/../lib").standardized.path
+        if let triplets = try? FileManager.default.contentsOfDirectory(atPath: lib) {
+            candidates += triplets.filter { $0.hasSuffix("-linux-gnu") }.map { lib + "/" + $0 }
+        }
+        return candidates.map { URL(fileURLWithPath: $0 + "/" + name).standardized.path }
+            .first { FileManager.default.isReadableFile(atPath: $0) }
+    }
+}

@@ -1,0 +1,96 @@
+"""`wlr-orient run` and the preload (issue #13, points 1 and 2): a wlroots compositor that loads
+no plugin itself (the reference host without --plugin) gets the plugin from the preload, turns
+with the device and draws transitions in its own frame path; the compositor's children and
+programs that are not compositors carry no trace of it; when it cannot start the plugin it
+says so once and the compositor runs on."""
+import os
+import subprocess
+
+from compositor import Compositor
+from fakeiio import LEFT_UP, ROOT, FakeIIO
+
+RUNNER = os.path.join(ROOT, "build", "wlr-orient")
+PRELOAD = os.path.join(ROOT, "build", "libwlr-orient-preload.so")
+
+
+def run_host(fake, extra_args=(), config="", extra_env=None):
+    """The reference host started by `wlr-orient run`, loading no plugin of its own."""
+    return Compositor(fake, plugin="", wrapper=[RUNNER, "run", "--"], extra_args=extra_args, config=config,
+                      extra_env=extra_env)
+
+
+def test_the_plugin_runs_inside_a_compositor_that_does_not_load_it(tmp_path):
+    fake = FakeIIO()
+    dev = fake.add_accel()
+    host = run_host(fake, config='[transition]\nkind = "crossfade"\n')
+    try:
+        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.wait_frame(0)
+        fake.set(dev, *LEFT_UP)
+        host.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), crossfade transition$")
+        host.wait_frame(1)
+        # Drawn in the compositor's own frame path (the preload's hook), every refresh.
+        frames = int(host.log.wait(r"crossfade transition began \S+ revealed \S+ ended \S+ frames (\d+)").group(1))
+        assert frames >= 8
+    finally:
+        assert host.stop() == 0
+
+
+def test_the_compositors_children_carry_no_trace_of_the_preload(tmp_path):
+    fake = FakeIIO()
+    fake.add_accel()
+    out = tmp_path / "child"
+    probe = "sh -c 'env > %s.env; cat /proc/self/maps > %s.maps'" % (out, out)
+    host = run_host(fake, extra_args=["-s", probe])
+    try:
+        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.wait_frame(0)
+        for _ in range(100):
+            if os.path.exists(str(out) + ".maps") and os.path.getsize(str(out) + ".maps") > 0:
+                break
+            host.command("next-frame", r"^next-frame$")
+        environment = (tmp_path / "child.env").read_text()
+        maps = (tmp_path / "child.maps").read_text()
+    finally:
+        assert host.stop() == 0
+    assert "wlr-orient-preload" not in environment and "WLR_ORIENT_PLUGIN" not in environment, environment
+    assert "WLR_ORIENT_CONFIG" not in environment
+    assert "LD_PRELOAD=libumockdev-preload.so.0\n" in environment, "other preloaded libraries stay"
+    assert "wlr-orient-preload" not in maps and "libwlr-orient" not in maps
+
+
+def test_the_preload_changes_nothing_in_a_program_that_is_not_a_compositor():
+    plain = subprocess.run(["sh", "-c", "echo hello; env | sort"], capture_output=True, text=True,
+                           env=dict(os.environ, LD_PRELOAD="", WLR_ORIENT_PLUGIN=""))
+    preloaded = subprocess.run(["sh", "-c", "echo hello; env | sort"], capture_output=True, text=True,
+                               env=dict(os.environ, LD_PRELOAD=PRELOAD, WLR_ORIENT_PLUGIN="/nowhere/plugin.so"))
+    assert preloaded.returncode == plain.returncode == 0
+    assert preloaded.stderr == "" and preloaded.stdout.startswith("hello\n")
+    # The same environment as without it, less its own two variables.
+    strip = lambda text: [l for l in text.splitlines() if not l.startswith(("LD_PRELOAD=", "WLR_ORIENT_PLUGIN="))]
+    assert strip(preloaded.stdout) == strip(plain.stdout)
+    assert "LD_PRELOAD=" not in preloaded.stdout and "WLR_ORIENT_PLUGIN=" not in preloaded.stdout
+
+
+def test_a_plugin_that_cannot_start_leaves_one_line_and_the_compositor_running(tmp_path):
+    fake = FakeIIO()
+    dev = fake.add_accel()
+    host = Compositor(fake, plugin="", wrapper=[RUNNER, "run", "--plugin", str(tmp_path / "missing.so"), "--"])
+    try:
+        line = host.log.wait(r"\[wlr-orient preload\] (.*)", timeout=30).group(1)
+        assert line.startswith("cannot load the plugin") and line.endswith("running without rotation"), line
+        host.wait_frame(0)
+        fake.set(dev, *LEFT_UP)
+        host.command("next-frame", r"^next-frame$")
+        host.command("next-frame", r"^next-frame$")
+    finally:
+        assert host.stop() == 0
+    assert not any("[wlr-orient]" in l for l in host.log.available())
+
+
+def test_run_says_why_a_compositor_cannot_start():
+    result = subprocess.run([RUNNER, "run", "no-such-compositor"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 127
+    assert result.stderr.strip() == "wlr-orient run: cannot start no-such-compositor: No such file or directory"
+    result = subprocess.run([RUNNER, "run"], capture_output=True, text=True, timeout=30)
+    assert result.returncode != 0 and "name the compositor to start" in result.stderr
