@@ -14,7 +14,8 @@ packages_for() {
         # devices under umockdev, driven from Debian's python3 with its GObject bindings.
         # Pillow writes the pictures of transitions (tools/transition-strip.py).
         demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil grim wlr-randr foot" ;;
-        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil scdoc grim wlr-randr foot" ;;
+        # Debian's own compositors, run under wlr-orient run (issue #13).
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil scdoc grim wlr-randr foot cage" ;;
         # The peer the sensor benchmark measures against, on a private D-Bus.
         # Installing (make install): the man pages are written in scdoc, like sway's.
         install) echo "$build scdoc" ;;

@@ -42,8 +42,9 @@ final class Panel {
         if running.finished {
             transition = nil
         } else {
-            // Every refresh gets a frame while it runs: the host renders on the next frame event.
-            wlr_output_schedule_frame(output)
+            // Every refresh gets a whole new frame while it runs (the layout under the old frame
+            // changes everywhere), in compositors that render only their damage too.
+            glue_output_damage_whole(output)
         }
     }
 

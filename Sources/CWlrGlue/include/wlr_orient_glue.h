@@ -107,4 +107,11 @@ struct wl_event_source *glue_add_idle(struct wl_event_loop *loop, void *context,
  * (then draw the full frame). Call outside rendering. */
 struct wlr_texture *glue_scaled_down_texture(struct wlr_renderer *renderer, struct wlr_buffer *buffer, int factor);
 
+/* Asks for a whole new frame of `output` in a way every wlroots 0.15 compositor obeys: the
+ * output's damage event for all of it (which wlr_output_damage, and so a compositor's own
+ * damage tracking, turns into damage and a frame), then a scheduled frame (for hosts without
+ * damage tracking). wlr_output_schedule_frame alone is not enough: sway, cage and phoc roll a
+ * frame back when nothing is damaged, and render only the damage when something is. */
+void glue_output_damage_whole(struct wlr_output *output);
+
 #endif
