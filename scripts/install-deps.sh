@@ -15,7 +15,7 @@ packages_for() {
         # Pillow writes the pictures of transitions (tools/transition-strip.py).
         demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil grim wlr-randr foot" ;;
         # Debian's own compositors, run under wlr-orient run (issue #13).
-        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil scdoc grim wlr-randr foot cage" ;;
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil scdoc grim wlr-randr foot cage sway" ;;
         # The peer the sensor benchmark measures against, on a private D-Bus.
         # Installing (make install): the man pages are written in scdoc, like sway's.
         install) echo "$build scdoc" ;;

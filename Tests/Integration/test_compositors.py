@@ -63,8 +63,10 @@ class Session:
         self.log = Lines(self.p.stderr)
         self.watch = None
 
+    display = "wayland-0"
+
     def client_env(self):
-        return dict(self.env, LD_PRELOAD="", WAYLAND_DISPLAY="wayland-0")
+        return dict(self.env, LD_PRELOAD="", WAYLAND_DISPLAY=self.display)
 
     def follow(self):
         """Starts following the plugin's status (once its control socket is up)."""
@@ -73,6 +75,7 @@ class Session:
         self.events = Lines(self.watch.stdout)
 
     def wait_status(self, predicate, what, timeout=15):
+        self.events.context = lambda: " (watch said: %s)" % self.watch.stderr.read() if self.watch.poll() is not None else ""
         line = self.events.next(lambda l: predicate(json.loads(l)), timeout, what)
         return json.loads(line)
 
@@ -174,5 +177,53 @@ def test_cage_launches_an_app_in_the_orientation_its_rule_asks_for(client_binary
         while sizes[-1][0] > sizes[-1][1]:
             sizes.append(configure(s.out))
         assert sizes[-1][0] < sizes[-1][1], "re-configured portrait: %s" % sizes
+    finally:
+        s.stop()
+
+
+def swaymsg(s, *args):
+    result = subprocess.run(AS_NOBODY + ["swaymsg", "-s", s.sway_socket, "-r"] + list(args), env=s.client_env(),
+                            capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    return json.loads(result.stdout)
+
+
+def test_sway_turns_with_the_device(client_binary):
+    require("sway")
+    def command(client):
+        config = os.path.join(os.path.dirname(client), "sway.config")
+        with open(config, "w") as f:
+            f.write("xwayland disable\nexec %s --card card0\n" % client)
+        os.chmod(config, 0o644)
+        return ["sway", "-c", config]
+
+    s = Session(command, "", client_binary)
+    try:
+        width, height = configure(s.out, timeout=30)
+        # sway names its own sockets (wayland-1 here, sway-ipc.UID.PID.sock).
+        runtime = os.path.join(s.dir, "runtime")
+        names = os.listdir(runtime)
+        s.display = next(n for n in names if n.startswith("wayland-") and not n.endswith(".lock"))
+        s.sway_socket = os.path.join(runtime, next(n for n in names if n.startswith("sway-ipc.")))
+        assert width > height, (width, height)
+        s.follow()
+        s.wait_shown("normal")
+        for pose, orientation in TURNS:
+            s.fake.set(s.dev, *pose)
+            s.wait_shown(orientation)
+            output = swaymsg(s, "-t", "get_outputs")[0]
+            # sway names the turn clockwise (its `output … transform`), wlroots counter-clockwise:
+            # left-up is wlroots' rotated90, sway's "270".
+            expected = {"normal": "normal", "left-up": "270", "bottom-up": "180", "right-up": "90"}[orientation]
+            assert output["transform"] == expected, output["transform"]
+            if orientation in ("left-up", "right-up"):
+                w, h = configure(s.out)
+                while w > h:
+                    w, h = configure(s.out)
+            elif orientation == "normal":
+                w, h = configure(s.out)
+                while w < h:
+                    w, h = configure(s.out)
+        assert s.p.poll() is None, "sway runs on"
     finally:
         s.stop()
