@@ -7,7 +7,6 @@ control socket (`wlr-orient watch --json`)."""
 import json
 import os
 import shutil
-import struct
 import subprocess
 import tempfile
 import zlib
@@ -20,13 +19,6 @@ RUNNER = os.path.join(ROOT, "build", "wlr-orient")
 NOBODY = 65534
 AS_NOBODY = ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups"]
 TURNS = [(LEFT_UP, "left-up"), (BOTTOM_UP, "bottom-up"), (RIGHT_UP, "right-up"), (NORMAL, "normal")]
-
-
-def png_size(path):
-    with open(path, "rb") as f:
-        head = f.read(24)
-    assert head[:8] == b"\x89PNG\r\n\x1a\n", head
-    return struct.unpack(">II", head[16:24])
 
 
 class Session:
@@ -87,14 +79,32 @@ class Session:
         return subprocess.run(AS_NOBODY + [RUNNER] + list(args), env=self.client_env(), capture_output=True,
                               text=True, timeout=30)
 
-    def screenshot_size(self):
+    def screenshot(self):
+        """The output as the compositor shows it (grim: screencopy, the output's transform applied)."""
+        from PIL import Image  # Debian's python3-pil, installed with the test dependencies
+
         path = os.path.join(self.dir, "state", "shot.png")  # a directory nobody may write to
         if os.path.exists(path):
             os.unlink(path)
         shot = subprocess.run(AS_NOBODY + ["grim", path], env=self.client_env(), capture_output=True, text=True,
                               timeout=30, cwd=self.dir)
         assert shot.returncode == 0, shot.stderr
-        return png_size(path)
+        return Image.open(path).convert("RGB")
+
+    def screenshot_size(self):
+        return self.screenshot().size
+
+    def wait_upright(self, size, frames=60):
+        """Waits until the output, as the person sees it, has `size` and the test card upright in
+        it (its red band along the top edge, none along the bottom), as the app redraws."""
+        for _ in range(frames):
+            image = self.screenshot()
+            w, h = image.size
+            top, bottom = image.getpixel((w // 2, h // 16)), image.getpixel((w // 2, h - h // 16))
+            if image.size == size and top[0] > 200 and top[1] < 60 and bottom[0] < 60:
+                return
+            self.cli("status")  # a round trip to the compositor: a frame or more goes by
+        raise AssertionError("not upright at %s: %s, top %s, bottom %s" % (size, image.size, top, bottom))
 
     def stop(self):
         if self.watch is not None:
@@ -135,7 +145,7 @@ def test_cage_turns_with_the_device_and_obeys_the_lock(client_binary):
         assert width > height, "a landscape panel held normal: %s" % ((width, height),)
         s.follow()
         s.wait_shown("normal")
-        assert s.screenshot_size() == (width, height)
+        s.wait_upright((width, height))
         for pose, orientation in TURNS:
             s.fake.set(s.dev, *pose)
             status = s.wait_shown(orientation)
@@ -143,10 +153,11 @@ def test_cage_turns_with_the_device_and_obeys_the_lock(client_binary):
             if orientation in ("left-up", "right-up"):
                 # Re-configured to the turned size, and screencopy sees the output turned.
                 configured(s.out, (height, width))
-                assert s.screenshot_size() == (height, width)
-            elif orientation == "normal":
-                configured(s.out, (width, height))
-                assert s.screenshot_size() == (width, height)
+                s.wait_upright((height, width))
+            else:
+                if orientation == "normal":
+                    configured(s.out, (width, height))
+                s.wait_upright((width, height))
         # Held left-up, locked to landscape: the panel stays landscape.
         s.fake.set(s.dev, *LEFT_UP)
         s.wait_shown("left-up")
@@ -208,6 +219,8 @@ def test_sway_turns_with_the_device(client_binary):
         assert width > height, (width, height)
         s.follow()
         s.wait_shown("normal")
+        mode = swaymsg(s, "-t", "get_outputs")[0]["current_mode"]
+        width_out, height_out = mode["width"], mode["height"]
         for pose, orientation in TURNS:
             s.fake.set(s.dev, *pose)
             s.wait_shown(orientation)
@@ -220,10 +233,24 @@ def test_sway_turns_with_the_device(client_binary):
                 w, h = configure(s.out)
                 while w > h:
                     w, h = configure(s.out)
-            elif orientation == "normal":
-                w, h = configure(s.out)
-                while w < h:
+                s.wait_upright((height_out, width_out))
+            else:
+                if orientation == "normal":
                     w, h = configure(s.out)
+                    while w < h:
+                        w, h = configure(s.out)
+                s.wait_upright((width_out, height_out))
+        # wlr-randr, through sway's wlr-output-management, sees the output as sway does.
+        s.fake.set(s.dev, *LEFT_UP)
+        s.wait_shown("left-up")
+        randr = subprocess.run(AS_NOBODY + ["wlr-randr"], env=s.client_env(), capture_output=True, text=True,
+                               timeout=30)
+        assert randr.returncode == 0 and "Transform: 90" in randr.stdout, randr.stdout + randr.stderr
+        locked = s.cli("lock", "landscape")
+        assert locked.returncode == 0, locked.stderr
+        s.wait_status(lambda st: st["lock"] == "landscape" and st["panels"][0]["shown"] in ("normal", "bottom-up"),
+                      "the lock applied")
+        assert swaymsg(s, "-t", "get_outputs")[0]["transform"] in ("normal", "180")
         assert s.p.poll() is None, "sway runs on"
     finally:
         s.stop()
