@@ -53,6 +53,9 @@ echo "== plugin: sample to first frame with the new transform, over 100 rotation
 bash scripts/build-plugin.sh release >/dev/null
 /usr/bin/python3 benchmarks/rotation_latency.py --rotations 100
 
+echo "== plugin in Debian's sway 1.7 under wlr-orient run: sample to first frame with the new transform"
+/usr/bin/python3 benchmarks/rotation_latency_sway.py --rotations 40
+
 echo "== control: how soon wlr-orient watch --json prints a lock and a turn (limit 50 ms)"
 /usr/bin/python3 benchmarks/watch_latency.py --changes 200 --turns 40
 

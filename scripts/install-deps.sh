@@ -19,7 +19,7 @@ packages_for() {
         # The peer the sensor benchmark measures against, on a private D-Bus.
         # Installing (make install): the man pages are written in scdoc, like sway's.
         install) echo "$build scdoc" ;;
-        bench) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi iio-sensor-proxy dbus coreutils" ;;
+        bench) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi iio-sensor-proxy dbus coreutils sway" ;;
         *) echo "install-deps.sh: unknown task '$1' (demo|test|install|bench)" >&2; exit 2 ;;
     esac
 }

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <wayland-server-core.h>
 #include <wlr/backend.h>
 #include <wlr/render/allocator.h>
@@ -44,6 +45,7 @@ static struct {
 	void (*render_output)(struct wlr_orient *, struct wlr_output *);
 	struct wlr_output *rendering;      /* attached for rendering, not committed or rolled back */
 	int committing;                    /* inside wlr_output_commit/_test */
+	bool trace_frames;                 /* $WLR_ORIENT_TRACE_FRAMES: log each frame committed */
 	struct wl_listener display_destroy;
 } preload;
 
@@ -69,8 +71,10 @@ __attribute__((constructor)) static void preload_init(void) {
 	const char *plugin = getenv("WLR_ORIENT_PLUGIN"), *config = getenv("WLR_ORIENT_CONFIG");
 	preload.plugin_path = plugin != NULL && plugin[0] != '\0' ? strdup(plugin) : NULL;
 	preload.host.config_path = config != NULL && config[0] != '\0' ? strdup(config) : NULL;
+	preload.trace_frames = getenv("WLR_ORIENT_TRACE_FRAMES") != NULL;
 	unsetenv("WLR_ORIENT_PLUGIN");
 	unsetenv("WLR_ORIENT_CONFIG");
+	unsetenv("WLR_ORIENT_TRACE_FRAMES");
 	const char *list = getenv("LD_PRELOAD");
 	char *kept = list != NULL ? calloc(strlen(list) + 1, 1) : NULL;
 	if (kept == NULL) {
@@ -279,9 +283,17 @@ bool wlr_output_commit(struct wlr_output *output) {
 	if (output == preload.rendering) {
 		preload.rendering = NULL;
 	}
+	bool frame = output != NULL && (output->pending.committed & WLR_OUTPUT_STATE_BUFFER);
 	preload.committing++;
 	bool committed = REAL(wlr_output_commit, "wlr_output_commit")(output);
 	preload.committing--;
+	if (committed && frame && preload.trace_frames) {
+		/* For benchmarks ($WLR_ORIENT_TRACE_FRAMES): when each frame reached the output. */
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		fprintf(stderr, "[wlr-orient preload] frame %s transform %d at %.6f\n", output->name, (int)output->transform,
+			now.tv_sec + now.tv_nsec / 1e9);
+	}
 	return committed;
 }
 
