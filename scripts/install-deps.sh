@@ -14,24 +14,38 @@ packages_for() {
         # devices under umockdev, driven from Debian's python3 with its GObject bindings.
         # Pillow writes the pictures of transitions (tools/transition-strip.py).
         demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil grim wlr-randr foot" ;;
-        # Debian's own compositors, run under wlr-orient run (issue #13).
-        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil scdoc grim wlr-randr foot cage sway" ;;
-        # The peer the sensor benchmark measures against, on a private D-Bus.
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil scdoc grim wlr-randr foot" ;;
         # Installing (make install): the man pages are written in scdoc, like sway's.
         install) echo "$build scdoc" ;;
-        bench) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi iio-sensor-proxy dbus coreutils sway" ;;
+        # The peer the sensor benchmark measures against, on a private D-Bus.
+        bench) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi iio-sensor-proxy dbus coreutils" ;;
         *) echo "install-deps.sh: unknown task '$1' (demo|test|install|bench)" >&2; exit 2 ;;
     esac
 }
 
-missing=()
-for p in $(packages_for "${1:-test}"); do
-    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
+# Debian's own compositors, run under `wlr-orient run` (issue #13), without what they recommend
+# (phoc's is the whole Phosh shell).
+compositors_for() {
+    case "$1" in
+        test) echo "cage sway phoc" ;;
+        bench) echo "sway" ;;
+    esac
+}
+
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+updated=false
+install_missing() {  # install_missing [APT-OPTION...] -- PACKAGE...
+    local options=() missing=()
+    while [ "$1" != "--" ]; do options+=("$1"); shift; done
+    shift
+    for p in "$@"; do
+        dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "ok installed" || missing+=("$p")
+    done
+    [ ${#missing[@]} -gt 0 ] || return 0
     echo "installing: ${missing[*]}"
-    if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
-    $SUDO apt-get update -qq
-    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${missing[@]}"
-fi
+    $updated || { $SUDO apt-get update -qq; updated=true; }
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${options[@]}" "${missing[@]}"
+}
+install_missing -- $(packages_for "${1:-test}")
+install_missing --no-install-recommends -- $(compositors_for "${1:-test}")
 command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6.1 or newer first" >&2; exit 1; }

@@ -147,3 +147,14 @@ def find_sway_sockets(s):
     s.sway_socket = os.path.join(runtime, next(n for n in names if n.startswith("sway-ipc.")))
 
 
+def phoc(client):
+    """phoc's command line: no Xwayland, our client as its session (-E)."""
+    ini = os.path.join(os.path.dirname(client), "phoc.ini")
+    with open(ini, "w") as f:
+        f.write("[core]\nxwayland=false\n")
+    os.chmod(ini, 0o644)
+    return ["phoc", "-C", ini, "-E", client + " --card card0"]
+
+
+# phoc reads its settings from GSettings: the defaults, in memory.
+PHOC_ENV = {"GSETTINGS_BACKEND": "memory"}

@@ -9,7 +9,8 @@ import subprocess
 
 import pytest
 
-from debian_compositors import AS_NOBODY, Session, configure, configured, find_sway_sockets, sway, swaymsg
+from debian_compositors import (PHOC_ENV, AS_NOBODY, Session, configure, configured, find_sway_sockets, phoc, sway,
+                                swaymsg)
 from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP
 
 TURNS = [(LEFT_UP, "left-up"), (BOTTOM_UP, "bottom-up"), (RIGHT_UP, "right-up"), (NORMAL, "normal")]
@@ -56,13 +57,16 @@ def test_cage_turns_with_the_device_and_obeys_the_lock(client_binary):
         s.stop()
 
 
-def test_cage_launches_an_app_in_the_orientation_its_rule_asks_for(client_binary):
-    require("cage")
+@pytest.mark.parametrize("name", ["cage", "phoc"])
+def test_an_app_rule_turns_the_panel_for_the_app(name, client_binary):
+    require(name)
     rule = '[[app]]\nmatch = "card0"\norientations = ["portrait"]\n'
-    s = Session(lambda client: ["cage", "--", client, "--card", "card0"], rule, client_binary)
+    command, env = {"cage": (lambda client: ["cage", "--", client, "--card", "card0"], None),
+                    "phoc": (phoc, PHOC_ENV)}[name]
+    s = Session(command, rule, client_binary, extra_env=env)
     try:
-        # Held normal (landscape): cage maximizes the app once it shows, so it covers the panel
-        # (scope "fullscreen") from then on, and the panel turns to portrait for it.
+        # Held normal (landscape): the compositor maximizes the app, so it covers the panel
+        # (scope "fullscreen"), and the panel turns to portrait for it.
         s.out.wait(r'^\{"configure"', timeout=30)  # the compositor runs, and the plugin's socket is up
         s.follow()
         status = s.wait_status(lambda st: st["panels"] and st["panels"][0]["shown"] in ("left-up", "right-up"),
@@ -118,5 +122,42 @@ def test_sway_turns_with_the_device(client_binary):
                       "the lock applied")
         assert swaymsg(s, "-t", "get_outputs")[0]["transform"] in ("normal", "180")
         assert s.p.poll() is None, "sway runs on"
+    finally:
+        s.stop()
+
+
+def test_phoc_turns_with_the_device_and_obeys_the_lock(client_binary):
+    require("phoc")
+    s = Session(phoc, "", client_binary, extra_env=PHOC_ENV)
+    try:
+        width, height = configure(s.out, timeout=30)  # maximized: the output's size
+        assert width > height, (width, height)
+        s.follow()
+        s.wait_shown("normal")
+        s.wait_upright((width, height))
+        for pose, orientation in TURNS:
+            s.fake.set(s.dev, *pose)
+            s.wait_shown(orientation)
+            # phoc's own view, through its wlr-output-management (wlroots' counter-clockwise names).
+            randr = subprocess.run(AS_NOBODY + ["wlr-randr"], env=s.client_env(), capture_output=True, text=True,
+                                   timeout=30)
+            expected = {"normal": "normal", "left-up": "90", "bottom-up": "180", "right-up": "270"}[orientation]
+            assert randr.returncode == 0 and "Transform: %s\n" % expected in randr.stdout, randr.stdout + randr.stderr
+            if orientation in ("left-up", "right-up"):
+                configured(s.out, (height, width))
+                s.wait_upright((height, width))
+            else:
+                if orientation == "normal":
+                    configured(s.out, (width, height))
+                s.wait_upright((width, height))
+        s.fake.set(s.dev, *LEFT_UP)
+        s.wait_shown("left-up")
+        configured(s.out, (height, width))
+        locked = s.cli("lock", "landscape")
+        assert locked.returncode == 0, locked.stderr
+        s.wait_status(lambda st: st["lock"] == "landscape" and st["panels"][0]["shown"] in ("normal", "bottom-up"),
+                      "the lock applied")
+        configured(s.out, (width, height))
+        assert s.p.poll() is None, "phoc runs on"
     finally:
         s.stop()
