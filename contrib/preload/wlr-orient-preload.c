@@ -1,17 +1,18 @@
 /*
  * libwlr-orient-preload.so: starts the wlr-orient plugin inside a wlroots 0.15 compositor that
  * was not built to load it (`wlr-orient run COMPOSITOR`). Mechanism only, no policy: it sees
- * the objects the compositor creates through wlroots' exported functions (this library comes
- * first in the dynamic linker's search, so its functions of the same names run, and call the
- * real ones through dlsym(RTLD_NEXT)), hands them to the plugin's C API just before the
- * compositor starts its backend, and calls wlr_orient_render_output in the compositor's frame
- * path, just before it ends rendering an output. docs/compositors.md says why these calls.
+ * the objects the compositor creates through wlroots' exported functions (preloaded, it comes
+ * before wlroots in the dynamic linker's search, so its functions of the same names run, and
+ * call the real ones through dlsym(RTLD_NEXT)), hands them to the plugin's C API just before
+ * the compositor starts its backend, and calls wlr_orient_render_output in the compositor's
+ * frame path, just before it ends rendering an output. docs/compositors.md says why these calls.
  *
- * It reads $WLR_ORIENT_PLUGIN (the plugin's path) and $WLR_ORIENT_CONFIG (a config file instead
- * of the XDG one) and takes itself out of the environment at once (those two and its entry in
- * LD_PRELOAD), so the compositor's children never load it, and it does nothing in a process that never starts a
- * wlroots backend. When it cannot start the plugin it says so in one line on stderr and the
- * compositor runs on without rotation.
+ * It reads $WLR_ORIENT_PLUGIN (the plugin's path), $WLR_ORIENT_CONFIG (a config file instead of
+ * the XDG one) and $WLR_ORIENT_TRACE_FRAMES, and takes those and its own LD_PRELOAD entry out of
+ * the environment as it loads, so the compositor's children never load it. In a process that
+ * never starts a wlroots backend it starts nothing (its wrappers only pass calls on). When it
+ * cannot start the plugin it says so in one line on stderr and the compositor runs on without
+ * rotation. Built for wlroots 0.15: the functions it wraps have other signatures in later ones.
  */
 #define _GNU_SOURCE
 #define WLR_USE_UNSTABLE 1
@@ -49,10 +50,30 @@ static struct {
 	struct wl_listener display_destroy;
 } preload;
 
-/* The real function `name`, of the type of `ours`. */
-#define REAL(ours, name) ((__typeof__(&ours))dlsym(RTLD_NEXT, name))
-/* A function of the process (wlroots, libwayland) we call without defining it. */
-#define CALL(function) ((__typeof__(&function))dlsym(RTLD_DEFAULT, #function))
+/* The real `function` (the next definition after ours), looked up once: some run every frame. */
+#define REAL(function) ({ \
+	static __typeof__(&function) real; \
+	if (real == NULL) { \
+		real = (__typeof__(&function))dlsym(RTLD_NEXT, #function); \
+	} \
+	real; \
+})
+/* A function of the process (wlroots, libwayland) we call without defining it, looked up once. */
+#define CALL(function) ({ \
+	static __typeof__(&function) found; \
+	if (found == NULL) { \
+		found = (__typeof__(&function))dlsym(RTLD_DEFAULT, #function); \
+	} \
+	found; \
+})
+
+/* The first `field` the compositor creates is the one it uses, and the plugin gets a copy of them
+ * all when it starts: nothing seen after that can reach it. */
+#define REMEMBER(field, value) do { \
+	if (!preload.started && preload.host.field == NULL) { \
+		preload.host.field = (value); \
+	} \
+} while (0)
 
 static void say(const char *line) {
 	fprintf(stderr, "[wlr-orient preload] %s\n", line);
@@ -143,10 +164,8 @@ static void start_plugin(void) {
 /* --- What the compositor creates --- */
 
 struct wl_display *wl_display_create(void) {
-	struct wl_display *display = REAL(wl_display_create, "wl_display_create")();
-	if (preload.host.display == NULL) {
-		preload.host.display = display;
-	}
+	struct wl_display *display = REAL(wl_display_create)();
+	REMEMBER(display, display);
 	return display;
 }
 
@@ -161,23 +180,29 @@ static struct wlr_backend *created_backend(struct wlr_backend *backend) {
 
 struct wlr_backend *wlr_backend_autocreate(struct wl_display *display) {
 	preload.creating_backend++;
-	struct wlr_backend *backend = REAL(wlr_backend_autocreate, "wlr_backend_autocreate")(display);
+	struct wlr_backend *backend = REAL(wlr_backend_autocreate)(display);
 	preload.creating_backend--;
 	return created_backend(backend);
 }
 
 struct wlr_backend *wlr_headless_backend_create(struct wl_display *display) {
 	preload.creating_backend++;
-	struct wlr_backend *backend = REAL(wlr_headless_backend_create, "wlr_headless_backend_create")(display);
+	struct wlr_backend *backend = REAL(wlr_headless_backend_create)(display);
 	preload.creating_backend--;
 	return created_backend(backend);
 }
 
-struct wlr_renderer *wlr_renderer_autocreate(struct wlr_backend *backend) {
-	struct wlr_renderer *renderer = REAL(wlr_renderer_autocreate, "wlr_renderer_autocreate")(backend);
-	if (preload.host.renderer == NULL) {
-		preload.host.renderer = renderer;
+/* The compositor's renderer, not one wlroots makes for itself while creating a backend (on a
+ * machine with two GPUs, a copy renderer for the second). */
+static void compositors_renderer(struct wlr_renderer *renderer) {
+	if (preload.creating_backend == 0) {
+		REMEMBER(renderer, renderer);
 	}
+}
+
+struct wlr_renderer *wlr_renderer_autocreate(struct wlr_backend *backend) {
+	struct wlr_renderer *renderer = REAL(wlr_renderer_autocreate)(backend);
+	compositors_renderer(renderer);
 	return renderer;
 }
 
@@ -186,78 +211,50 @@ struct wlr_renderer *wlr_pixman_renderer_create(void);
 struct wlr_renderer *wlr_gles2_renderer_create_with_drm_fd(int drm_fd);
 
 struct wlr_renderer *wlr_pixman_renderer_create(void) {
-	struct wlr_renderer *renderer = REAL(wlr_pixman_renderer_create, "wlr_pixman_renderer_create")();
-	if (preload.host.renderer == NULL) {
-		preload.host.renderer = renderer;
-	}
+	struct wlr_renderer *renderer = REAL(wlr_pixman_renderer_create)();
+	compositors_renderer(renderer);
 	return renderer;
 }
 
 struct wlr_renderer *wlr_gles2_renderer_create_with_drm_fd(int drm_fd) {
-	struct wlr_renderer *renderer = REAL(wlr_gles2_renderer_create_with_drm_fd, "wlr_gles2_renderer_create_with_drm_fd")(drm_fd);
-	if (preload.host.renderer == NULL) {
-		preload.host.renderer = renderer;
-	}
+	struct wlr_renderer *renderer = REAL(wlr_gles2_renderer_create_with_drm_fd)(drm_fd);
+	compositors_renderer(renderer);
 	return renderer;
 }
 
 struct wlr_allocator *wlr_allocator_autocreate(struct wlr_backend *backend, struct wlr_renderer *renderer) {
-	struct wlr_allocator *allocator = REAL(wlr_allocator_autocreate, "wlr_allocator_autocreate")(backend, renderer);
-	if (preload.host.allocator == NULL) {
-		preload.host.allocator = allocator;
-	}
+	struct wlr_allocator *allocator = REAL(wlr_allocator_autocreate)(backend, renderer);
+	REMEMBER(allocator, allocator);
 	return allocator;
 }
 
-/* Every compositor hands each output its renderer here: a last chance to see it (outputs often
- * appear only once the backend has started, after the plugin). */
-bool wlr_output_init_render(struct wlr_output *output, struct wlr_allocator *allocator, struct wlr_renderer *renderer) {
-	if (preload.host.renderer == NULL) {
-		preload.host.renderer = renderer;
-	}
-	if (preload.host.allocator == NULL) {
-		preload.host.allocator = allocator;
-	}
-	return REAL(wlr_output_init_render, "wlr_output_init_render")(output, allocator, renderer);
-}
-
 struct wlr_output_layout *wlr_output_layout_create(void) {
-	struct wlr_output_layout *layout = REAL(wlr_output_layout_create, "wlr_output_layout_create")();
-	if (preload.host.output_layout == NULL) {
-		preload.host.output_layout = layout;
-	}
+	struct wlr_output_layout *layout = REAL(wlr_output_layout_create)();
+	REMEMBER(output_layout, layout);
 	return layout;
 }
 
 struct wlr_output_manager_v1 *wlr_output_manager_v1_create(struct wl_display *display) {
-	struct wlr_output_manager_v1 *manager = REAL(wlr_output_manager_v1_create, "wlr_output_manager_v1_create")(display);
-	if (preload.host.output_manager == NULL) {
-		preload.host.output_manager = manager;
-	}
+	struct wlr_output_manager_v1 *manager = REAL(wlr_output_manager_v1_create)(display);
+	REMEMBER(output_manager, manager);
 	return manager;
 }
 
 struct wlr_seat *wlr_seat_create(struct wl_display *display, const char *name) {
-	struct wlr_seat *seat = REAL(wlr_seat_create, "wlr_seat_create")(display, name);
-	if (preload.host.seat == NULL) {
-		preload.host.seat = seat;
-	}
+	struct wlr_seat *seat = REAL(wlr_seat_create)(display, name);
+	REMEMBER(seat, seat);
 	return seat;
 }
 
 struct wlr_cursor *wlr_cursor_create(void) {
-	struct wlr_cursor *cursor = REAL(wlr_cursor_create, "wlr_cursor_create")();
-	if (preload.host.cursor == NULL) {
-		preload.host.cursor = cursor;
-	}
+	struct wlr_cursor *cursor = REAL(wlr_cursor_create)();
+	REMEMBER(cursor, cursor);
 	return cursor;
 }
 
 struct wlr_xdg_shell *wlr_xdg_shell_create(struct wl_display *display) {
-	struct wlr_xdg_shell *shell = REAL(wlr_xdg_shell_create, "wlr_xdg_shell_create")(display);
-	if (preload.host.xdg_shell == NULL) {
-		preload.host.xdg_shell = shell;
-	}
+	struct wlr_xdg_shell *shell = REAL(wlr_xdg_shell_create)(display);
+	REMEMBER(xdg_shell, shell);
 	return shell;
 }
 
@@ -266,13 +263,13 @@ bool wlr_backend_start(struct wlr_backend *backend) {
 	if (!preload.started && backend != NULL && backend == preload.top_backend) {
 		start_plugin();
 	}
-	return REAL(wlr_backend_start, "wlr_backend_start")(backend);
+	return REAL(wlr_backend_start)(backend);
 }
 
 /* --- The frame path --- */
 
 bool wlr_output_attach_render(struct wlr_output *output, int *buffer_age) {
-	bool attached = REAL(wlr_output_attach_render, "wlr_output_attach_render")(output, buffer_age);
+	bool attached = REAL(wlr_output_attach_render)(output, buffer_age);
 	if (attached && preload.committing == 0) {
 		preload.rendering = output;
 	}
@@ -285,7 +282,7 @@ bool wlr_output_commit(struct wlr_output *output) {
 	}
 	bool frame = output != NULL && (output->pending.committed & WLR_OUTPUT_STATE_BUFFER);
 	preload.committing++;
-	bool committed = REAL(wlr_output_commit, "wlr_output_commit")(output);
+	bool committed = REAL(wlr_output_commit)(output);
 	preload.committing--;
 	if (committed && frame && preload.trace_frames) {
 		/* For benchmarks ($WLR_ORIENT_TRACE_FRAMES): when each frame reached the output. */
@@ -299,7 +296,7 @@ bool wlr_output_commit(struct wlr_output *output) {
 
 bool wlr_output_test(struct wlr_output *output) {
 	preload.committing++;
-	bool ok = REAL(wlr_output_test, "wlr_output_test")(output);
+	bool ok = REAL(wlr_output_test)(output);
 	preload.committing--;
 	return ok;
 }
@@ -308,7 +305,7 @@ void wlr_output_rollback(struct wlr_output *output) {
 	if (output == preload.rendering) {
 		preload.rendering = NULL;
 	}
-	REAL(wlr_output_rollback, "wlr_output_rollback")(output);
+	REAL(wlr_output_rollback)(output);
 }
 
 /* The compositor has drawn the output and is about to end: the plugin draws its part. Not for
@@ -316,10 +313,10 @@ void wlr_output_rollback(struct wlr_output *output) {
 void wlr_renderer_end(struct wlr_renderer *renderer) {
 	struct wlr_output *output = preload.rendering;
 	if (preload.render_output != NULL && output != NULL && preload.committing == 0 && renderer != NULL &&
-			renderer->rendering && !renderer->rendering_with_buffer && output->back_buffer != NULL &&
-			output->renderer == renderer) {
+			renderer == preload.host.renderer && renderer->rendering && !renderer->rendering_with_buffer &&
+			output->back_buffer != NULL && output->renderer == renderer) {
 		CALL(wlr_renderer_scissor)(renderer, NULL);
 		preload.render_output(preload.orient, output);
 	}
-	REAL(wlr_renderer_end, "wlr_renderer_end")(renderer);
+	REAL(wlr_renderer_end)(renderer);
 }
