@@ -30,12 +30,8 @@ struct Run: ParsableCommand {
     @Argument(parsing: .captureForPassthrough, help: "The compositor and its arguments.")
     var command: [String] = []
 
-    func validate() throws {
-        if command.first == "--" { return }
-        guard !command.isEmpty else { throw ValidationError("name the compositor to start, e.g. 'wlr-orient run sway'") }
-    }
-
     func run() throws {
+        // The passthrough capture keeps a leading "--" (`wlr-orient run -- cage …`).
         let arguments = command.first == "--" ? Array(command.dropFirst()) : command
         guard let compositor = arguments.first else {
             throw ValidationError("name the compositor to start, e.g. 'wlr-orient run sway'")
@@ -44,7 +40,8 @@ struct Run: ParsableCommand {
             printError("wlr-orient run: libwlr-orient-preload.so was not found beside \(Self.executableDirectory) or in its ../lib; is wlr-orient installed (make install)?")
             throw ExitCode(1)
         }
-        guard let plugin = plugin ?? Self.find("libwlr-orient.so") else {
+        // An absolute path: dlopen would look for a bare name on the library path, not here.
+        guard let plugin = plugin.map({ URL(fileURLWithPath: $0).path }) ?? Self.find("libwlr-orient.so") else {
             printError("wlr-orient run: libwlr-orient.so was not found beside \(Self.executableDirectory) or in its ../lib; name it with --plugin")
             throw ExitCode(1)
         }

@@ -59,7 +59,9 @@ class Session:
         self.events = Lines(self.watch.stdout)
 
     def wait_status(self, predicate, what, timeout=15):
-        self.events.context = lambda: " (watch said: %s)" % self.watch.stderr.read() if self.watch.poll() is not None else ""
+        # When watch itself has ended, what it said is the reason.
+        self.events.context = lambda: ("" if self.watch.poll() is None
+                                       else " (watch said: %s)" % self.watch.stderr.read())
         line = self.events.next(lambda l: predicate(json.loads(l)), timeout, what)
         return json.loads(line)
 
@@ -82,9 +84,6 @@ class Session:
                               timeout=30, cwd=self.dir)
         assert shot.returncode == 0, shot.stderr
         return Image.open(path).convert("RGB")
-
-    def screenshot_size(self):
-        return self.screenshot().size
 
     def wait_upright(self, size, frames=60):
         """Waits until the output, as the person sees it, has `size` and the test card upright in

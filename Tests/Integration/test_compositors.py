@@ -21,6 +21,41 @@ def require(tool):
         pytest.fail("%s is not installed: run scripts/install-deps.sh test" % tool)
 
 
+def turn_through_all(s, output_size, reconfigured, view=lambda orientation, status: None):
+    """Turns the device normal → left-up → bottom-up → right-up → normal. After each turn: the
+    plugin's status, the compositor's own view (`view`), the app re-configured where its shape
+    changes (`reconfigured(portrait)`) and the content upright on the turned output."""
+    width, height = output_size
+    for pose, orientation in TURNS:
+        s.fake.set(s.dev, *pose)
+        status = s.wait_shown(orientation)
+        view(orientation, status)
+        portrait = orientation in ("left-up", "right-up")
+        if orientation != "bottom-up":
+            reconfigured(portrait)
+        s.wait_upright((height, width) if portrait else (width, height))
+
+
+def maximized(s, width, height):
+    """For turn_through_all: the app re-configured to the whole output, turned or not."""
+    return lambda portrait: configured(s.out, (height, width) if portrait else (width, height))
+
+
+def lock_landscape(s):
+    """`wlr-orient lock landscape` (the device held portrait): the panel turns to a landscape one."""
+    locked = s.cli("lock", "landscape")
+    assert locked.returncode == 0, locked.stderr
+    return s.wait_status(lambda st: st["lock"] == "landscape" and st["panels"][0]["shown"] in ("normal", "bottom-up"),
+                         "the lock applied")
+
+
+def randr(s):
+    """What wlr-randr (the compositor's wlr-output-management) says."""
+    result = subprocess.run(AS_NOBODY + ["wlr-randr"], env=s.client_env(), capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    return result.stdout
+
+
 def test_cage_turns_with_the_device_and_obeys_the_lock(client_binary):
     require("cage")
     # cage runs one app, maximized: our test client, which prints each configure it gets.
@@ -31,26 +66,17 @@ def test_cage_turns_with_the_device_and_obeys_the_lock(client_binary):
         s.follow()
         s.wait_shown("normal")
         s.wait_upright((width, height))
-        for pose, orientation in TURNS:
-            s.fake.set(s.dev, *pose)
-            status = s.wait_shown(orientation)
+
+        def felt(orientation, status):
             assert status["felt"] == orientation
-            if orientation in ("left-up", "right-up"):
-                # Re-configured to the turned size, and screencopy sees the output turned.
-                configured(s.out, (height, width))
-                s.wait_upright((height, width))
-            else:
-                if orientation == "normal":
-                    configured(s.out, (width, height))
-                s.wait_upright((width, height))
+
+        # Re-configured to the turned size, and screencopy sees the output turned.
+        turn_through_all(s, (width, height), maximized(s, width, height), felt)
         # Held left-up, locked to landscape: the panel stays landscape.
         s.fake.set(s.dev, *LEFT_UP)
         s.wait_shown("left-up")
         configured(s.out, (height, width))
-        locked = s.cli("lock", "landscape")
-        assert locked.returncode == 0, locked.stderr
-        status = s.wait_status(lambda st: st["lock"] == "landscape" and st["panels"][0]["shown"] in ("normal", "bottom-up"),
-                               "the lock applied")
+        lock_landscape(s)
         configured(s.out, (width, height))
         assert s.p.poll() is None, "cage runs on"
     finally:
@@ -91,35 +117,24 @@ def test_sway_turns_with_the_device(client_binary):
         s.wait_shown("normal")
         mode = swaymsg(s, "-t", "get_outputs")[0]["current_mode"]
         width_out, height_out = mode["width"], mode["height"]
-        for pose, orientation in TURNS:
-            s.fake.set(s.dev, *pose)
-            s.wait_shown(orientation)
-            output = swaymsg(s, "-t", "get_outputs")[0]
+        def sways_view(orientation, status):
             # sway names the turn clockwise (its `output … transform`), wlroots counter-clockwise:
             # left-up is wlroots' rotated90, sway's "270".
             expected = {"normal": "normal", "left-up": "270", "bottom-up": "180", "right-up": "90"}[orientation]
-            assert output["transform"] == expected, output["transform"]
-            if orientation in ("left-up", "right-up"):
+            assert swaymsg(s, "-t", "get_outputs")[0]["transform"] == expected
+
+        def reshaped(portrait):
+            # A tiled window: not the output's size, but its shape.
+            w, h = configure(s.out)
+            while (w > h) == portrait:
                 w, h = configure(s.out)
-                while w > h:
-                    w, h = configure(s.out)
-                s.wait_upright((height_out, width_out))
-            else:
-                if orientation == "normal":
-                    w, h = configure(s.out)
-                    while w < h:
-                        w, h = configure(s.out)
-                s.wait_upright((width_out, height_out))
+
+        turn_through_all(s, (width_out, height_out), reshaped, sways_view)
         # wlr-randr, through sway's wlr-output-management, sees the output as sway does.
         s.fake.set(s.dev, *LEFT_UP)
         s.wait_shown("left-up")
-        randr = subprocess.run(AS_NOBODY + ["wlr-randr"], env=s.client_env(), capture_output=True, text=True,
-                               timeout=30)
-        assert randr.returncode == 0 and "Transform: 90" in randr.stdout, randr.stdout + randr.stderr
-        locked = s.cli("lock", "landscape")
-        assert locked.returncode == 0, locked.stderr
-        s.wait_status(lambda st: st["lock"] == "landscape" and st["panels"][0]["shown"] in ("normal", "bottom-up"),
-                      "the lock applied")
+        assert "Transform: 90" in randr(s)
+        lock_landscape(s)
         assert swaymsg(s, "-t", "get_outputs")[0]["transform"] in ("normal", "180")
         assert s.p.poll() is None, "sway runs on"
     finally:
@@ -135,28 +150,16 @@ def test_phoc_turns_with_the_device_and_obeys_the_lock(client_binary):
         s.follow()
         s.wait_shown("normal")
         s.wait_upright((width, height))
-        for pose, orientation in TURNS:
-            s.fake.set(s.dev, *pose)
-            s.wait_shown(orientation)
+        def phocs_view(orientation, status):
             # phoc's own view, through its wlr-output-management (wlroots' counter-clockwise names).
-            randr = subprocess.run(AS_NOBODY + ["wlr-randr"], env=s.client_env(), capture_output=True, text=True,
-                                   timeout=30)
             expected = {"normal": "normal", "left-up": "90", "bottom-up": "180", "right-up": "270"}[orientation]
-            assert randr.returncode == 0 and "Transform: %s\n" % expected in randr.stdout, randr.stdout + randr.stderr
-            if orientation in ("left-up", "right-up"):
-                configured(s.out, (height, width))
-                s.wait_upright((height, width))
-            else:
-                if orientation == "normal":
-                    configured(s.out, (width, height))
-                s.wait_upright((width, height))
+            assert "Transform: %s\n" % expected in randr(s)
+
+        turn_through_all(s, (width, height), maximized(s, width, height), phocs_view)
         s.fake.set(s.dev, *LEFT_UP)
         s.wait_shown("left-up")
         configured(s.out, (height, width))
-        locked = s.cli("lock", "landscape")
-        assert locked.returncode == 0, locked.stderr
-        s.wait_status(lambda st: st["lock"] == "landscape" and st["panels"][0]["shown"] in ("normal", "bottom-up"),
-                      "the lock applied")
+        lock_landscape(s)
         configured(s.out, (width, height))
         assert s.p.poll() is None, "phoc runs on"
     finally:
