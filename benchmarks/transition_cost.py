@@ -9,7 +9,8 @@ N times between normal and left-up, and reads the time the host spent in wlr_ori
 for every frame committed during a transition (its "record start times"; the transitions' spans
 from the plugin's log), in wall time (what a frame waits) and in the host thread's CPU time (the
 work alone, without the time the thread was preempted on a loaded machine). Beside it, from the
-same host run, the time memcpy takes to copy three frames' worth of bytes. Prints named numbers (name=value).
+same host run, the time memcpy takes to copy three frames' worth of bytes; and the time taken
+once per transition to take the old frame (outside the frames, when the device turns). Prints named numbers (name=value).
 """
 import argparse
 import os
@@ -24,7 +25,7 @@ from compositor import Client, Compositor, build_client  # noqa: E402
 from fakeiio import LEFT_UP, NORMAL, ROOT, FakeIIO  # noqa: E402
 from stats import percentile  # noqa: E402
 
-SPAN = r"transition began (\S+) revealed \S+ ended (\S+) frames (\d+)"
+SPAN = r"transition began (\S+) revealed \S+ ended (\S+) frames \d+ set-up (\S+) ms"
 
 
 def measure(client, plugin, size, kind, turns, scratch, curve=None):
@@ -40,11 +41,12 @@ def measure(client, plugin, size, kind, turns, scratch, curve=None):
         host.out.wait(r"^focused card$")
         memcpy = host.command("memcpy-bench 200", r"^memcpy-3-frames-ms (\S+) (\S+)")
         host.command("record start times", r"^recording$")
-        spans = []
+        spans, set_ups = [], []
         for i in range(turns):
             fake.set(dev, *(LEFT_UP if i % 2 == 0 else NORMAL))
             m = host.log.wait(SPAN, timeout=10)
             spans.append((float(m.group(1)), float(m.group(2))))
+            set_ups.append(float(m.group(3)))
         out = os.path.join(scratch, "%s-%s" % (kind, size))
         host.command("record stop " + out, r"^recorded ")
         wall, cpu = [], []
@@ -57,7 +59,7 @@ def measure(client, plugin, size, kind, turns, scratch, curve=None):
                 if any(begin <= t + 0.0005 and t < end - 0.0005 for begin, end in spans):
                     wall.append(float(row["orient_ms"]))
                     cpu.append(float(row["orient_cpu_ms"]))
-        return wall, cpu, float(memcpy.group(1))
+        return wall, cpu, float(memcpy.group(1)), set_ups
     finally:
         if card:
             card.stop()
@@ -74,7 +76,7 @@ def main():
         client = build_client(scratch)
         for size in ("1920x1200", "2560x1600"):
             for kind in ("rotate", "crossfade"):
-                wall, cpu, memcpy = measure(client, a.plugin, size, kind, a.turns, scratch)
+                wall, cpu, memcpy, set_ups = measure(client, a.plugin, size, kind, a.turns, scratch)
                 name = "transition_%s_%s" % (kind, size)
                 print("%s_frames=%d" % (name, len(wall)))
                 print("%s_median_ms=%.3f" % (name, statistics.median(wall)))
@@ -83,6 +85,9 @@ def main():
                 print("%s_cpu_p99_ms=%.3f" % (name, percentile(cpu, 99)))
                 print("%s_memcpy_3_frames_ms=%.3f" % (name, memcpy))
                 print("%s_p99_over_memcpy=%.2f" % (name, percentile(wall, 99) / memcpy))
+                # Taking the old frame, once per transition, in the sensor's event (not in a frame).
+                print("%s_set_up_median_ms=%.3f" % (name, statistics.median(set_ups)))
+                print("%s_set_up_max_ms=%.3f" % (name, max(set_ups)))
                 sys.stdout.flush()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -188,6 +188,58 @@ import Testing
     }
 }
 
+@Suite struct TransitionCanvasTests {
+    let panel = (width: 1920, height: 1200), canvas = (width: 960, height: 600), picture = (width: 640, height: 400)
+
+    func draw(_ p: OldFramePlacement) -> OldFramePlacement.CanvasDraw? {
+        p.canvasDraw(width: panel.width, height: panel.height, canvasWidth: canvas.width, canvasHeight: canvas.height,
+                     scale: 2, pictureWidth: picture.width, pictureHeight: picture.height)
+    }
+
+    /// Each canvas pixel takes the picture's pixel that the renderer would have put at the same
+    /// place on the panel: the picture map, then the placement's matrix, lands where the canvas
+    /// drawn with its own matrix does.
+    @Test(arguments: [0.0, 0.3, .pi / 4, 1.2, .pi / 2, -.pi / 3, 2.5])
+    func theCanvasShowsThePictureWhereTheRendererWouldHaveTurnedIt(angle: Double) throws {
+        let p = OldFramePlacement(angle: angle, sizeProgress: abs(angle) / .pi, quarterTurns: 1, alpha: 0.5, areaLimit: 0.25)
+        let d = try #require(draw(p))
+        let m = p.matrix(width: Double(panel.width), height: Double(panel.height)).map(Double.init)
+        let onPanel = d.matrix.map(Double.init)
+        for (cx, cy) in [(0.5, 0.5), (10.5, 200.5), (Double(d.width) - 0.5, Double(d.height) - 0.5), (123.25, 77.75)] {
+            let u = (d.pictureMap[0] * cx + d.pictureMap[1] * cy + d.pictureMap[2]) / Double(picture.width)
+            let v = (d.pictureMap[3] * cx + d.pictureMap[4] * cy + d.pictureMap[5]) / Double(picture.height)
+            let turned = (m[0] * u + m[1] * v + m[2], m[3] * u + m[4] * v + m[5])
+            let scaled = (onPanel[0] * cx / Double(canvas.width) + onPanel[2], onPanel[4] * cy / Double(canvas.height) + onPanel[5])
+            #expect(abs(turned.0 - scaled.0) < 1e-6 && abs(turned.1 - scaled.1) < 1e-6, "canvas (\(cx), \(cy)) at \(angle)")
+        }
+        #expect(onPanel[1] == 0 && onPanel[3] == 0, "the renderer only scales the canvas")
+        #expect(onPanel[0] == Double(canvas.width * 2) && onPanel[4] == Double(canvas.height * 2))
+    }
+
+    @Test(arguments: [0.0, 0.7, .pi / 4, -1.1])
+    func theCanvasCoversTheFootprintAndStaysWithinItself(angle: Double) throws {
+        let p = OldFramePlacement(angle: angle, sizeProgress: 0.4, quarterTurns: -1, alpha: 0.3, areaLimit: 0.25)
+        let d = try #require(draw(p))
+        let left = Int(d.matrix[2]), top = Int(d.matrix[5])
+        #expect(d.boxes == p.footprint(width: panel.width, height: panel.height))
+        for box in d.boxes {
+            #expect(box.x >= left && box.y >= top)
+            #expect(box.x + box.width <= left + 2 * d.width && box.y + box.height <= top + 2 * d.height)
+        }
+        #expect(d.width <= canvas.width && d.height <= canvas.height)
+        // A quarter of the panel's area, turned: its box is at most about 2.1 times that (16:10 at
+        // 45 degrees), so the canvas fills well under two thirds of itself.
+        #expect(d.width * d.height * 5 <= canvas.width * canvas.height * 3)
+    }
+
+    @Test func nothingToDrawWithoutAPictureOrACanvas() {
+        let nowhere = OldFramePlacement(angle: 0.5, sizeProgress: 0.5, quarterTurns: 1, alpha: 0.5, areaLimit: 0)
+        #expect(draw(nowhere) == nil)
+        let p = OldFramePlacement(angle: 0.5, sizeProgress: 0.5, quarterTurns: 1, alpha: 0.5, areaLimit: 0.25)
+        #expect(p.canvasDraw(width: 1920, height: 1200, canvasWidth: 0, canvasHeight: 600, scale: 2, pictureWidth: 640, pictureHeight: 400) == nil)
+    }
+}
+
 @Suite struct ControllerTransitionTests {
     let game = ToplevelID(10), reader = ToplevelID(11)
 

@@ -101,11 +101,30 @@ struct wl_event_source *glue_add_timer(struct wl_event_loop *loop, void *context
  * named its display socket by then). */
 struct wl_event_source *glue_add_idle(struct wl_event_loop *loop, void *context, void (*callback)(void *context));
 
+/* The old frame of a rotation, turned on the CPU: pixman turns a picture at 2.5 to 7 ns a pixel
+ * drawn, so the plugin turns a small copy of it into a canvas half the panel's size itself and
+ * has the renderer only scale that up (an untransformed scale, which every renderer does fast). */
+struct glue_picture {
+	uint32_t *pixels; /* opaque XRGB, rows of `width` */
+	int width, height;
+};
 /* A copy of `buffer` `factor` times smaller each way (each pixel the mean of a factor × factor
- * block) as a texture, for drawing the old frame of a rotation cheaply: a smaller source keeps
- * pixman's rotated fetches in cache. NULL when the buffer's pixels cannot be read on the CPU
- * (then draw the full frame). Call outside rendering. */
-struct wlr_texture *glue_scaled_down_texture(struct wlr_renderer *renderer, struct wlr_buffer *buffer, int factor);
+ * block; factor 1 to 16), in memory. NULL when the buffer's pixels cannot be read on the CPU. */
+struct glue_picture *glue_picture_scaled_down(struct wlr_buffer *buffer, int factor);
+void glue_picture_destroy(struct glue_picture *picture);
+/* `width` × `height` pixels in memory and a texture of them from `renderer`. Create it outside
+ * rendering (wlroots asserts that no texture is made between wlr_renderer_begin and _end). */
+struct glue_canvas;
+struct glue_canvas *glue_canvas_create(struct wlr_renderer *renderer, int width, int height);
+/* NULL is fine. */
+void glue_canvas_destroy(struct glue_canvas *canvas);
+struct wlr_texture *glue_canvas_texture(struct glue_canvas *canvas);
+/* Fills the canvas's top-left `width` × `height` pixels: each takes the picture's pixel nearest
+ * to `map` applied to its centre (map: row-major 2 × 3, canvas pixels to picture pixels), or
+ * transparent where that falls outside the picture; then brings the texture up to date. False
+ * (and nothing drawn) for a size beyond the canvas or a map far out of range. */
+bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct glue_picture *picture,
+	int width, int height, const double map[6]);
 
 /* Asks for a whole new frame of `output` in a way every wlroots 0.15 compositor obeys: the
  * output's damage event for all of it (which wlr_output_damage, and so a compositor's own

@@ -63,22 +63,28 @@ public struct TransitionRun: Sendable {
         if plan.kind == .crossfade {
             return .old(OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 0, alpha: 1 - progress))
         }
-        // The picture steps back as it starts to turn: pixman turns a picture at a cost per pixel
-        // drawn (2.5 to 7 ns measured, the most on the first frames, before its source is in
-        // cache), so a full-screen turn would cost 6 to 15 ms a frame on a software renderer.
+        // The picture steps back as it starts to turn: turning costs per pixel drawn (pixman: 2.5
+        // to 7 ns measured, the most while its source is not in cache), so a full-screen turn
+        // would cost 6 to 15 ms a frame on a software renderer.
         return .old(OldFramePlacement(angle: Double(quarterTurns) * .pi / 2 * progress, sizeProgress: progress,
                                       quarterTurns: quarterTurns, alpha: 1 - progress, areaLimit: Self.turningArea))
     }
 
     /// The most of the panel's area the turning picture covers (half its width and height): it
-    /// bounds the pixels drawn on every frame of the turn. Measured at 1920x1200 (20 turns):
-    /// at 49% a frame's p99 was 7–8 ms, at 36% 5.3 ms, at 25% 4.4–4.6 ms.
+    /// bounds the pixels drawn on every frame of the turn. Measured at 1920x1200 (20 turns), with
+    /// pixman turning it: at 49% a frame's p99 was 7–8 ms, at 36% 5.3 ms, at 25% 4.4–4.6 ms; at
+    /// 25% turned on the CPU into a canvas (`turningCanvasDivisor`), 3.0–3.3 ms.
     public static let turningArea = 0.25
 
     /// How many times smaller (each way) the copy the turning picture is drawn from is: a third
-    /// (1 MB at 1920x1200) stays in cache better than a half, and the picture is drawn at half
-    /// the panel's size, so it loses little.
+    /// (1 MB at 1920x1200) is read back from memory faster than a half, and the picture is drawn
+    /// at half the panel's size, so it loses little.
     public static let turningSourceDivisor = 3
+
+    /// How many times smaller (each way) than the panel the canvas the plugin turns that copy
+    /// into is: the renderer then only scales the canvas up (an untransformed draw, fast on
+    /// pixman), and a quarter of the pixels are turned.
+    public static let turningCanvasDivisor = 2
 
     /// One step of an 8-bit alpha: less changes no pixel (pixman keeps 8 bits of it).
     static let leastVisibleAlpha = 1.0 / 255
@@ -170,6 +176,45 @@ public struct OldFramePlacement: Sendable, Hashable {
             }
             return Self.box(xs: xs, y0: y0, y1: y1, width: width, height: height)
         }
+    }
+
+    /// How to draw the moved picture through a canvas `scale` times smaller each way than the
+    /// buffer (`canvasWidth` × `canvasHeight`: the whole canvas; `pictureWidth` × `pictureHeight`:
+    /// the copy of the old frame it is turned from). The canvas's top-left corner lies on the
+    /// footprint's corner; drawn through the footprint's boxes, nothing of it beyond them shows.
+    /// Nil when nothing of the picture is on the buffer.
+    public func canvasDraw(width: Int, height: Int, canvasWidth: Int, canvasHeight: Int, scale: Int,
+                           pictureWidth: Int, pictureHeight: Int) -> CanvasDraw? {
+        let boxes = footprint(width: width, height: height)
+        guard scale > 0, canvasWidth > 0, canvasHeight > 0,
+              let left = boxes.map(\.x).min(), let top = boxes.map(\.y).min(),
+              let right = boxes.map({ $0.x + $0.width }).max(), let bottom = boxes.map({ $0.y + $0.height }).max()
+        else { return nil }
+        let m = matrix(width: Double(width), height: Double(height)).map(Double.init)
+        let det = m[0] * m[4] - m[1] * m[3]
+        guard det != 0 else { return nil }
+        // A canvas pixel (x, y) lies at buffer (left + s·x, top + s·y); the matrix's inverse takes
+        // that to the unit square, and the picture's size to its pixels.
+        let s = Double(scale), pw = Double(pictureWidth), ph = Double(pictureHeight)
+        let ox = Double(left) - m[2], oy = Double(top) - m[5]
+        let map = [pw * m[4] * s / det, -pw * m[1] * s / det, pw * (m[4] * ox - m[1] * oy) / det,
+                   -ph * m[3] * s / det, ph * m[0] * s / det, ph * (m[0] * oy - m[3] * ox) / det]
+        let onCanvas = [Double(canvasWidth) * s, 0, Double(left), 0, Double(canvasHeight) * s, Double(top), 0, 0, 1]
+        return CanvasDraw(width: min(canvasWidth, (right - left + scale - 1) / scale),
+                          height: min(canvasHeight, (bottom - top + scale - 1) / scale),
+                          pictureMap: map, matrix: onCanvas.map { Float($0) }, boxes: boxes)
+    }
+
+    /// The moved picture drawn through a canvas (see `canvasDraw`).
+    public struct CanvasDraw: Sendable, Hashable {
+        /// The canvas pixels to fill, from its top-left corner.
+        public var width, height: Int
+        /// Row-major 2 × 3: a canvas pixel's coordinates to the picture's, in its pixels.
+        public var pictureMap: [Double]
+        /// Row-major 3 × 3 (wlr_render_texture_with_matrix): the whole canvas onto the buffer.
+        public var matrix: [Float]
+        /// Where to draw it (the footprint).
+        public var boxes: [Box]
     }
 
     /// The box from the least to the greatest of `xs` and from y0 to y1, a pixel wider each
