@@ -147,10 +147,15 @@ struct wlr_texture *glue_canvas_texture(struct glue_canvas *canvas) {
 }
 
 bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct glue_picture *picture,
-		int width, int height, const double map[6]) {
-	if (canvas == NULL || picture == NULL || width <= 0 || height <= 0 ||
+		int width, int height, const struct glue_span *rows, const double map[6]) {
+	if (canvas == NULL || picture == NULL || rows == NULL || width <= 0 || height <= 0 ||
 			width > canvas->base.width || height > canvas->base.height) {
 		return false;
+	}
+	for (int y = 0; y < height; y++) {
+		if (rows[y].start < 0 || rows[y].end > width) {
+			return false;
+		}
 	}
 	for (int i = 0; i < 6; i++) {
 		/* 16.16 fixed point below: the map must keep the picture's coordinates in range. */
@@ -162,10 +167,11 @@ bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct glue_pictu
 	const int64_t dx = llround(map[0] * 65536), dy = llround(map[3] * 65536);
 	for (int y = 0; y < height; y++) {
 		uint32_t *row = canvas->pixels + (size_t)y * canvas->base.width;
-		/* The picture's point under the centre of the row's first pixel, then a step a pixel. */
-		int64_t u = llround((map[0] * 0.5 + map[1] * (y + 0.5) + map[2]) * 65536);
-		int64_t v = llround((map[3] * 0.5 + map[4] * (y + 0.5) + map[5]) * 65536);
-		for (int x = 0; x < width; x++, u += dx, v += dy) {
+		/* The picture's point under the centre of the span's first pixel, then a step a pixel. */
+		double x0 = rows[y].start + 0.5;
+		int64_t u = llround((map[0] * x0 + map[1] * (y + 0.5) + map[2]) * 65536);
+		int64_t v = llround((map[3] * x0 + map[4] * (y + 0.5) + map[5]) * 65536);
+		for (int x = rows[y].start; x < rows[y].end; x++, u += dx, v += dy) {
 			/* Floor, then one unsigned compare each way (negative ones wrap to large). */
 			uint32_t px = (uint32_t)(u >> 16), py = (uint32_t)(v >> 16);
 			row[x] = (px < pw && py < ph && u >= 0 && v >= 0) ? picture->pixels[(size_t)py * pw + px] : 0;

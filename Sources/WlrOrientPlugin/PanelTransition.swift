@@ -101,6 +101,7 @@ final class PanelTransition {
                                                     pictureWidth: Int(turning.picture.pointee.width),
                                                     pictureHeight: Int(turning.picture.pointee.height)),
               glue_canvas_draw_turned(turning.canvas, turning.picture, Int32(canvasDraw.width), Int32(canvasDraw.height),
+                                      canvasDraw.rows.map { glue_span(start: Int32($0.start), end: Int32($0.end)) },
                                       canvasDraw.pictureMap)
         else { return false }
         var matrix = canvasDraw.matrix

@@ -227,6 +227,20 @@ import Testing
             #expect(box.x + box.width <= left + 2 * d.width && box.y + box.height <= top + 2 * d.height)
         }
         #expect(d.width <= canvas.width && d.height <= canvas.height)
+        // Each row is filled as far as the boxes over it reach, and no further than the canvas.
+        #expect(d.rows.count == d.height)
+        for box in d.boxes {
+            for y in stride(from: box.y, to: box.y + box.height, by: 1) {
+                let span = d.rows[(y - top) / 2]
+                #expect(span.start * 2 + left <= box.x && (span.end * 2 + left >= box.x + box.width || span.end == d.width),
+                        "row \(y): \(span) does not cover \(box)")
+            }
+        }
+        #expect(d.rows.allSatisfy { 0 <= $0.start && $0.start <= $0.end && $0.end <= d.width })
+        if angle != 0 {
+            let filled = d.rows.map { $0.end - $0.start }.reduce(0, +)
+            #expect(filled * 10 < d.width * d.height * 9, "the rows spare the corners the footprint leaves out")
+        }
         // A quarter of the panel's area, turned: its box is at most about 2.1 times that (16:10 at
         // 45 degrees), so the canvas fills well under two thirds of itself.
         #expect(d.width * d.height * 5 <= canvas.width * canvas.height * 3)

@@ -119,12 +119,17 @@ struct glue_canvas *glue_canvas_create(struct wlr_renderer *renderer, int width,
 /* NULL is fine. */
 void glue_canvas_destroy(struct glue_canvas *canvas);
 struct wlr_texture *glue_canvas_texture(struct glue_canvas *canvas);
-/* Fills the canvas's top-left `width` × `height` pixels: each takes the picture's pixel nearest
- * to `map` applied to its centre (map: row-major 2 × 3, canvas pixels to picture pixels), or
- * transparent where that falls outside the picture; then brings the texture up to date. False
- * (and nothing drawn) for a size beyond the canvas or a map far out of range. */
+/* Columns start..<end of one canvas row. */
+struct glue_span {
+	int start, end;
+};
+/* Fills row y of the canvas's top-left `width` × `height` pixels over rows[y] (`height` of
+ * them): each pixel takes the picture's pixel nearest to `map` applied to its centre (map:
+ * row-major 2 × 3, canvas pixels to picture pixels), or transparent where that falls outside the
+ * picture; then brings the texture up to date. False (and nothing drawn) for a size or a span
+ * beyond the canvas or a map far out of range. */
 bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct glue_picture *picture,
-	int width, int height, const double map[6]);
+	int width, int height, const struct glue_span *rows, const double map[6]);
 
 /* Asks for a whole new frame of `output` in a way every wlroots 0.15 compositor obeys: the
  * output's damage event for all of it (which wlr_output_damage, and so a compositor's own

@@ -73,13 +73,15 @@ public struct TransitionRun: Sendable {
     /// The most of the panel's area the turning picture covers (half its width and height): it
     /// bounds the pixels drawn on every frame of the turn. Measured at 1920x1200 (20 turns), with
     /// pixman turning it: at 49% a frame's p99 was 7–8 ms, at 36% 5.3 ms, at 25% 4.4–4.6 ms; at
-    /// 25% turned on the CPU into a canvas (`turningCanvasDivisor`), 3.0–3.3 ms.
+    /// 25% turned on the CPU into a canvas (`turningCanvasDivisor`), 2.4–2.8 ms.
     public static let turningArea = 0.25
 
-    /// How many times smaller (each way) the copy the turning picture is drawn from is: a third
-    /// (1 MB at 1920x1200) is read back from memory faster than a half, and the picture is drawn
-    /// at half the panel's size, so it loses little.
-    public static let turningSourceDivisor = 3
+    /// How many times smaller (each way) the copy the turning picture is drawn from is: a
+    /// quarter (576 KB at 1920x1200), pixel for pixel the canvas at the picture's largest (half
+    /// the panel's width and height, at half resolution). Each frame reads it all back from
+    /// memory in a turned order: from a third (1 MB) a frame's p99 was 3.2–3.8 ms, from a
+    /// quarter 2.4–2.8.
+    public static let turningSourceDivisor = 4
 
     /// How many times smaller (each way) than the panel the canvas the plugin turns that copy
     /// into is: the renderer then only scales the canvas up (an untransformed draw, fast on
@@ -200,21 +202,37 @@ public struct OldFramePlacement: Sendable, Hashable {
         let map = [pw * m[4] * s / det, -pw * m[1] * s / det, pw * (m[4] * ox - m[1] * oy) / det,
                    -ph * m[3] * s / det, ph * m[0] * s / det, ph * (m[0] * oy - m[3] * ox) / det]
         let onCanvas = [Double(canvasWidth) * s, 0, Double(left), 0, Double(canvasHeight) * s, Double(top), 0, 0, 1]
-        return CanvasDraw(width: min(canvasWidth, (right - left + scale - 1) / scale),
-                          height: min(canvasHeight, (bottom - top + scale - 1) / scale),
+        let usedWidth = min(canvasWidth, (right - left + scale - 1) / scale)
+        let usedHeight = min(canvasHeight, (bottom - top + scale - 1) / scale)
+        // Each canvas row only as far as the footprint's boxes over its buffer rows reach: nothing
+        // beyond them shows, and at 45 degrees that is 40% fewer pixels to turn than the whole box.
+        let rows = (0..<usedHeight).map { row -> CanvasDraw.Span in
+            let y0 = top + row * scale, y1 = y0 + scale
+            let over = boxes.filter { $0.y < y1 && $0.y + $0.height > y0 }
+            guard let from = over.map(\.x).min(), let to = over.map({ $0.x + $0.width }).max() else { return .init(start: 0, end: 0) }
+            return .init(start: max(0, (from - left) / scale), end: min(usedWidth, (to - left + scale - 1) / scale))
+        }
+        return CanvasDraw(width: usedWidth, height: usedHeight, rows: rows,
                           pictureMap: map, matrix: onCanvas.map { Float($0) }, boxes: boxes)
     }
 
     /// The moved picture drawn through a canvas (see `canvasDraw`).
     public struct CanvasDraw: Sendable, Hashable {
-        /// The canvas pixels to fill, from its top-left corner.
+        /// The part of the canvas in use, from its top-left corner.
         public var width, height: Int
+        /// The pixels to fill in each of its rows (the rest does not show).
+        public var rows: [Span]
         /// Row-major 2 × 3: a canvas pixel's coordinates to the picture's, in its pixels.
         public var pictureMap: [Double]
         /// Row-major 3 × 3 (wlr_render_texture_with_matrix): the whole canvas onto the buffer.
         public var matrix: [Float]
         /// Where to draw it (the footprint).
         public var boxes: [Box]
+
+        /// Canvas columns start..<end of one row.
+        public struct Span: Sendable, Hashable {
+            public var start, end: Int
+        }
     }
 
     /// The box from the least to the greatest of `xs` and from y0 to y1, a pixel wider each
