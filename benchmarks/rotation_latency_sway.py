@@ -33,7 +33,7 @@ def main():
     os.makedirs(scratch, exist_ok=True)
     client = build_client(scratch)
     # No transition: the first frame with the new transform is the measure.
-    s = Session(lambda c: sway(c) + ["-d"], '[transition]\nkind = "none"\n', client,
+    s = Session(lambda app, where: sway(app, where) + ["-d"], '[transition]\nkind = "none"\n', client,
                 extra_env={"WLR_ORIENT_TRACE_FRAMES": "1"})
     latencies = []
     try:

@@ -27,7 +27,7 @@ packages_for() {
 # (phoc's is the whole Phosh shell).
 compositors_for() {
     case "$1" in
-        test) echo "cage sway phoc" ;;
+        test) echo "cage sway phoc libwlroots-examples" ;;
         bench) echo "sway" ;;
     esac
 }

@@ -2,6 +2,8 @@
 umockdev accelerometer: what the tests of issue #13 and the sway latency benchmark share."""
 import json
 import os
+import re
+import shlex
 import shutil
 import subprocess
 import tempfile
@@ -13,21 +15,45 @@ NOBODY = 65534
 AS_NOBODY = ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups"]
 
 
+# Debian's libwlroots-examples: a screencopy client that writes the output's raw buffer (the
+# panel's own pixels, no transform applied, only y-inverted buffers turned back) to
+# ./wayland-screenshot.png.
+SCREENCOPY = "/usr/lib/wlroots/screencopy"
+# foot's content and settings (.sh, .ini).
+FOOT_CARD = os.path.join(ROOT, "Tests", "Integration", "clients", "foot-card")
+# Where the content's top edge lies on the panel's raw pixels as the device is held.
+TOP_EDGE = {"normal": "top", "left-up": "left", "bottom-up": "bottom", "right-up": "right"}
+
+
 class Session:
     """A compositor started as nobody by `wlr-orient run`, on a fake accelerometer held normal,
     and `wlr-orient watch --json` following the plugin's status."""
 
-    def __init__(self, compositor_args, config, client_binary, extra_env=None):
-        """`compositor_args(client)`: the compositor's command line, given our client's path."""
+    def __init__(self, compositor_args, config, client_binary=None, extra_env=None):
+        """`compositor_args(app, where)`: the compositor's command line, given its app's command (a shell
+        line): our test client (`client_binary`) showing its card, or else the real foot showing
+        FOOT_CARD, its protocol traffic on the compositor's stderr (WAYLAND_DEBUG=client). The
+        app runs without umockdev's preload (it reads no sensor, and the preload breaks foot's
+        terminal set-up). `where`: a directory for its config files."""
         self.fake = FakeIIO()
         self.dev = self.fake.add_accel(raw=NORMAL)
         subprocess.run(["chmod", "-R", "a+rwX", self.fake.tb.get_root_dir()], check=True)
         self.dir = tempfile.mkdtemp(prefix="wlr-orient-compositor-")
         os.chmod(self.dir, 0o755)
-        # Our test client, where nobody can run it.
-        self.client = os.path.join(self.dir, "orient-client")
-        shutil.copy(client_binary, self.client)
-        os.chmod(self.client, 0o755)
+        # The app, where nobody can run it.
+        if client_binary:
+            self.client = os.path.join(self.dir, "orient-client")
+            shutil.copy(client_binary, self.client)
+            app = "%s --card card0" % self.client
+            self.backgrounds = (GREEN, BLUE)
+        else:
+            script, ini = os.path.join(self.dir, "foot-card.sh"), os.path.join(self.dir, "foot-card.ini")
+            shutil.copy(FOOT_CARD + ".sh", script)
+            shutil.copy(FOOT_CARD + ".ini", ini)
+            app = "env LD_PRELOAD= WAYLAND_DEBUG=client foot -c %s -- bash %s" % (ini, script)
+            self.backgrounds = (WHITE,)
+        for f in os.listdir(self.dir):
+            os.chmod(os.path.join(self.dir, f), 0o755)
         runtime, state = os.path.join(self.dir, "runtime"), os.path.join(self.dir, "state")
         for d in (runtime, state):
             os.mkdir(d, 0o700)
@@ -40,7 +66,7 @@ class Session:
                                  WLR_BACKENDS="headless", WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1",
                                  WLR_XWAYLAND="/bin/false", **(extra_env or {}))
         self.p = subprocess.Popen(AS_NOBODY + [RUNNER, "run", "--config", self.config, "--"]
-                                  + compositor_args(self.client),
+                                  + compositor_args(app, self.dir),
                                   env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, bufsize=1)
         self.out = Lines(self.p.stdout)
@@ -73,29 +99,51 @@ class Session:
         return subprocess.run(AS_NOBODY + [RUNNER] + list(args), env=self.client_env(), capture_output=True,
                               text=True, timeout=30)
 
-    def screenshot(self):
-        """The output as the compositor shows it (grim: screencopy, the output's transform applied)."""
+    def app_configure(self, timeout=15):
+        """The next size the app is configured to (not 0 × 0: a size left to the app)."""
+        if self.backgrounds == (WHITE,):
+            return foot_configure(self, timeout)
+        return configure(self.out, timeout)
+
+    def app_configured(self, size, timeout=15):
+        """Waits for the app to be configured to `size` (a compositor may send others first)."""
+        if self.backgrounds == (WHITE,):
+            self.log.wait(r"xdg_toplevel@\d+\.configure\(%d, %d," % size, timeout)
+        else:
+            self.out.wait(r'^\{"configure": \[%d, %d\]\}$' % size, timeout)
+
+    def raw_panel(self):
+        """The panel's raw pixels, as screencopy gives them (see SCREENCOPY)."""
         from PIL import Image  # Debian's python3-pil, installed with the test dependencies
 
-        path = os.path.join(self.dir, "state", "shot.png")  # a directory nobody may write to
+        where = os.path.join(self.dir, "runtime")  # nobody's
+        path = os.path.join(where, "wayland-screenshot.png")
         if os.path.exists(path):
             os.unlink(path)
-        shot = subprocess.run(AS_NOBODY + ["grim", path], env=self.client_env(), capture_output=True, text=True,
-                              timeout=30, cwd=self.dir)
+        shot = subprocess.run(AS_NOBODY + [SCREENCOPY], env=self.client_env(), capture_output=True, text=True,
+                              timeout=30, cwd=where)
         assert shot.returncode == 0, shot.stderr
         return Image.open(path).convert("RGB")
 
-    def wait_upright(self, size, frames=60):
-        """Waits until the output, as the person sees it, has `size` and the test card upright in
-        it (its red band along the top edge, none along the bottom), as the app redraws."""
-        for _ in range(frames):
-            image = self.screenshot()
+    def wait_upright(self, orientation, tries=60):
+        """Waits until the panel's raw pixels show the app upright as the device is held
+        (`orientation`): its red band along the panel's edge that is up (TOP_EDGE), its
+        background along the opposite one (foot: white; the test card: green in landscape, blue
+        in portrait), and no other colour anywhere (nothing stale of a transition)."""
+        for _ in range(tries):
+            image = self.raw_panel()
             w, h = image.size
-            top, bottom = image.getpixel((w // 2, h // 16)), image.getpixel((w // 2, h - h // 16))
-            if image.size == size and top[0] > 200 and top[1] < 60 and bottom[0] < 60:
+            points = {"top": (w // 2, 4), "bottom": (w // 2, h - 5), "left": (4, h // 2), "right": (w - 5, h // 2)}
+            edge = TOP_EDGE[orientation]
+            opposite = {"top": "bottom", "bottom": "top", "left": "right", "right": "left"}[edge]
+            band, far = image.getpixel(points[edge]), image.getpixel(points[opposite])
+            colours = {c for _, c in image.getcolors(maxcolors=w * h)}
+            if band == RED and far in self.backgrounds and colours == {RED, far}:
                 return
             self.cli("status")  # a round trip to the compositor: a frame or more goes by
-        raise AssertionError("not upright at %s: %s, top %s, bottom %s" % (size, image.size, top, bottom))
+        image.save(os.path.join(os.environ.get("TMPDIR", "/tmp"), "wlr-orient-not-upright.png"))
+        raise AssertionError("not upright held %s (the panel: wlr-orient-not-upright.png in the temporary directory): at the %s edge %s, opposite %s, %d colours (%s…)"
+                             % (orientation, edge, band, far, len(colours), sorted(colours)[:4]))
 
     def stop(self):
         if self.watch is not None:
@@ -109,6 +157,17 @@ class Session:
                 self.p.kill()
                 self.p.wait()
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
+
+
+def foot_configure(s, timeout=15):
+    """The size of the next xdg_toplevel.configure with a size that foot receives."""
+    line = s.log.next(lambda l: re.search(r"xdg_toplevel@\d+\.configure\((\d+), (\d+),", l)
+                      and ".configure(0, 0," not in l, timeout, "a configure of foot")
+    m = re.search(r"configure\((\d+), (\d+),", line)
+    return int(m.group(1)), int(m.group(2))
 
 
 def configure(lines, timeout=15):
@@ -129,11 +188,12 @@ def swaymsg(s, *args):
     return json.loads(result.stdout)
 
 
-def sway(client, extra_env=None):
-    """sway's command line, with a config that starts our client (`client`) and nothing else."""
-    config = os.path.join(os.path.dirname(client), "sway.config")
+def sway(app, where, extra=""):
+    """sway's command line, with a config that starts the app (`app`) and nothing else, without
+    borders or title bars (the app covers the output), and `extra` lines."""
+    config = os.path.join(where, "sway.config")
     with open(config, "w") as f:
-        f.write("xwayland disable\nexec %s --card card0\n" % client)
+        f.write("xwayland disable\ndefault_border none\n%sexec %s\n" % (extra, app))
     os.chmod(config, 0o644)
     return ["sway", "-c", config]
 
@@ -146,13 +206,18 @@ def find_sway_sockets(s):
     s.sway_socket = os.path.join(runtime, next(n for n in names if n.startswith("sway-ipc.")))
 
 
-def phoc(client):
-    """phoc's command line: no Xwayland, our client as its session (-E)."""
-    ini = os.path.join(os.path.dirname(client), "phoc.ini")
+def phoc(app, where):
+    """phoc's command line: no Xwayland, the app as its session (-E)."""
+    ini = os.path.join(where, "phoc.ini")
     with open(ini, "w") as f:
         f.write("[core]\nxwayland=false\n")
     os.chmod(ini, 0o644)
-    return ["phoc", "-C", ini, "-E", client + " --card card0"]
+    return ["phoc", "-C", ini, "-E", app]
+
+
+def cage(app, where=None):
+    """cage's command line: the app, maximized."""
+    return ["cage", "--"] + shlex.split(app)
 
 
 # phoc reads its settings from GSettings: the defaults, in memory.

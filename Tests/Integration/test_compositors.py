@@ -1,44 +1,52 @@
 """Debian's own compositors under `wlr-orient run` (issue #13, point 1), headless with pixman and
-a umockdev accelerometer, as an unprivileged user (cage and sway refuse root): the device turns
-through the four orientations and the compositor turns its output (screencopy's picture of it,
-grim) and re-configures the app; `wlr-orient lock` and an `[[app]]` rule work there too. The
-plugin logs at INFO, which these compositors do not print: the tests read its status over the
-control socket (`wlr-orient watch --json`)."""
+a umockdev accelerometer, as an unprivileged user (cage and sway refuse root), each with the real
+foot as its app: the device turns through the four orientations and the compositor turns its
+output (its own view: swaymsg, wlr-randr), foot is re-configured to the turned size, and the
+panel's raw pixels (Debian's wlroots screencopy example, no transform applied) show foot upright
+as the device is held, with nothing stale of the transition; `wlr-orient lock` and an `[[app]]`
+rule work there too. The plugin logs at INFO, which these compositors do not print: the tests
+read its status over the control socket (`wlr-orient watch --json`)."""
+import os
 import shutil
 import subprocess
 
 import pytest
 
-from debian_compositors import (PHOC_ENV, AS_NOBODY, Session, configure, configured, find_sway_sockets, phoc, sway,
-                                swaymsg)
+from debian_compositors import PHOC_ENV, AS_NOBODY, SCREENCOPY, Session, cage, find_sway_sockets, phoc, sway, swaymsg
 from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP
 
 TURNS = [(LEFT_UP, "left-up"), (BOTTOM_UP, "bottom-up"), (RIGHT_UP, "right-up"), (NORMAL, "normal")]
 
 
 def require(tool):
-    if shutil.which(tool) is None:
+    if shutil.which(tool) is None and not os.access(tool, os.X_OK):
         pytest.fail("%s is not installed: run scripts/install-deps.sh test" % tool)
 
 
-def turn_through_all(s, output_size, reconfigured, view=lambda orientation, status: None):
+def turn_through_all(s, output_size, view=lambda orientation, status: None):
     """Turns the device normal → left-up → bottom-up → right-up → normal. After each turn: the
-    plugin's status, the compositor's own view (`view`), the app re-configured where its shape
-    changes (`reconfigured(portrait)`) and the content upright on the turned output."""
+    plugin's status, the compositor's own view (`view`), foot re-configured to the turned size
+    where its shape changes, and foot upright on the panel's raw pixels."""
     width, height = output_size
     for pose, orientation in TURNS:
         s.fake.set(s.dev, *pose)
         status = s.wait_shown(orientation)
         view(orientation, status)
-        portrait = orientation in ("left-up", "right-up")
         if orientation != "bottom-up":
-            reconfigured(portrait)
-        s.wait_upright((height, width) if portrait else (width, height))
+            s.app_configured((height, width) if orientation in ("left-up", "right-up") else (width, height))
+        s.wait_upright(orientation)
 
 
-def maximized(s, width, height):
-    """For turn_through_all: the app re-configured to the whole output, turned or not."""
-    return lambda portrait: configured(s.out, (height, width) if portrait else (width, height))
+def start(s, sway_sockets=False):
+    """The app's size once it covers the output (its first configure may leave the size to it),
+    with the plugin's status followed and the app upright. `sway_sockets`: find sway's first."""
+    size = s.app_configure(timeout=30)
+    if sway_sockets:
+        find_sway_sockets(s)
+    s.follow()
+    s.wait_shown("normal")
+    s.wait_upright("normal")
+    return size
 
 
 def lock_landscape(s):
@@ -56,86 +64,84 @@ def randr(s):
     return result.stdout
 
 
-def test_cage_turns_with_the_device_and_obeys_the_lock(client_binary):
+def test_cage_turns_with_the_device_and_obeys_the_lock():
     require("cage")
-    # cage runs one app, maximized: our test client, which prints each configure it gets.
-    s = Session(lambda client: ["cage", "--", client, "--card", "card0"], "", client_binary)
+    require(SCREENCOPY)
+    s = Session(cage, "")
     try:
-        width, height = configure(s.out)
+        width, height = start(s)  # cage maximizes its one app: the output's size
         assert width > height, "a landscape panel held normal: %s" % ((width, height),)
-        s.follow()
-        s.wait_shown("normal")
-        s.wait_upright((width, height))
 
         def felt(orientation, status):
             assert status["felt"] == orientation
 
-        # Re-configured to the turned size, and screencopy sees the output turned.
-        turn_through_all(s, (width, height), maximized(s, width, height), felt)
+        turn_through_all(s, (width, height), felt)
         # Held left-up, locked to landscape: the panel stays landscape.
         s.fake.set(s.dev, *LEFT_UP)
         s.wait_shown("left-up")
-        configured(s.out, (height, width))
+        s.app_configured((height, width))
         lock_landscape(s)
-        configured(s.out, (width, height))
+        s.app_configured((width, height))
         assert s.p.poll() is None, "cage runs on"
     finally:
         s.stop()
 
 
-@pytest.mark.parametrize("name", ["cage", "phoc"])
+@pytest.mark.parametrize("name", ["cage", "phoc", "sway"])
 def test_an_app_rule_turns_the_panel_for_the_app(name, client_binary):
     require(name)
-    rule = '[[app]]\nmatch = "card0"\norientations = ["portrait"]\n'
-    command, env = {"cage": (lambda client: ["cage", "--", client, "--card", "card0"], None),
-                    "phoc": (phoc, PHOC_ENV)}[name]
-    s = Session(command, rule, client_binary, extra_env=env)
+    require(SCREENCOPY)
+    # phoc runs our test client: it makes a seat only for input devices, the headless backend has
+    # none, and foot will not start without a seat. In sway, foot is fullscreen (a rule of the
+    # user's): a tiled window is neither maximized nor fullscreen, so it does not cover the panel.
+    app = "card0" if name == "phoc" else "foot"
+    rule = '[[app]]\nmatch = "%s"\norientations = ["portrait"]\n' % app
+    command, env = {"cage": (cage, None), "phoc": (phoc, PHOC_ENV),
+                    "sway": (lambda a, w: sway(a, w, 'for_window [app_id="foot"] fullscreen enable\n'), None)}[name]
+    s = Session(command, rule, client_binary if name == "phoc" else None, extra_env=env)
     try:
-        # Held normal (landscape): the compositor maximizes the app, so it covers the panel
-        # (scope "fullscreen"), and the panel turns to portrait for it.
-        s.out.wait(r'^\{"configure"', timeout=30)  # the compositor runs, and the plugin's socket is up
+        # Held normal (landscape): the app covers the panel (maximized or fullscreen: scope
+        # "fullscreen"), and the panel turns to portrait for it.
+        s.app_configure(timeout=30)  # the compositor runs, and the plugin's socket is up
+        if name == "sway":
+            find_sway_sockets(s)
         s.follow()
         status = s.wait_status(lambda st: st["panels"] and st["panels"][0]["shown"] in ("left-up", "right-up"),
                                "the panel turned for the app")
         assert status["front"]["source"] == "rule"
-        sizes = [configure(s.out)]
+        sizes = [s.app_configure()]
         while sizes[-1][0] > sizes[-1][1]:
-            sizes.append(configure(s.out))
+            sizes.append(s.app_configure())
         assert sizes[-1][0] < sizes[-1][1], "re-configured portrait: %s" % sizes
+        s.wait_upright(status["panels"][0]["shown"])
     finally:
         s.stop()
 
 
-def test_sway_turns_with_the_device(client_binary):
+def test_sway_turns_with_the_device():
     require("sway")
-    s = Session(sway, "", client_binary)
+    require(SCREENCOPY)
+    s = Session(sway, "")
     try:
-        width, height = configure(s.out, timeout=30)
-        find_sway_sockets(s)
-        assert width > height, (width, height)
-        s.follow()
-        s.wait_shown("normal")
+        width, height = start(s, sway_sockets=True)
         mode = swaymsg(s, "-t", "get_outputs")[0]["current_mode"]
-        width_out, height_out = mode["width"], mode["height"]
+        assert (width, height) == (mode["width"], mode["height"]), "one tiled window without borders: the output"
+        assert width > height, (width, height)
+
         def sways_view(orientation, status):
             # sway names the turn clockwise (its `output … transform`), wlroots counter-clockwise:
             # left-up is wlroots' rotated90, sway's "270".
             expected = {"normal": "normal", "left-up": "270", "bottom-up": "180", "right-up": "90"}[orientation]
             assert swaymsg(s, "-t", "get_outputs")[0]["transform"] == expected
 
-        def reshaped(portrait):
-            # A tiled window: not the output's size, but its shape.
-            w, h = configure(s.out)
-            while (w > h) == portrait:
-                w, h = configure(s.out)
-
-        turn_through_all(s, (width_out, height_out), reshaped, sways_view)
+        turn_through_all(s, (width, height), sways_view)
         # wlr-randr, through sway's wlr-output-management, sees the output as sway does.
         s.fake.set(s.dev, *LEFT_UP)
         s.wait_shown("left-up")
         assert "Transform: 90" in randr(s)
         lock_landscape(s)
         assert swaymsg(s, "-t", "get_outputs")[0]["transform"] in ("normal", "180")
+        s.app_configured((width, height))
         assert s.p.poll() is None, "sway runs on"
     finally:
         s.stop()
@@ -143,24 +149,24 @@ def test_sway_turns_with_the_device(client_binary):
 
 def test_phoc_turns_with_the_device_and_obeys_the_lock(client_binary):
     require("phoc")
+    require(SCREENCOPY)
+    # Our test client, not foot: see test_an_app_rule_turns_the_panel_for_the_app.
     s = Session(phoc, "", client_binary, extra_env=PHOC_ENV)
     try:
-        width, height = configure(s.out, timeout=30)  # maximized: the output's size
+        width, height = start(s)  # maximized: the output's size
         assert width > height, (width, height)
-        s.follow()
-        s.wait_shown("normal")
-        s.wait_upright((width, height))
+
         def phocs_view(orientation, status):
             # phoc's own view, through its wlr-output-management (wlroots' counter-clockwise names).
             expected = {"normal": "normal", "left-up": "90", "bottom-up": "180", "right-up": "270"}[orientation]
             assert "Transform: %s\n" % expected in randr(s)
 
-        turn_through_all(s, (width, height), maximized(s, width, height), phocs_view)
+        turn_through_all(s, (width, height), phocs_view)
         s.fake.set(s.dev, *LEFT_UP)
         s.wait_shown("left-up")
-        configured(s.out, (height, width))
+        s.app_configured((height, width))
         lock_landscape(s)
-        configured(s.out, (width, height))
+        s.app_configured((width, height))
         assert s.p.poll() is None, "phoc runs on"
     finally:
         s.stop()
