@@ -12,7 +12,8 @@ struct Run: ParsableCommand {
             The compositor runs unmodified: libwlr-orient-preload.so, preloaded, sees what it \
             creates, starts the plugin just before its backend starts and draws the transitions \
             in its frame path. If it cannot, it says so in one line and the compositor runs on \
-            without rotation. The libraries are looked for beside this program, then in the lib \
+            without rotation. A compositor linked with another wlroots than 0.15 is started \
+            without it. The libraries are looked for beside this program, then in the lib \
             directory of the prefix it was installed into (../lib, ../lib/TRIPLET).
 
             Examples: wlr-orient run sway; wlr-orient run -- cage -d foot
@@ -45,17 +46,49 @@ struct Run: ParsableCommand {
             printError("wlr-orient run: libwlr-orient.so was not found beside \(Self.executableDirectory) or in its ../lib; name it with --plugin")
             throw ExitCode(1)
         }
+        var argv = arguments.map { strdup($0) } + [nil]
+        // The preload wraps wlroots 0.15's functions; in a compositor on another wlroots their
+        // signatures differ, and the plugin could not work there anyway.
+        if let other = Self.linkedWlroots(compositor), other != Self.wlroots015 {
+            printError("wlr-orient run: \(compositor) uses \(other), not wlroots 0.15 (\(Self.wlroots015)) that the plugin is built for: starting it without rotation")
+            execvp(compositor, &argv)
+            printError("wlr-orient run: cannot start \(compositor): \(String(cString: strerror(errno)))")
+            throw ExitCode(127)
+        }
         let existing = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { $0.isEmpty ? "" : $0 + ":" } ?? ""
         setenv("LD_PRELOAD", existing + preload, 1)
         setenv("WLR_ORIENT_PLUGIN", plugin, 1)
         if let config {
             setenv("WLR_ORIENT_CONFIG", URL(fileURLWithPath: config).path, 1)
         }
-        var argv = arguments.map { strdup($0) } + [nil]
         execvp(compositor, &argv)
         let why = String(cString: strerror(errno))
         printError("wlr-orient run: cannot start \(compositor): \(why)")
         throw ExitCode(127)
+    }
+
+    /// The soname of wlroots 0.15, which the preload and the plugin are built against.
+    static let wlroots015 = "libwlroots.so.10"
+
+    /// The wlroots library `command` (a path, or a name on PATH) is linked with, as the dynamic
+    /// linker resolves it (ldd); nil when none shows: not found, not an executable, a script that
+    /// starts one (then the preload and the plugin find out for themselves).
+    static func linkedWlroots(_ command: String) -> String? {
+        let path = command.contains("/") ? command
+            : (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+                .map { "\($0)/\(command)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let path, FileManager.default.isExecutableFile(atPath: path) else { return nil }
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [path]
+        let output = Pipe()
+        ldd.standardOutput = output
+        ldd.standardError = FileHandle.nullDevice
+        guard (try? ldd.run()) != nil else { return nil }
+        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ldd.waitUntilExit()
+        // Lines like "\tlibwlroots.so.10 => /usr/lib/x86_64-linux-gnu/libwlroots.so.10 (0x…)".
+        return text.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.hasPrefix("libwlroots") }
     }
 
     /// Where this program is (a build directory, or PREFIX/bin).

@@ -94,3 +94,26 @@ def test_run_says_why_a_compositor_cannot_start():
     assert result.stderr.strip() == "wlr-orient run: cannot start no-such-compositor: No such file or directory"
     result = subprocess.run([RUNNER, "run"], capture_output=True, text=True, timeout=30)
     assert result.returncode != 0 and "name the compositor to start" in result.stderr
+
+
+def test_a_compositor_on_another_wlroots_starts_without_the_preload(tmp_path):
+    """A program linked with a library named as a later wlroots (libwlroots.so.11, a stub built
+    here) is started without the preload, and one line says why."""
+    stub, program = tmp_path / "stub.c", tmp_path / "compositor.c"
+    stub.write_text("int wlr_stub(void) { return 0; }\n")
+    program.write_text('#include <stdio.h>\n#include <stdlib.h>\nint wlr_stub(void);\n'
+                       'int main(void) { const char *p = getenv("LD_PRELOAD");\n'
+                       '  printf("preload=%s plugin=%s\\n", p ? p : "", getenv("WLR_ORIENT_PLUGIN") ? "set" : "unset");\n'
+                       '  return wlr_stub(); }\n')
+    subprocess.run(["cc", "-shared", "-fPIC", "-Wl,-soname,libwlroots.so.11", "-o", str(tmp_path / "libwlroots.so.11"),
+                    str(stub)], check=True)
+    os.symlink("libwlroots.so.11", tmp_path / "libwlroots.so")
+    subprocess.run(["cc", "-o", str(tmp_path / "compositor"), str(program), "-L" + str(tmp_path), "-lwlroots",
+                    "-Wl,-rpath," + str(tmp_path)], check=True)
+    result = subprocess.run([RUNNER, "run", "--", str(tmp_path / "compositor")], capture_output=True, text=True,
+                            timeout=30, env=dict(os.environ, LD_PRELOAD=""))
+    assert result.returncode == 0, result.stderr
+    assert result.stdout == "preload= plugin=unset\n"
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and "uses libwlroots.so.11, not wlroots 0.15 (libwlroots.so.10)" in lines[0] \
+        and "without rotation" in lines[0], result.stderr
