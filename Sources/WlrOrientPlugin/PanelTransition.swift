@@ -20,7 +20,7 @@ final class PanelTransition {
     private(set) var finished = false
     private(set) var frames = 0
     /// How long taking the old frame took (milliseconds, outside the frames: in the sensor's event).
-    private var setUpMs = 0.0
+    private let setUpMs: Double
 
     /// Takes the old frame; call before the transform changes, outside rendering (a texture
     /// cannot be made between wlr_renderer_begin and _end).

@@ -46,21 +46,19 @@ struct Run: ParsableCommand {
             printError("wlr-orient run: libwlr-orient.so was not found beside \(Self.executableDirectory) or in its ../lib; name it with --plugin")
             throw ExitCode(1)
         }
-        var argv = arguments.map { strdup($0) } + [nil]
         // The preload wraps wlroots 0.15's functions; in a compositor on another wlroots their
         // signatures differ, and the plugin could not work there anyway.
         if let other = Self.linkedWlroots(compositor), other != Self.wlroots015 {
             printError("wlr-orient run: \(compositor) uses \(other), not wlroots 0.15 (\(Self.wlroots015)) that the plugin is built for: starting it without rotation")
-            execvp(compositor, &argv)
-            printError("wlr-orient run: cannot start \(compositor): \(String(cString: strerror(errno)))")
-            throw ExitCode(127)
+        } else {
+            let existing = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { $0.isEmpty ? "" : $0 + ":" } ?? ""
+            setenv("LD_PRELOAD", existing + preload, 1)
+            setenv("WLR_ORIENT_PLUGIN", plugin, 1)
+            if let config {
+                setenv("WLR_ORIENT_CONFIG", URL(fileURLWithPath: config).path, 1)
+            }
         }
-        let existing = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { $0.isEmpty ? "" : $0 + ":" } ?? ""
-        setenv("LD_PRELOAD", existing + preload, 1)
-        setenv("WLR_ORIENT_PLUGIN", plugin, 1)
-        if let config {
-            setenv("WLR_ORIENT_CONFIG", URL(fileURLWithPath: config).path, 1)
-        }
+        var argv = arguments.map { strdup($0) } + [nil]
         execvp(compositor, &argv)
         let why = String(cString: strerror(errno))
         printError("wlr-orient run: cannot start \(compositor): \(why)")

@@ -45,13 +45,13 @@ class Session:
             self.client = os.path.join(self.dir, "orient-client")
             shutil.copy(client_binary, self.client)
             app = "%s --card card0" % self.client
-            self.backgrounds = (GREEN, BLUE)
+            self.foot, self.backgrounds = False, (GREEN, BLUE)
         else:
             script, ini = os.path.join(self.dir, "foot-card.sh"), os.path.join(self.dir, "foot-card.ini")
             shutil.copy(FOOT_CARD + ".sh", script)
             shutil.copy(FOOT_CARD + ".ini", ini)
             app = "env LD_PRELOAD= WAYLAND_DEBUG=client foot -c %s -- bash %s" % (ini, script)
-            self.backgrounds = (WHITE,)
+            self.foot, self.backgrounds = True, (WHITE,)
         for f in os.listdir(self.dir):
             os.chmod(os.path.join(self.dir, f), 0o755)
         runtime, state = os.path.join(self.dir, "runtime"), os.path.join(self.dir, "state")
@@ -101,13 +101,13 @@ class Session:
 
     def app_configure(self, timeout=15):
         """The next size the app is configured to (not 0 × 0: a size left to the app)."""
-        if self.backgrounds == (WHITE,):
+        if self.foot:
             return foot_configure(self, timeout)
         return configure(self.out, timeout)
 
     def app_configured(self, size, timeout=15):
         """Waits for the app to be configured to `size` (a compositor may send others first)."""
-        if self.backgrounds == (WHITE,):
+        if self.foot:
             self.log.wait(r"xdg_toplevel@\d+\.configure\(%d, %d," % size, timeout)
         else:
             self.out.wait(r'^\{"configure": \[%d, %d\]\}$' % size, timeout)

@@ -57,6 +57,15 @@ def lock_landscape(s):
                          "the lock applied")
 
 
+def held_portrait_then_locked(s, width, height):
+    """Held left-up, the app re-configured portrait; locked to landscape, back to landscape."""
+    s.fake.set(s.dev, *LEFT_UP)
+    s.wait_shown("left-up")
+    s.app_configured((height, width))
+    lock_landscape(s)
+    s.app_configured((width, height))
+
+
 def randr(s):
     """What wlr-randr (the compositor's wlr-output-management) says."""
     result = subprocess.run(AS_NOBODY + ["wlr-randr"], env=s.client_env(), capture_output=True, text=True, timeout=30)
@@ -76,12 +85,7 @@ def test_cage_turns_with_the_device_and_obeys_the_lock():
             assert status["felt"] == orientation
 
         turn_through_all(s, (width, height), felt)
-        # Held left-up, locked to landscape: the panel stays landscape.
-        s.fake.set(s.dev, *LEFT_UP)
-        s.wait_shown("left-up")
-        s.app_configured((height, width))
-        lock_landscape(s)
-        s.app_configured((width, height))
+        held_portrait_then_locked(s, width, height)
         assert s.p.poll() is None, "cage runs on"
     finally:
         s.stop()
@@ -162,11 +166,7 @@ def test_phoc_turns_with_the_device_and_obeys_the_lock(client_binary):
             assert "Transform: %s\n" % expected in randr(s)
 
         turn_through_all(s, (width, height), phocs_view)
-        s.fake.set(s.dev, *LEFT_UP)
-        s.wait_shown("left-up")
-        s.app_configured((height, width))
-        lock_landscape(s)
-        s.app_configured((width, height))
+        held_portrait_then_locked(s, width, height)
         assert s.p.poll() is None, "phoc runs on"
     finally:
         s.stop()
