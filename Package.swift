@@ -34,12 +34,18 @@ let package = Package(
         .systemLibrary(name: "CWlroots", pkgConfig: "wlroots", providers: [.apt(["libwlroots-dev"])]),
         // json-c (as sway's IPC uses it): the plugin reads the control socket's JSON lines with it.
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
+        // Event-loop sources, sockets and processes: the C calls the plugin and the daemon share
+        // (libwayland-server's event loop, which runs in any process; no wlroots).
+        .target(name: "CEventLoop", linkerSettings: [.linkedLibrary("wayland-server")]),
+        // What the plugin and the daemon both run on an event loop: the sensor, the control
+        // socket, the config reloader and watcher, the state saver, the log.
+        .target(name: "OrientService", dependencies: ["OrientCore", "OrientSensor", "CEventLoop", "CJSONC"]),
         // Listener trampolines and other C that Swift cannot express, plus the public header.
         .target(name: "CWlrGlue", dependencies: ["CWlroots"]),
         // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
         .target(
             name: "WlrOrientPlugin",
-            dependencies: ["OrientCore", "OrientSensor", "CWlrGlue", "CJSONC"],
+            dependencies: ["OrientCore", "OrientSensor", "OrientService", "CEventLoop", "CWlrGlue"],
             // A Swift image cannot be unloaded (the runtime keeps pointers into its metadata, and its
             // globals live until exit): dlclose() leaves it loaded (DF_1_NODELETE).
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]

@@ -1,10 +1,19 @@
 import CWlrGlue
+import OrientService
 
 // The C entry points of include/wlr-orient.h. Each is a thin shell: NULL-safe, no throwing,
 // no force unwraps; the work happens in Plugin.
 
 @_cdecl("wlr_orient_create")
 public func wlr_orient_create(_ host: UnsafePointer<wlr_orient_host>?) -> UnsafeMutablePointer<wlr_orient>? {
+    // Our lines go to the compositor's log.
+    Log.write = { level, message in
+        switch level {
+        case .debug: glue_log(WLR_DEBUG, message)
+        case .info: glue_log(WLR_INFO, message)
+        case .error: glue_log(WLR_ERROR, message)
+        }
+    }
     guard let host, let plugin = Plugin(host: host.pointee) else { return nil }
     // The plugin lives until wlr_orient_destroy: the C struct holds the retained reference.
     let impl = Unmanaged.passRetained(plugin).toOpaque()

@@ -40,13 +40,6 @@ func signal<T>(_ base: UnsafeMutablePointer<T>?, _ field: KeyPath<T, wl_signal>)
     return UnsafeMutableRawPointer(base).advanced(by: offset).assumingMemoryBound(to: wl_signal.self)
 }
 
-/// Writes to the compositor's log through wlroots.
-enum Log {
-    static func info(_ message: String) { glue_log(WLR_INFO, message) }
-    static func error(_ message: String) { glue_log(WLR_ERROR, message) }
-    static func debug(_ message: String) { glue_log(WLR_DEBUG, message) }
-}
-
 /// Listeners on one object of the compositor's, removed together when that object is destroyed
 /// (a compositor may destroy its backend, xdg-shell or seat before the plugin, with the display)
 /// or when the plugin goes, whichever comes first.

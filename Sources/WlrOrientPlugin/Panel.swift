@@ -1,5 +1,6 @@
 import CWlrGlue
 import OrientCore
+import OrientService
 
 /// A built-in panel the plugin rotates: one wlr_output, what it shows, its listeners.
 final class Panel {

@@ -1,7 +1,9 @@
+import CEventLoop
 import CWlrGlue
 import Glibc
 import OrientCore
 import OrientSensor
+import OrientService
 
 /// The plugin: translates what wlroots reports into controller events, and the controller's
 /// commands into wlroots calls. It decides nothing itself (see `Controller`).
@@ -13,7 +15,8 @@ final class Plugin {
     /// (then writing would wipe the user's lock).
     private let stateDirectory: String?
     private var stateSaver: StateSaver?
-    var sensor: OrientationSensor
+    /// The sensor on the compositor's loop (from `attach` on).
+    private var sensor: SensorPump?
     var panels: [Panel] = []
     var toplevels: [ToplevelID: Toplevel] = [:]
     var switches: [SwitchDevice] = []
@@ -29,11 +32,6 @@ final class Plugin {
     /// Listeners on the backend, the xdg-shell and the seat, each removed when its object is
     /// destroyed (they may go before we do).
     private var groups: [ListenerGroup] = []
-    var timer: OpaquePointer?
-    var fdSource: OpaquePointer?
-    var watchedFD: Int32?
-    /// What the sensor reported on its last run, kept so that reading it allocates nothing.
-    var sensorEvents: [SensorEvent] = []
     /// Events wait here while commands run: a command may cause an event (a refused commit).
     private var queue: [ControllerEvent] = []
     private var dispatching = false
@@ -69,7 +67,6 @@ final class Plugin {
         }
         controller = Controller(config: config, state: state, desktop: desktop)
         watchedConfigFile = host.config_path.map { String(cString: $0) } ?? configFile ?? Self.userConfigFile
-        sensor = OrientationSensor(device: config.device, detection: config.detection, savedFelt: state.lastFelt)
         guard let orient = glue_orient_alloc(nil) else { return nil }
         self.orient = orient
     }
@@ -111,12 +108,9 @@ final class Plugin {
                 },
             ]))
         }
-        timer = glue_add_timer(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
-            guard let context else { return 0 }
-            Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().runSensor()
-            return 0
-        }
         let config = controller.config
+        sensor = SensorPump(loop: loop, sensor: OrientationSensor(device: config.device, detection: config.detection, savedFelt: controller.state.lastFelt),
+                            kept: { [unowned self] in controller.state.lastFelt }) { [unowned self] in dispatch(.felt($0)) }
         Log.info("started; panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
         controlStart = glue_add_idle(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
@@ -128,7 +122,6 @@ final class Plugin {
             guard let context else { return }
             Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().addOutput(output)
         }
-        schedule()
     }
 
     func destroy() {
@@ -139,12 +132,8 @@ final class Plugin {
 
     /// Releases the sensor and removes every listener and event source. Safe to call twice.
     private func unhook() {
-        sensor.stop()
-        if let timer { wl_event_source_remove(timer) }
-        if let fdSource { wl_event_source_remove(fdSource) }
-        timer = nil
-        fdSource = nil
-        watchedFD = nil
+        sensor?.remove()
+        sensor = nil
         // The last state asked for is written before we go.
         stateSaver?.finish()
         stateSaver = nil
@@ -175,7 +164,7 @@ final class Plugin {
     /// Hands one event to the controller and carries out what it says. The way the device leans
     /// goes first when it has moved, so that a decision the event brings is made with it.
     func dispatch(_ event: ControllerEvent) {
-        if let lean = currentLean, abs(lean - (sentLean ?? .infinity)) >= 1 {
+        if let lean = sensor?.lean, abs(lean - (sentLean ?? .infinity)) >= 1 {
             sentLean = lean
             queue.append(.lean(lean))
         }
@@ -194,17 +183,11 @@ final class Plugin {
             case .show(let id, let orientation, let plan):
                 show(orientation, on: id, plan: plan)
             case .startSensor:
-                sensor.start()
-                schedule()
+                sensor?.start()
             case .stopSensor:
-                sensor.stop()
-                schedule()
+                sensor?.stop()
             case .replaceSensor(let device, let detection):
-                let running = sensor.isRunning
-                sensor.stop()
-                sensor = OrientationSensor(device: device, detection: detection, savedFelt: controller.state.lastFelt)
-                if running { sensor.start() }
-                schedule()
+                sensor?.replace(with: OrientationSensor(device: device, detection: detection, savedFelt: controller.state.lastFelt))
             case .tellShown(let id, let orientation):
                 protocolServer?.tellShown(id, orientation)
             case .tellFelt(let id, let orientation):

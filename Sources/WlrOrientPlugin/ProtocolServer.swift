@@ -1,5 +1,6 @@
 import CWlrGlue
 import OrientCore
+import OrientService
 
 /// Our Wayland protocol (protocol/wlr-orient-v1.xml): what clients declare becomes controller
 /// events; what the controller tells them becomes protocol events. The C side

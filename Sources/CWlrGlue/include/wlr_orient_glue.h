@@ -8,7 +8,6 @@
 /* Must be defined before any wlr header, here in the header so that it reaches Swift. */
 #define WLR_USE_UNSTABLE 1
 
-#include <spawn.h>
 #include <wayland-server-core.h>
 #include <wlr/backend.h>
 #include <wlr/render/allocator.h>
@@ -45,26 +44,6 @@ void glue_signal_emit(struct wl_signal *signal, void *data);
 /* wlr_log without varargs. */
 void glue_log(enum wlr_log_importance importance, const char *message);
 
-/* The file this library was loaded from (dladdr; needs _GNU_SOURCE, which Swift's Glibc lacks),
- * or NULL: the plugin looks for its helper program beside it. */
-const char *glue_library_path(void);
-
-/* posix_spawn_file_actions_addclosefrom_np (glibc >= 2.34, _GNU_SOURCE): the spawned program
- * gets none of the compositor's descriptors from `from` up. */
-int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
-
-/* pipe2(fds, O_CLOEXEC) (_GNU_SOURCE): a pipe no other program the compositor starts from
- * another thread can inherit, even for an instant. */
-int glue_pipe_cloexec(int fds[2]);
-
-/* The uid of the process at the other end of a Unix socket (SO_PEERCRED, _GNU_SOURCE): 0 on
- * success, -1 with errno set. */
-int glue_peer_uid(int fd, uid_t *uid);
-
-/* accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK) (_GNU_SOURCE): a connection no child of
- * the compositor inherits, that never blocks. */
-int glue_accept(int fd);
-
 /* Calls `callback(context, output)` for each output in the layout. */
 void glue_output_layout_for_each(struct wlr_output_layout *layout, void *context,
 	void (*callback)(void *context, struct wlr_output *output));
@@ -93,13 +72,6 @@ void glue_protocol_destroy(struct glue_protocol *protocol);
 bool glue_protocol_send_output_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *toplevel, uint32_t orientation);
 bool glue_protocol_send_device_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *toplevel, uint32_t orientation);
 void glue_orient_object_post_error(struct glue_orient_object *object, uint32_t code, const char *message);
-
-/* Event-loop sources with a context pointer, for the sensor's fd and its deadline. */
-struct wl_event_source *glue_add_fd(struct wl_event_loop *loop, int fd, void *context, int (*callback)(int fd, uint32_t mask, void *context));
-struct wl_event_source *glue_add_timer(struct wl_event_loop *loop, void *context, int (*callback)(void *context));
-/* Runs once, when the loop is next idle (the plugin starts its control socket there: the host has
- * named its display socket by then). */
-struct wl_event_source *glue_add_idle(struct wl_event_loop *loop, void *context, void (*callback)(void *context));
 
 /* The old frame of a rotation, turned on the CPU: pixman turns a picture at 2.5 to 7 ns a pixel
  * drawn, so the plugin turns a small copy of it into a canvas half the panel's size itself and

@@ -1,22 +1,22 @@
-import CWlrGlue
+import CEventLoop
 import Glibc
 import OrientCore
 import OrientSensor
 
-// The plugin's calls into the C library for processes and files, in one place: running
-// `wlr-orient plugin-inputs` (which parses the TOML files, so that no parser runs in the
-// compositor) and writing state.toml.
+// The calls into the C library for processes and files, in one place: running
+// `wlr-orient plugin-inputs` (which parses the TOML files in a child, so that no parser runs in
+// the compositor or in the daemon) and writing state.toml.
 
 /// Gets the config and the saved state from `wlr-orient plugin-inputs`.
-enum PluginInputsReader {
+public enum PluginInputsReader {
     /// How long the helper may take before it is killed (it reads two small files).
-    static let timeout: Int32 = 5000
+    public static let timeout: Int32 = 5000
 
     /// The helper: `$WLR_ORIENT_HELPER` when set (and then only that), else `wlr-orient` beside
     /// this library (a build directory), else in the `bin` of the prefix it was installed into
     /// (PREFIX/lib or PREFIX/lib/TRIPLET; so a copy staged under a DESTDIR finds its own), else
     /// `wlr-orient`, searched on `$PATH` when it runs.
-    static func helperPath() -> String {
+    public static func helperPath() -> String {
         if let env = getenv("WLR_ORIENT_HELPER"), env.pointee != 0 { return String(cString: env) }
         if let name = glue_library_path() {
             let library = String(cString: name)
@@ -32,8 +32,8 @@ enum PluginInputsReader {
     }
 
     /// The inputs, or why they could not be had (then the caller runs on defaults).
-    static func read(configPath: String?) -> Result<PluginInputs, Problem> {
-        let args = arguments(configPath: configPath)
+    public static func read(configPath: String?, helper: String? = nil) -> Result<PluginInputs, Problem> {
+        let args = arguments(configPath: configPath, helper: helper)
         let helper = args[0]
         switch run(args) {
         case .failure(let why):
@@ -43,9 +43,9 @@ enum PluginInputsReader {
         }
     }
 
-    /// The helper's command line.
-    static func arguments(configPath: String?) -> [String] {
-        var args = [helperPath(), "plugin-inputs"]
+    /// The helper's command line (`helper`: a given program, else `helperPath()`).
+    public static func arguments(configPath: String?, helper: String? = nil) -> [String] {
+        var args = [helper ?? helperPath(), "plugin-inputs"]
         if let configPath { args += ["--config", configPath] }
         return args
     }
@@ -131,11 +131,12 @@ enum PluginInputsReader {
 }
 
 /// Writes state.toml atomically: a temporary file, flushed, renamed over the old one.
-struct StateFile {
-    let directory: String
-    var path: String { directory + "/state.toml" }
+public struct StateFile {
+    public let directory: String
+    public init(directory: String) { self.directory = directory }
+    public var path: String { directory + "/state.toml" }
 
-    func save(_ state: PersistentState) -> Result<Void, Problem> {
+    public func save(_ state: PersistentState) -> Result<Void, Problem> {
         guard makeDirectories(directory) else { return .failure(Problem("cannot create \(directory): \(String(cString: strerror(errno)))")) }
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
@@ -164,7 +165,7 @@ struct StateFile {
 }
 
 /// Why a process or file operation failed, for the log.
-struct Problem: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct Problem: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

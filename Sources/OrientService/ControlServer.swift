@@ -1,4 +1,4 @@
-import CWlrGlue
+import CEventLoop
 import Glibc
 import OrientCore
 
@@ -6,8 +6,8 @@ import OrientCore
 /// ever blocking it: every descriptor is non-blocking, what a client sends and what it has not
 /// read yet are bounded (`ControlLimits`), and a client over a bound is dropped, never waited for.
 /// Only the compositor's own user may connect (the socket is 0600, and the peer's uid is checked).
-final class ControlServer {
-    let path: String
+public final class ControlServer {
+    public let path: String
     private let loop: OpaquePointer?
     private let uid = getuid()
     private var listener: Int32 = -1
@@ -43,7 +43,7 @@ final class ControlServer {
 
     /// Binds the socket at `path` (replacing a stale one a crashed compositor left behind) and
     /// starts accepting.
-    static func start(path: String, loop: OpaquePointer?, handle: @escaping (ControlRequest) -> ControllerStatus) -> Result<ControlServer, Problem> {
+    public static func start(path: String, loop: OpaquePointer?, handle: @escaping (ControlRequest) -> ControllerStatus) -> Result<ControlServer, Problem> {
         let server = ControlServer(path: path, loop: loop, handle: handle)
         if let problem = server.listen() { return .failure(problem) }
         return .success(server)
@@ -105,7 +105,7 @@ final class ControlServer {
     }
 
     /// Closes every connection and the socket, and removes its file. Safe to call twice.
-    func stop() {
+    public func stop() {
         for connection in Array(connections.values) { drop(connection) }
         if let listenerSource { wl_event_source_remove(listenerSource) }
         listenerSource = nil
@@ -241,7 +241,7 @@ final class ControlServer {
     }
 
     /// Tells every watcher what changed.
-    func broadcast(_ status: ControllerStatus) {
+    public func broadcast(_ status: ControllerStatus) {
         if held != nil { return held?.append(status) ?? () }
         let watchers = connections.values.filter(\.watching)
         guard !watchers.isEmpty else { return }

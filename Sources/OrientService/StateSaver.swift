@@ -1,4 +1,4 @@
-import CWlrGlue
+import CEventLoop
 import Glibc
 import OrientCore
 
@@ -6,7 +6,7 @@ import OrientCore
 /// delays a rotation on the compositor's thread. Only the latest state is written: saves asked
 /// for while one is running collapse into one. Failures come back to the event loop through a
 /// pipe and are logged there (a compositor's log handler need not be thread-safe).
-final class StateSaver: @unchecked Sendable {
+public final class StateSaver: @unchecked Sendable {
     private let file: StateFile
     private let mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
     private let wake = UnsafeMutablePointer<pthread_cond_t>.allocate(capacity: 1)
@@ -21,7 +21,7 @@ final class StateSaver: @unchecked Sendable {
     private var failurePipe: (read: Int32, write: Int32) = (-1, -1)
     private var failureSource: OpaquePointer?
 
-    init(file: StateFile, loop: OpaquePointer?) {
+    public init(file: StateFile, loop: OpaquePointer?) {
         self.file = file
         pthread_mutex_init(mutex, nil)
         pthread_cond_init(wake, nil)
@@ -46,7 +46,7 @@ final class StateSaver: @unchecked Sendable {
     }
 
     /// Queues `state` to be written; returns at once.
-    func save(_ state: PersistentState) {
+    public func save(_ state: PersistentState) {
         guard running else {
             if case .failure(let why) = file.save(state) { Log.error("cannot save the state: \(why)") }
             return
@@ -58,7 +58,7 @@ final class StateSaver: @unchecked Sendable {
     }
 
     /// Writes what is still pending, stops the thread and waits for it (at destroy).
-    func finish() {
+    public func finish() {
         if running {
             pthread_mutex_lock(mutex)
             stopping = true

@@ -1,17 +1,17 @@
-import CWlrGlue
+import CEventLoop
 import Glibc
 import OrientSensor
 
 /// Notices when the config file is written, replaced, created or removed: the sensor's
 /// `DirectoryWatch` on its directory (editors replace files, so the file itself cannot be
 /// watched), on the event loop.
-final class ConfigWatcher {
+public final class ConfigWatcher {
     private let watch: DirectoryWatch
     private var source: OpaquePointer?
     private let changed: () -> Void
 
     /// nil when the directory does not exist or inotify cannot be had.
-    init?(file: String, loop: OpaquePointer?, changed: @escaping () -> Void) {
+    public init?(file: String, loop: OpaquePointer?, changed: @escaping () -> Void) {
         guard let slash = file.lastIndex(of: "/") else { return nil }
         let directory = slash == file.startIndex ? "/" : String(file[..<slash])
         let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
@@ -28,7 +28,7 @@ final class ConfigWatcher {
         }
     }
 
-    func stop() {
+    public func stop() {
         if let source { wl_event_source_remove(source) }
         source = nil
     }

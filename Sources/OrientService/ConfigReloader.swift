@@ -1,4 +1,4 @@
-import CWlrGlue
+import CEventLoop
 import Glibc
 import OrientCore
 import OrientSensor
@@ -7,7 +7,7 @@ import OrientSensor
 /// as a child whose output pipe is watched on the event loop. One read at a time; a reload asked
 /// for meanwhile runs once the current one ends. A helper that takes longer than
 /// `PluginInputsReader.timeout` is stopped.
-final class ConfigReloader {
+public final class ConfigReloader {
     private let loop: OpaquePointer?
     private let arguments: [String]
     private let done: (Result<PluginInputs, Problem>) -> Void
@@ -22,7 +22,7 @@ final class ConfigReloader {
     private var started = 0.0
     private var stopping = false
 
-    init(loop: OpaquePointer?, arguments: [String], done: @escaping (Result<PluginInputs, Problem>) -> Void) {
+    public init(loop: OpaquePointer?, arguments: [String], done: @escaping (Result<PluginInputs, Problem>) -> Void) {
         self.loop = loop
         self.arguments = arguments
         self.done = done
@@ -33,7 +33,7 @@ final class ConfigReloader {
         }
     }
 
-    func reload() {
+    public func reload() {
         guard !stopping, timer != nil else { return }
         guard child == nil else { again = true; return }
         switch PluginInputsReader.spawn(arguments) {
@@ -107,7 +107,7 @@ final class ConfigReloader {
 
     /// Stops a running helper and removes the event sources; nothing starts after it. Safe to
     /// call twice. Helpers still running are killed and waited for (at destroy only).
-    func stop() {
+    public func stop() {
         stopping = true
         again = false
         if child != nil { finish(complete: false) }

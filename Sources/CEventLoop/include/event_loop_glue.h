@@ -1,0 +1,45 @@
+/*
+ * The C calls that the plugin and the daemon make on a libwayland event loop and on processes
+ * and sockets: macros, variadic functions and _GNU_SOURCE calls that Swift cannot make itself.
+ * Mechanism only; no wlroots here, so the daemon runs beside any compositor.
+ */
+#ifndef WLR_ORIENT_EVENT_LOOP_GLUE_H
+#define WLR_ORIENT_EVENT_LOOP_GLUE_H
+
+#include <spawn.h>
+#include <stdint.h>
+#include <sys/types.h>
+#include <wayland-server-core.h>
+
+/* Event-loop sources with a context pointer (a readable fd, a timer, an idle call). */
+struct wl_event_source *glue_add_fd(struct wl_event_loop *loop, int fd, void *context,
+	int (*callback)(int fd, uint32_t mask, void *context));
+struct wl_event_source *glue_add_timer(struct wl_event_loop *loop, void *context, int (*callback)(void *context));
+/* Runs once, when the loop is next idle (the plugin starts its control socket there: the host has
+ * named its display socket by then). */
+struct wl_event_source *glue_add_idle(struct wl_event_loop *loop, void *context, void (*callback)(void *context));
+/* A signal's number, read on the loop (signalfd): the daemon ends cleanly on SIGTERM and SIGINT. */
+struct wl_event_source *glue_add_signal(struct wl_event_loop *loop, int signal, void *context,
+	int (*callback)(int signal, void *context));
+
+/* The file this code was loaded from (dladdr; needs _GNU_SOURCE, which Swift's Glibc lacks),
+ * or NULL: the plugin looks for its helper program beside it. */
+const char *glue_library_path(void);
+
+/* posix_spawn_file_actions_addclosefrom_np (glibc >= 2.34, _GNU_SOURCE): the spawned program
+ * gets none of the caller's descriptors from `from` up. */
+int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
+
+/* pipe2(fds, O_CLOEXEC) (_GNU_SOURCE): a pipe no other program started from another thread
+ * can inherit, even for an instant. */
+int glue_pipe_cloexec(int fds[2]);
+
+/* The uid of the process at the other end of a Unix socket (SO_PEERCRED, _GNU_SOURCE): 0 on
+ * success, -1 with errno set. */
+int glue_peer_uid(int fd, uid_t *uid);
+
+/* accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK) (_GNU_SOURCE): a connection no child
+ * inherits, that never blocks. */
+int glue_accept(int fd);
+
+#endif
