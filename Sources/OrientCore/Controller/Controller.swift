@@ -32,6 +32,8 @@ public struct Controller: Sendable {
         var hidden = false
         /// Its protocol object's declaration; nil when it has no object.
         var declaration: ClientDeclaration?
+        /// The panels it is on; nil while the host has not said (then: on every panel).
+        var panels: Set<PanelID>?
         /// Its initial commit was seen (a record may exist before, for a client's declaration).
         var added = true
         /// What it was last told over the protocol, so that it hears each change once.
@@ -111,6 +113,8 @@ public struct Controller: Sendable {
             toplevels[id]?.appID = appID
         case .toplevelCovers(let id, let covers):
             toplevels[id]?.covers = covers
+        case .toplevelPanels(let id, let on):
+            toplevels[id]?.panels = on
         case .toplevelMapped(let id, let mapped):
             toplevels[id]?.hidden = !mapped
             if !mapped, launching == id { launching = nil }
@@ -236,15 +240,17 @@ public struct Controller: Sendable {
         toplevels[id].map { AppWish.resolve(appID: $0.appID, declaration: $0.declaration, config: config, desktop: desktop) }
     }
 
-    /// The app in front on each panel: the host's word where it gave one, else the candidate.
-    /// Resolved once per event (a wish matches every `[[app]]` rule's glob).
+    /// The app in front on each panel: the host's word where it gave one, else the candidate,
+    /// on the panels it is shown on. Resolved once per event (a wish matches every `[[app]]`
+    /// rule's glob).
     private func fronts() -> [PanelID: Front] {
         let candidate = candidateFront.flatMap { id in wish(of: id).map { (id: id, wish: $0) } }
+        let candidatePanels = candidate.flatMap { toplevels[$0.id]?.panels }
         var out: [PanelID: Front] = [:]
         for p in panels {
             if let said = hostFront[p.id] {
                 out[p.id] = said.flatMap { id in wish(of: id).map { (id: id, wish: $0) } }
-            } else {
+            } else if candidatePanels?.contains(p.id) ?? true {
                 out[p.id] = candidate
             }
         }

@@ -73,6 +73,9 @@ public enum ControllerEvent: Sendable, Hashable {
     case toplevelCovers(ToplevelID, Bool)
     /// It was mapped (shown) or unmapped (hidden).
     case toplevelMapped(ToplevelID, Bool)
+    /// The panels it is shown on (none: only on other outputs). A host that never says is taken
+    /// to show every toplevel on every panel (the plugin); the daemon hears it from the compositor.
+    case toplevelPanels(ToplevelID, Set<PanelID>)
     case toplevelRemoved(ToplevelID)
     /// Keyboard focus moved to this toplevel, or to nothing.
     case focus(ToplevelID?)
