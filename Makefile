@@ -6,7 +6,8 @@
 # Builds first if needed (scripts/build-plugin.sh release: the Swift runtime linked in, so
 # nothing of the toolchain is needed where it is installed). Installs the plugin, the preload
 # that starts it in unmodified compositors (wlr-orient run) and the plugin's C header, a pkg-config file, the CLI (which the plugin runs to read its config, and finds in
-# PREFIX/bin), man pages (scdoc), shell completions (bash, zsh, fish) and the example config.
+# PREFIX/bin), man pages (scdoc), shell completions (bash, zsh, fish), the example config and
+# the systemd user unit that runs `wlr-orient daemon`.
 # The Debian packages it needs: scripts/install-deps.sh install.
 
 PREFIX ?= /usr/local
@@ -17,6 +18,7 @@ INCLUDEDIR ?= $(PREFIX)/include
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/wlr-orient
+SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
 VERSION = 0.1.0
 
 BUILD = build/release
@@ -34,7 +36,8 @@ INSTALLED = \
 	$(DATADIR)/bash-completion/completions/wlr-orient \
 	$(DATADIR)/zsh/site-functions/_wlr-orient \
 	$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish \
-	$(DOCDIR)/config.example.toml
+	$(DOCDIR)/config.example.toml \
+	$(SYSTEMDUSERDIR)/wlr-orient.service
 
 .PHONY: all build install uninstall
 
@@ -64,6 +67,8 @@ install: all
 	$(BUILD)/wlr-orient --generate-completion-script zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_wlr-orient
 	$(BUILD)/wlr-orient --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish
 	install -Dm644 contrib/config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
+	@mkdir -p $(DESTDIR)$(SYSTEMDUSERDIR)
+	sed -e 's|@BINDIR@|$(BINDIR)|' contrib/systemd/wlr-orient.service.in > $(DESTDIR)$(SYSTEMDUSERDIR)/wlr-orient.service
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))

@@ -50,6 +50,14 @@ let package = Package(
             // globals live until exit): dlclose() leaves it loaded (DF_1_NODELETE).
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]
         ),
+        // libwayland-client and the client side of wlr-output-management and foreign-toplevel
+        // (generated from protocol/wlr/ at build time): what the daemon speaks.
+        .target(name: "CWaylandClient", linkerSettings: [.linkedLibrary("wayland-client")]),
+        // `wlr-orient daemon`: the controller beside compositors that load no plugin.
+        .target(
+            name: "OrientDaemon",
+            dependencies: ["OrientCore", "OrientSensor", "OrientService", "CEventLoop", "CWaylandClient"]
+        ),
         // GLib from Debian, for its key-file parser.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // Reading the .desktop files that declare orientations (for the plugin, through the CLI).
@@ -65,6 +73,7 @@ let package = Package(
                 "OrientSensor",
                 "OrientPlatform",
                 "OrientDesktop",
+                "OrientDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

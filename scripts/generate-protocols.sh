@@ -3,13 +3,16 @@
 # committed). Every build entry point runs this first; a plain `swift build` needs it once.
 #   Sources/CWlrGlue/include/xdg-shell-protocol.h   wlroots' xdg-shell header includes it
 #   Sources/CWlrGlue/include/wlr-orient-v1-protocol.h, generated/*.c   our protocol (protocol/)
+#   Sources/CWaylandClient/include/*-client-protocol.h, generated/*.c   the daemon's client side
+#       of output management and foreign toplevels (protocol/wlr/)
 # The XML is checked against wayland-scanner's DTD (--strict). A file is replaced only when its
 # content changes, so that an unchanged protocol does not rebuild the plugin.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 command -v wayland-scanner >/dev/null || { echo "generate-protocols.sh: wayland-scanner is missing (apt-get install libwayland-bin)" >&2; exit 1; }
 glue=Sources/CWlrGlue
-mkdir -p "$glue/include" "$glue/generated"
+client=Sources/CWaylandClient
+mkdir -p "$glue/include" "$glue/generated" "$client/include" "$client/generated"
 scratch=$(mktemp -d)
 trap 'rm -rf "$scratch"' EXIT
 
@@ -23,3 +26,8 @@ generate server-header "$xdg_shell" "$glue/include/xdg-shell-protocol.h"
 generate private-code "$xdg_shell" "$glue/generated/xdg-shell-protocol.c"
 generate server-header protocol/wlr-orient-v1.xml "$glue/include/wlr-orient-v1-protocol.h"
 generate private-code protocol/wlr-orient-v1.xml "$glue/generated/wlr-orient-v1-protocol.c"
+for xml in protocol/wlr/*.xml; do
+    name=$(basename "$xml" .xml)
+    generate client-header "$xml" "$client/include/$name-client-protocol.h"
+    generate private-code "$xml" "$client/generated/$name-protocol.c"
+done

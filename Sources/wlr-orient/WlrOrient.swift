@@ -6,14 +6,16 @@ struct WlrOrient: ParsableCommand {
         commandName: "wlr-orient",
         abstract: "Screen auto-rotation for wlroots compositors on tablets, 2-in-1s and phones.",
         discussion: """
-            The rotation itself runs inside the compositor (the wlr-orient plugin). This tool \
-            locks and inspects it over its control socket, checks its configuration, shows and \
-            records the accelerometer, and replays recordings through the same detector.
+            The rotation itself runs inside the compositor (the wlr-orient plugin, started in \
+            unmodified wlroots 0.15 compositors by `run`), or beside any other compositor \
+            (`daemon`). This tool locks and inspects it over its control socket, checks its \
+            configuration, shows and records the accelerometer, and replays recordings through \
+            the same detector.
 
             Config: $XDG_CONFIG_HOME/wlr-orient/config.toml, then /etc/xdg/wlr-orient/config.toml.
             State (lock, last orientation): $XDG_STATE_HOME/wlr-orient/state.toml.
             """,
         subcommands: [Lock.self, Unlock.self, Toggle.self, Status.self, Watch.self, Reload.self,
-                      CheckConfig.self, Detect.self, Sensor.self, Record.self, Run.self, PluginInputsCommand.self]
+                      CheckConfig.self, Detect.self, Sensor.self, Record.self, Run.self, DaemonCommand.self, PluginInputsCommand.self]
     )
 }

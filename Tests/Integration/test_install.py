@@ -24,6 +24,7 @@ PIECES = [
     "share/zsh/site-functions/_wlr-orient",
     "share/fish/vendor_completions.d/wlr-orient.fish",
     "share/doc/wlr-orient/config.example.toml",
+    "lib/systemd/user/wlr-orient.service",
 ]
 
 PROGRAM = r"""

@@ -1,10 +1,17 @@
 /*
  * wlr-orient-host: a minimal wlroots 0.15 compositor that loads the wlr-orient plugin exactly
  * as a real compositor would (dlopen + the public header), for tests, demos and as an example
- * for compositor authors. Headless, pixman renderer, one output, every toplevel maximized.
+ * for compositor authors. Headless, pixman renderer, one output (the panel: HEADLESS-1; with
+ * --second-output another, HEADLESS-2, beside it), every toplevel maximized on the panel.
  *
  *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--debug]
- *                   [--destroy-plugin-last] [-s COMMAND]
+ *                   [--second-output WxH] [--no-foreign-toplevel] [--destroy-plugin-last]
+ *                   [-s COMMAND]
+ *
+ * Without a plugin it is a compositor for `wlr-orient daemon`: it applies wlr-output-management
+ * configurations (printing "output configuration test|apply succeeded|failed") and describes its
+ * toplevels over foreign-toplevel management (app_id, maximized, activated = focused, on the
+ * panel), unless --no-foreign-toplevel.
  *
  * Every toplevel is maximized to the output, or with --tile laid out side by side in equal
  * columns (not maximized, as a tiling compositor does). Each frame is rendered in the order a
@@ -33,6 +40,9 @@
  *                      time in monotonic seconds, transform, milliseconds spent in
  *                      wlr_orient_render_output in wall time and in the thread's CPU time,
  *                      file) and frame-NNNN.ppm (raw panel pixels)
+ *   refuse-configurations on|off  every output configuration test and apply fails (or not)
+ *   add-output WxH     a new headless output; answers "added-output NAME"
+ *   remove-output NAME destroys an output (unplugged); answers "removed-output NAME"
  *   memcpy-bench N     times N copies of three frames' worth of bytes with memcpy; answers
  *                      "memcpy-3-frames-ms MEDIAN P99"
  *   quit
@@ -58,6 +68,7 @@
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_cursor.h>
 #include <wlr/types/wlr_data_device.h>
+#include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
@@ -83,6 +94,7 @@ struct host {
 	struct wlr_scene *scene;
 	struct wlr_output_layout *output_layout;
 	struct wlr_output_manager_v1 *output_manager;
+	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevels; /* NULL with --no-foreign-toplevel */
 	struct wlr_xdg_shell *xdg_shell;
 	struct wlr_seat *seat;
 	struct wlr_cursor *cursor;
@@ -92,6 +104,7 @@ struct host {
 	struct wl_list toplevels; /* struct host_toplevel.link */
 
 	bool tile;
+	bool refuse_configurations; /* "refuse-configurations on": every test and apply fails */
 
 	void *plugin_handle;
 	struct wlr_orient *orient;
@@ -105,6 +118,8 @@ struct host {
 	struct wl_listener cursor_touch_down;
 	struct wl_listener cursor_touch_up;
 	struct wl_listener output_transformed;
+	struct wl_listener output_manager_apply;
+	struct wl_listener output_manager_test;
 	struct wl_event_source *stdin_source;
 };
 
@@ -145,6 +160,7 @@ struct host_toplevel {
 	struct host *host;
 	struct wlr_xdg_surface *xdg_surface;
 	struct wlr_scene_node *node;
+	struct wlr_foreign_toplevel_handle_v1 *handle; /* while mapped, when foreign-toplevel is on */
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener destroy;
@@ -375,20 +391,107 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	wl_signal_add(&output->events.present, &o->present);
 	o->destroy.notify = output_handle_destroy;
 	wl_signal_add(&output->events.destroy, &o->destroy);
-	wl_list_insert(&host->outputs, &o->link);
+	wl_list_insert(host->outputs.prev, &o->link); /* in creation order: the first is the panel */
 	wlr_output_layout_add_auto(host->output_layout, output);
 	o->scene_output = wlr_scene_output_create(host->scene, output);
 	publish_outputs(host);
 }
 
+/* A client's output configuration (wlr-output-management: wlr-randr, `wlr-orient daemon`):
+ * every head tested first, and only if all pass (and this is no test) committed. */
+static bool configure_outputs(struct host *host, struct wlr_output_configuration_v1 *config, bool commit) {
+	bool ok = !host->refuse_configurations;
+	struct wlr_output_configuration_head_v1 *head;
+	wl_list_for_each(head, &config->heads, link) {
+		struct wlr_output *output = head->state.output;
+		wlr_output_enable(output, head->state.enabled);
+		if (head->state.enabled) {
+			if (head->state.mode != NULL) {
+				wlr_output_set_mode(output, head->state.mode);
+			} else {
+				wlr_output_set_custom_mode(output, head->state.custom_mode.width,
+					head->state.custom_mode.height, head->state.custom_mode.refresh);
+			}
+			wlr_output_set_transform(output, head->state.transform);
+			wlr_output_set_scale(output, head->state.scale);
+		}
+		ok = ok && wlr_output_test(output);
+	}
+	wl_list_for_each(head, &config->heads, link) {
+		struct wlr_output *output = head->state.output;
+		if (!ok || !commit) {
+			wlr_output_rollback(output);
+			continue;
+		}
+		ok = wlr_output_commit(output) && ok;
+		if (head->state.enabled) {
+			wlr_output_layout_add(host->output_layout, output, head->state.x, head->state.y);
+		} else {
+			wlr_output_layout_remove(host->output_layout, output);
+		}
+	}
+	return ok;
+}
+
+static void handle_output_manager_config(struct host *host, struct wlr_output_configuration_v1 *config, bool commit) {
+	bool ok = configure_outputs(host, config, commit);
+	printf("output configuration %s %s\n", commit ? "apply" : "test", ok ? "succeeded" : "failed");
+	fflush(stdout);
+	if (ok) {
+		wlr_output_configuration_v1_send_succeeded(config);
+	} else {
+		wlr_output_configuration_v1_send_failed(config);
+	}
+	wlr_output_configuration_v1_destroy(config);
+	if (commit && ok) {
+		publish_outputs(host);
+		arrange(host, NULL); /* a turned output has a new box: clients re-layout */
+	}
+}
+
+static void handle_output_manager_apply(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, output_manager_apply);
+	handle_output_manager_config(host, data, true);
+}
+
+static void handle_output_manager_test(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, output_manager_test);
+	handle_output_manager_config(host, data, false);
+}
+
+/* Foreign-toplevel's "activated" follows keyboard focus (NULL: nothing focused). */
+static void mark_activated(struct host *host, struct host_toplevel *focused) {
+	struct host_toplevel *toplevel;
+	wl_list_for_each(toplevel, &host->toplevels, link) {
+		if (toplevel->handle != NULL) {
+			wlr_foreign_toplevel_handle_v1_set_activated(toplevel->handle, toplevel == focused);
+		}
+	}
+}
+
 static void focus_toplevel(struct host_toplevel *toplevel) {
 	wlr_seat_keyboard_notify_enter(toplevel->host->seat, toplevel->xdg_surface->surface, NULL, 0, NULL);
+	mark_activated(toplevel->host, toplevel);
 	printf("focused %s\n", toplevel->xdg_surface->toplevel->app_id ? toplevel->xdg_surface->toplevel->app_id : "");
 	fflush(stdout);
 }
 
 static void toplevel_handle_map(struct wl_listener *listener, void *data) {
 	struct host_toplevel *toplevel = wl_container_of(listener, toplevel, map);
+	struct host *host = toplevel->host;
+	struct wlr_output *output = first_output(host);
+	if (host->foreign_toplevels != NULL) {
+		struct wlr_xdg_toplevel *xdg = toplevel->xdg_surface->toplevel;
+		toplevel->handle = wlr_foreign_toplevel_handle_v1_create(host->foreign_toplevels);
+		if (toplevel->handle != NULL) {
+			wlr_foreign_toplevel_handle_v1_set_app_id(toplevel->handle, xdg->app_id != NULL ? xdg->app_id : "");
+			wlr_foreign_toplevel_handle_v1_set_title(toplevel->handle, xdg->title != NULL ? xdg->title : "");
+			wlr_foreign_toplevel_handle_v1_set_maximized(toplevel->handle, !host->tile);
+			if (output != NULL) {
+				wlr_foreign_toplevel_handle_v1_output_enter(toplevel->handle, output);
+			}
+		}
+	}
 	focus_toplevel(toplevel);
 }
 
@@ -399,6 +502,10 @@ static void toplevel_handle_unmap(struct wl_listener *listener, void *data) {
 	const char *app_id = toplevel->xdg_surface->toplevel->app_id;
 	printf("unmapped %s\n", app_id != NULL ? app_id : "");
 	fflush(stdout);
+	if (toplevel->handle != NULL) {
+		wlr_foreign_toplevel_handle_v1_destroy(toplevel->handle);
+		toplevel->handle = NULL;
+	}
 	if (host->seat->keyboard_state.focused_surface != toplevel->xdg_surface->surface) {
 		return;
 	}
@@ -410,10 +517,14 @@ static void toplevel_handle_unmap(struct wl_listener *listener, void *data) {
 		}
 	}
 	wlr_seat_keyboard_notify_clear_focus(host->seat);
+	mark_activated(host, NULL);
 }
 
 static void toplevel_handle_destroy(struct wl_listener *listener, void *data) {
 	struct host_toplevel *toplevel = wl_container_of(listener, toplevel, destroy);
+	if (toplevel->handle != NULL) {
+		wlr_foreign_toplevel_handle_v1_destroy(toplevel->handle);
+	}
 	wl_list_remove(&toplevel->map.link);
 	wl_list_remove(&toplevel->unmap.link);
 	wl_list_remove(&toplevel->destroy.link);
@@ -597,7 +708,7 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		return 0;
 	}
 	double x, y;
-	int count;
+	int count, width, height;
 	char path[400], word[256];
 	if (sscanf(line, "touch-down %lf %lf", &x, &y) == 2 && host->touch != NULL) {
 		struct wlr_event_touch_down event = { .device = host->touch, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
@@ -672,6 +783,26 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		} else {
 			printf("record failed %s\n", path);
 		}
+	} else if (sscanf(line, "refuse-configurations %255s", word) == 1) {
+		host->refuse_configurations = strcmp(word, "on") == 0;
+		printf("refuse-configurations %s\n", word);
+	} else if (sscanf(line, "add-output %dx%d", &width, &height) == 2) {
+		struct wlr_output *output = wlr_headless_add_output(host->backend, width, height);
+		printf(output != NULL ? "added-output %s\n" : "add-output failed\n", output != NULL ? output->name : "");
+	} else if (sscanf(line, "remove-output %255s", word) == 1) {
+		struct host_output *o, *found = NULL;
+		wl_list_for_each(o, &host->outputs, link) {
+			if (strcmp(o->output->name, word) == 0) {
+				found = o;
+			}
+		}
+		if (found != NULL) {
+			wlr_output_destroy(found->output);
+			publish_outputs(host);
+			printf("removed-output %s\n", word);
+		} else {
+			printf("remove-output failed %s\n", word);
+		}
 	} else if (sscanf(line, "memcpy-bench %d", &count) == 1) {
 		memcpy_bench(host, count);
 	} else if (strncmp(line, "quit", 4) == 0) {
@@ -724,13 +855,16 @@ static void load_plugin(struct host *host, const char *path) {
 int main(int argc, char *argv[]) {
 	const char *plugin = NULL, *command = NULL;
 	int width = 1280, height = 800;
-	bool touch = false, tablet_switch = false, debug = false, plugin_last = false, tile = false;
+	int second_width = 0, second_height = 0;
+	bool touch = false, tablet_switch = false, debug = false, plugin_last = false, tile = false, foreign = true;
 	static const struct option options[] = {
 		{ "plugin", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 'g' },
 		{ "touch", no_argument, NULL, 't' },
 		{ "switch", no_argument, NULL, 'w' },
 		{ "tile", no_argument, NULL, 'T' },
+		{ "second-output", required_argument, NULL, 'o' },
+		{ "no-foreign-toplevel", no_argument, NULL, 'F' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "destroy-plugin-last", no_argument, NULL, 'l' },
 		{ 0 },
@@ -743,11 +877,13 @@ int main(int argc, char *argv[]) {
 		case 't': touch = true; break;
 		case 'w': tablet_switch = true; break;
 		case 'T': tile = true; break;
+		case 'o': sscanf(optarg, "%dx%d", &second_width, &second_height); break;
+		case 'F': foreign = false; break;
 		case 'd': debug = true; break;
 		case 'l': plugin_last = true; break;
 		case 's': command = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--debug] [-s COMMAND]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--debug] [-s COMMAND]\n", argv[0]);
 			return 1;
 		}
 	}
@@ -770,6 +906,13 @@ int main(int argc, char *argv[]) {
 	wlr_xdg_output_manager_v1_create(host.display, host.output_layout);
 	wlr_screencopy_manager_v1_create(host.display);
 	host.output_manager = wlr_output_manager_v1_create(host.display);
+	host.output_manager_apply.notify = handle_output_manager_apply;
+	wl_signal_add(&host.output_manager->events.apply, &host.output_manager_apply);
+	host.output_manager_test.notify = handle_output_manager_test;
+	wl_signal_add(&host.output_manager->events.test, &host.output_manager_test);
+	if (foreign) {
+		host.foreign_toplevels = wlr_foreign_toplevel_manager_v1_create(host.display);
+	}
 	host.scene = wlr_scene_create();
 	wlr_scene_attach_output_layout(host.scene, host.output_layout);
 	host.xdg_shell = wlr_xdg_shell_create(host.display);
@@ -804,6 +947,11 @@ int main(int argc, char *argv[]) {
 	if (socket == NULL || !wlr_backend_start(host.backend)) {
 		return 1;
 	}
+	/* After the start, so that it comes second (the backend announces the outputs it had before
+	 * starting newest first). */
+	if (second_width > 0 && second_height > 0) {
+		wlr_headless_add_output(host.backend, second_width, second_height);
+	}
 	setenv("WAYLAND_DISPLAY", socket, true);
 	printf("WAYLAND_DISPLAY=%s\n", socket);
 	fflush(stdout);
@@ -829,6 +977,8 @@ int main(int argc, char *argv[]) {
 	}
 	/* Outputs go first (with the display and its backend), then the layout, then the scene
 	 * that was following both: the reverse order leaves wlroots reading freed scene memory. */
+	wl_list_remove(&host.output_manager_apply.link);
+	wl_list_remove(&host.output_manager_test.link);
 	wl_display_destroy_clients(host.display);
 	wlr_cursor_destroy(host.cursor);
 	wl_display_destroy(host.display);

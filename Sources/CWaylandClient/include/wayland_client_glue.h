@@ -1,0 +1,19 @@
+/*
+ * What the daemon speaks to a compositor with: libwayland-client and the client side of the
+ * output-management and foreign-toplevel protocols, generated from protocol/wlr/ at build time
+ * (scripts/generate-protocols.sh). Swift calls the generated inline requests and fills the
+ * listener structs itself; nothing here decides anything.
+ */
+#ifndef WLR_ORIENT_WAYLAND_CLIENT_GLUE_H
+#define WLR_ORIENT_WAYLAND_CLIENT_GLUE_H
+
+#include <wayland-client.h>
+#include "wlr-output-management-unstable-v1-client-protocol.h"
+#include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
+
+/* wl_registry_bind's `interface` argument for each global the daemon binds. */
+const struct wl_interface *glue_output_manager_interface(void);
+const struct wl_interface *glue_foreign_toplevel_manager_interface(void);
+const struct wl_interface *glue_output_interface(void);
+
+#endif

@@ -1,0 +1,487 @@
+import CEventLoop
+import CWaylandClient
+import Glibc
+import OrientCore
+import OrientSensor
+import OrientService
+
+/// `wlr-orient daemon`: the controller beside a compositor that loads no plugin. It translates
+/// wlr-output-management (the heads) and foreign-toplevel (the app in front) into controller
+/// events, and the controller's `.show` into output configurations. It decides nothing itself.
+public final class Daemon {
+    /// How the daemon ended, as its exit status (the systemd unit restarts on 1, not on 3).
+    public enum Exit: Int32 {
+        /// Stopped by SIGTERM or SIGINT.
+        case stopped = 0
+        /// The compositor went away (or closed the connection): a new one may come.
+        case displayGone = 1
+        /// No compositor to connect to.
+        case noDisplay = 2
+        /// The compositor cannot have its outputs configured by a client: nothing to do here.
+        case noOutputManagement = 3
+    }
+
+    public struct Options {
+        public var configPath: String?
+        /// Log each decision with its sample's time too.
+        public var debug: Bool
+        public init(configPath: String? = nil, debug: Bool = false) {
+            self.configPath = configPath
+            self.debug = debug
+        }
+    }
+
+    private let options: Options
+    private let loop: OpaquePointer
+    /// The connection to the compositor (a new one after a protocol error).
+    private var display: OpaquePointer
+    private var displaySource: OpaquePointer?
+    private var globals: Globals
+    /// When the connection was last made again after a protocol error (bounded: 3 a minute).
+    private var reconnects: [Double] = []
+    private var controller: Controller
+    private var heads: OutputHeads?
+    private var toplevels: ForeignToplevels?
+    private var sensor: SensorPump?
+    private var stateSaver: StateSaver?
+    private var reloader: ConfigReloader?
+    private var configWatcher: ConfigWatcher?
+    private var controlServer: ControlServer?
+    private var sources: [OpaquePointer] = []
+    private var exit: Exit?
+
+    /// The panels: head proxy → panel, and what the controller last asked each to show.
+    private var panels: [OpaquePointer: PanelID] = [:]
+    private var names: [PanelID: String] = [:]
+    private var wanted: [PanelID: Orientation] = [:]
+    private var nextPanel: UInt = 1
+    /// The configuration being tested or applied, and what it changes.
+    private var configuration: HeadConfiguration?
+    private var inFlight: [PanelID: Orientation] = [:]
+    private var applying = false
+    /// Configurations cancelled in a row (the heads changed under them); bounded, never a loop.
+    private var cancelled = 0
+    private static let cancelLimit = 3
+    /// Refusals already logged, each once.
+    private var refusalsLogged: Set<String> = []
+
+    private var queue: [ControllerEvent] = []
+    private var dispatching = false
+    private var sentLean: Double?
+
+    /// Connects and starts; nil (with the reason logged) when it cannot.
+    public static func run(_ options: Options) -> Exit {
+        Log.showDebug = options.debug
+        guard let loop = wl_event_loop_create() else {
+            Log.error("cannot create an event loop")
+            return .noDisplay
+        }
+        defer { wl_event_loop_destroy(loop) }
+        guard let display = wl_display_connect(nil) else {
+            let name = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+            Log.error("cannot connect to the compositor (\(name)): \(String(cString: strerror(errno))); is one running, and is WAYLAND_DISPLAY set?")
+            return .noDisplay
+        }
+        let daemon = Daemon(options: options, loop: loop, display: display)
+        let exit = daemon.start() ?? daemon.runLoop()
+        daemon.unhook()
+        return exit
+    }
+
+    private init(options: Options, loop: OpaquePointer, display: OpaquePointer) {
+        self.options = options
+        self.loop = loop
+        self.display = display
+        globals = Globals(display: display)
+        controller = Controller(config: Config(), state: PersistentState())
+    }
+
+    // MARK: starting
+
+    /// The services (config, sensor, control socket, state), then the connection.
+    private func start() -> Exit? {
+        let selfPath = Self.executablePath
+        var stateDirectory: String?
+        switch PluginInputsReader.read(configPath: options.configPath, helper: selfPath) {
+        case .success(let inputs):
+            inputs.messages.forEach(Log.error)
+            inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
+            controller = Controller(config: inputs.config, state: inputs.state, desktop: inputs.desktop)
+            stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
+            watch(configFile: options.configPath ?? inputs.configFile)
+        case .failure(let why):
+            Log.error("\(why); using built-in defaults, and the saved state is left as it is")
+        }
+        for signal in [SIGTERM, SIGINT] {
+            if let source = glue_add_signal(loop, signal, Unmanaged.passUnretained(self).toOpaque(), { _, context in
+                guard let context else { return 0 }
+                Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().exit = .stopped
+                return 0
+            }) { sources.append(source) }
+        }
+        if let stateDirectory { stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop) }
+        reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: options.configPath, helper: selfPath)) { [unowned self] in
+            reloaded($0)
+        }
+        let config = controller.config
+        sensor = SensorPump(loop: loop, sensor: OrientationSensor(device: config.device, detection: config.detection, savedFelt: controller.state.lastFelt),
+                            kept: { [unowned self] in controller.state.lastFelt }) { [unowned self] in dispatch(.felt($0)) }
+        Log.info("started on \(getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"); panels match \(config.device.outputs.joined(separator: ", "))"
+                 + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
+        startControlServer()
+        execute(controller.start())
+        return attachConnection()
+    }
+
+    /// Learns the compositor's globals and hooks the heads and toplevels to the controller.
+    private func attachConnection() -> Exit? {
+        // Two round trips: the globals, then what each bound global sends at once (heads, names).
+        guard wl_display_roundtrip(display) >= 0, wl_display_roundtrip(display) >= 0 else {
+            Log.error("the compositor closed the connection at once")
+            return .displayGone
+        }
+        let managers = globals.takeManagers()
+        guard let heads = managers.heads else {
+            Log.error("the compositor offers no wlr-output-management (zwlr_output_manager_v1): the daemon cannot rotate anything here, so it stops. Compositors built on wlroots 0.15 can load the plugin instead (`wlr-orient run`)")
+            return .noOutputManagement
+        }
+        displaySource = glue_add_fd(loop, wl_display_get_fd(display), Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
+            guard let context else { return 0 }
+            Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().readDisplay()
+            return 0
+        }
+        heads.done = { [unowned self] in headsDone() }
+        heads.finished = { [unowned self] in
+            Log.error("the compositor withdrew wlr-output-management")
+            exit = .displayGone
+        }
+        self.heads = heads
+        if let toplevels = managers.toplevels {
+            toplevels.finished = {
+                Log.error("the compositor withdrew foreign-toplevel management: per-app rules are off from now on")
+            }
+            self.toplevels = toplevels
+        } else {
+            Log.error("the compositor offers no foreign-toplevel management (zwlr_foreign_toplevel_manager_v1): the daemon cannot see the app in front, so per-app rules and `scope` are off; rotation, the lock and the control socket work")
+        }
+        globals.outputsChanged = { [unowned self] removed in
+            if let removed { toplevels?.forget(output: removed) } else { toplevels?.panelsChanged() }
+        }
+        // What the compositor described on binding: the panels first, then the toplevels on them.
+        headsDone()
+        toplevels?.attach(report: { [unowned self] in dispatch($0) }, panelsOf: { [unowned self] in panels(of: $0) })
+        return nil
+    }
+
+    /// `/proc/self/exe` resolved: the daemon runs its own `plugin-inputs` to read the TOML files
+    /// in a child (a parser that aborts on bad input takes only the child with it).
+    private static var executablePath: String {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
+        return n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "wlr-orient"
+    }
+
+    private func runLoop() -> Exit {
+        while exit == nil {
+            // Requests made while handling anything (a rotation, a reply) go out before waiting.
+            if wl_display_dispatch_pending(display) < 0 || wl_display_flush(display) < 0 && errno != EAGAIN {
+                if let gone = lostDisplay() { return gone }
+                continue
+            }
+            if wl_event_loop_dispatch(loop, -1) < 0, errno != EINTR { break }
+        }
+        if exit == .stopped { Log.info("stopped") }
+        return exit ?? .stopped
+    }
+
+    private func readDisplay() {
+        if wl_display_dispatch(display) < 0 { exit = lostDisplay() }
+    }
+
+    /// The connection failed. A protocol error with the compositor still there is met by
+    /// connecting again (wlroots 0.15 destroys a head's object at once when its output goes, so
+    /// a configuration sent just then names an object that no longer exists, and the compositor
+    /// ends the connection); nil when connected again. Else the compositor went away.
+    private func lostDisplay() -> Exit? {
+        let error = wl_display_get_error(display)
+        let now = monotonicSeconds()
+        reconnects = reconnects.filter { now - $0 < 60 }
+        // EPROTO: an error on one of our objects; EINVAL: on the display (a request naming an
+        // object the compositor no longer has). Anything else: the connection itself is gone.
+        guard error == EPROTO || error == EINVAL, reconnects.count < 3 else {
+            Log.error("the compositor went away (\(String(cString: strerror(error)))); exiting so that the service manager can start the daemon again with the next one")
+            return .displayGone
+        }
+        reconnects.append(now)
+        var interface: UnsafePointer<wl_interface>?
+        var id: UInt32 = 0
+        let code = wl_display_get_protocol_error(display, &interface, &id)
+        let object = (interface.map { String(cString: $0.pointee.name) } ?? "an object") + "@\(id)"
+        Log.error("the compositor ended the connection over a protocol error (\(object), code \(code)), as wlroots 0.15 does when an output goes while it is being configured; connecting again")
+        detachConnection()
+        guard let again = wl_display_connect(nil) else {
+            Log.error("the compositor went away (\(String(cString: strerror(errno)))); exiting so that the service manager can start the daemon again with the next one")
+            return .displayGone
+        }
+        display = again
+        globals = Globals(display: again)
+        return attachConnection()
+    }
+
+    /// Forgets everything the connection brought (the controller hears the panels and toplevels
+    /// go), then disconnects.
+    private func detachConnection() {
+        configuration?.destroy()
+        configuration = nil
+        inFlight = [:]
+        for (proxy, id) in panels.sorted(by: { $0.value < $1.value }) { removePanel(proxy, id) }
+        toplevels?.removeAll()
+        toplevels?.destroy()
+        toplevels = nil
+        heads?.destroy()
+        heads = nil
+        globals.destroy()
+        if let displaySource { wl_event_source_remove(displaySource) }
+        displaySource = nil
+        wl_display_disconnect(display)
+    }
+
+    private func unhook() {
+        sensor?.remove()
+        sensor = nil
+        stateSaver?.finish()
+        stateSaver = nil
+        controlServer?.stop()
+        controlServer = nil
+        reloader?.stop()
+        reloader = nil
+        configWatcher?.stop()
+        configWatcher = nil
+        sources.forEach { wl_event_source_remove($0) }
+        sources = []
+        configuration?.destroy()
+        configuration = nil
+        toplevels?.destroy()
+        toplevels = nil
+        heads?.destroy()
+        heads = nil
+        globals.destroy()
+        if let displaySource { wl_event_source_remove(displaySource) }
+        displaySource = nil
+        _ = wl_display_flush(display)
+        wl_display_disconnect(display)
+    }
+
+    // MARK: events in, commands out
+
+    private func dispatch(_ event: ControllerEvent) {
+        if let lean = sensor?.lean, abs(lean - (sentLean ?? .infinity)) >= 1 {
+            sentLean = lean
+            queue.append(.lean(lean))
+        }
+        queue.append(event)
+        guard !dispatching else { return }
+        dispatching = true
+        while !queue.isEmpty {
+            execute(controller.handle(queue.removeFirst()))
+        }
+        dispatching = false
+    }
+
+    private func execute(_ commands: [ControllerCommand]) {
+        for command in commands {
+            switch command {
+            case .show(let id, let orientation, _):
+                // Transitions are the plugin's: a client cannot draw in the compositor's frames.
+                wanted[id] = orientation
+                submit()
+            case .startSensor:
+                sensor?.start()
+            case .stopSensor:
+                sensor?.stop()
+            case .replaceSensor(let device, let detection):
+                sensor?.replace(with: OrientationSensor(device: device, detection: detection, savedFelt: controller.state.lastFelt))
+            case .tellShown, .tellFelt:
+                break   // our protocol is the plugin's: no client speaks it to the daemon
+            case .save(let state):
+                stateSaver?.save(state)
+            case .notify(let status):
+                controlServer?.broadcast(status)
+            case .reloadConfig:
+                reloader?.reload()
+            case .log(.info, let line):
+                Log.info(line)
+            case .log(.error, let line):
+                Log.error(line)
+            }
+        }
+    }
+
+    // MARK: panels
+
+    /// The heads are consistent again: panels come and go, and a transform changed by someone
+    /// else (the user's own `wlr-randr`) is what the panel shows from now on.
+    private func headsDone() {
+        guard let heads else { return }
+        for (proxy, id) in panels where heads.heads[proxy] == nil {
+            removePanel(proxy, id)
+        }
+        for head in heads.heads.values.sorted(by: { $0.name < $1.name }) {
+            let builtIn = head.enabled && head.size != nil && controller.config.device.isBuiltInPanel(outputName: head.name)
+            switch (builtIn, panels[head.proxy]) {
+            case (true, nil):
+                guard let size = head.size else { continue }
+                let id = PanelID(nextPanel)
+                nextPanel += 1
+                panels[head.proxy] = id
+                names[id] = head.name
+                wanted[id] = head.showing
+                let shape = PanelShape(width: Int(size.width), height: Int(size.height))
+                Log.info("\(head.name): a built-in panel (\(shape.rawValue)); it follows the device")
+                dispatch(.panelAdded(id, name: head.name, shape: shape, showing: head.showing))
+            case (false, let id?):
+                removePanel(head.proxy, id)
+            case (true, let id?):
+                if configuration == nil, let asked = wanted[id], head.showing != asked {
+                    Log.info("\(head.name): set to \(head.showing.rawValue) by someone else; showing that until the device turns")
+                    wanted[id] = head.showing
+                    dispatch(.panelShowing(id, head.showing))
+                }
+            default:
+                break
+            }
+        }
+        toplevels?.panelsChanged()
+        submit()
+    }
+
+    private func removePanel(_ proxy: OpaquePointer, _ id: PanelID) {
+        panels[proxy] = nil
+        wanted[id] = nil
+        Log.info("\(names.removeValue(forKey: id) ?? "a panel"): gone")
+        dispatch(.panelRemoved(id))
+    }
+
+    /// The panels a toplevel is on, from its wl_outputs' names; nil when an output is nameless
+    /// (a compositor with wl_output older than version 4): then it counts as on every panel.
+    private func panels(of outputs: Set<OpaquePointer>) -> Set<PanelID>? {
+        var out: Set<PanelID> = []
+        for output in outputs {
+            guard let name = globals.outputNames[output] else { return nil }
+            if let id = names.first(where: { $0.value == name })?.key { out.insert(id) }
+        }
+        return out
+    }
+
+    // MARK: configuring the heads
+
+    /// Sends what the controller wants and the heads do not show yet, as one configuration:
+    /// tested first, then applied. One at a time; what is asked meanwhile follows it.
+    private func submit() {
+        guard configuration == nil, let heads else { return }
+        var change: [PanelID: Orientation] = [:]
+        var transforms: [OpaquePointer: Int32] = [:]
+        for (proxy, id) in panels {
+            guard let want = wanted[id], let head = heads.heads[proxy], head.showing != want else { continue }
+            change[id] = want
+            transforms[proxy] = OutputTransform(for: want).rawValue
+        }
+        guard !change.isEmpty else { return }
+        send(transforms: transforms, change: change, apply: false)
+    }
+
+    private func send(transforms: [OpaquePointer: Int32], change: [PanelID: Orientation], apply: Bool) {
+        guard let heads else { return }
+        configuration = HeadConfiguration(heads: heads, transforms: transforms) { [unowned self] answer in
+            answered(answer, transforms: transforms, change: change)
+        }
+        guard let configuration else {
+            return Log.error("cannot make an output configuration (no serial from the compositor yet)")
+        }
+        inFlight = change
+        applying = apply
+        if apply { configuration.apply() } else { configuration.test() }
+    }
+
+    private func answered(_ answer: HeadConfiguration.Answer, transforms: [OpaquePointer: Int32], change: [PanelID: Orientation]) {
+        configuration?.destroy()
+        configuration = nil
+        inFlight = [:]
+        switch (answer, applying) {
+        case (.succeeded, false):
+            cancelled = 0
+            send(transforms: transforms, change: change, apply: true)
+            return
+        case (.succeeded, true):
+            cancelled = 0
+            for (id, o) in change.sorted(by: { $0.key < $1.key }) {
+                Log.info("\(names[id] ?? "panel"): \(o.rawValue) (transform \(OutputTransform(for: o).rawValue))")
+            }
+        case (.failed, _):
+            refuse(change, why: applying ? "the compositor failed to apply it" : "the compositor's test refused it")
+        case (.cancelled, _):
+            // The heads changed before the compositor got to it: again on the new serial, which
+            // the next `done` brings (a bounded number of times).
+            cancelled += 1
+            if cancelled > Self.cancelLimit {
+                cancelled = 0
+                refuse(change, why: "it was cancelled \(Self.cancelLimit + 1) times in a row (the outputs keep changing)")
+            }
+            return   // the next `done` submits again
+        }
+        submit()
+    }
+
+    /// The compositor would not show `change`: each panel shows what its head says, and the
+    /// controller hears so (it will not ask again until its decision moves elsewhere).
+    private func refuse(_ change: [PanelID: Orientation], why: String) {
+        for (id, o) in change.sorted(by: { $0.key < $1.key }) {
+            guard let proxy = panels.first(where: { $0.value == id })?.key, let head = heads?.heads[proxy] else { continue }
+            let line = "\(head.name): cannot show \(o.rawValue): \(why); it stays \(head.showing.rawValue)"
+            if refusalsLogged.insert(line).inserted { Log.error(line) }
+            wanted[id] = head.showing
+            dispatch(.panelShowing(id, head.showing))
+        }
+    }
+
+    // MARK: the config and the control socket
+
+    private func watch(configFile: String?) {
+        configWatcher?.stop()
+        var environment: [String: String] = [:]
+        for key in ["HOME", "XDG_CONFIG_HOME"] { environment[key] = getenv(key).map { String(cString: $0) } }
+        let file = configFile ?? XDGPaths(environment: environment).userConfigFile
+        configWatcher = ConfigWatcher(file: file, loop: loop) { [unowned self] in
+            Log.info("config: \(file) changed; reading it again")
+            reloader?.reload()
+        }
+    }
+
+    private func reloaded(_ result: Result<PluginInputs, Problem>) {
+        switch result {
+        case .failure(let why):
+            Log.error("\(why); keeping the config in use")
+        case .success(let inputs):
+            inputs.messages.forEach(Log.error)
+            dispatch(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors))
+        }
+    }
+
+    private func startControlServer() {
+        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        guard let path = ControlSocketPath.path(runtimeDirectory: runtime, display: display) else {
+            return Log.error("no control socket: $XDG_RUNTIME_DIR is not set; `wlr-orient lock` cannot reach the daemon")
+        }
+        switch ControlServer.start(path: path, loop: loop, handle: { [unowned self] request in
+            if case .command(let command) = request { dispatch(.control(command)) }
+            return controller.status
+        }) {
+        case .success(let server):
+            controlServer = server
+            Log.info("control socket: \(path)")
+        case .failure(let why):
+            Log.error("no control socket: \(why)")
+        }
+    }
+}

@@ -1,0 +1,41 @@
+import ArgumentParser
+import OrientDaemon
+
+/// `wlr-orient daemon`: the same controller as the plugin, as a Wayland client of any compositor
+/// that offers wlr-output-management (sway 1.8+, Hyprland, river, labwc, wayfire…).
+struct DaemonCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "daemon",
+        abstract: "Rotate the built-in panel of a compositor that loads no plugin (wlr-output-management).",
+        discussion: """
+            Runs beside the compositor as a Wayland client: the accelerometer, the detector, the \
+            lock and the [[app]] rules are the plugin's, and `wlr-orient lock`, `status` and \
+            `watch` reach it over the same control socket. It rotates the panels that \
+            [device] outputs names through wlr-output-management, carrying every other output \
+            back exactly as the compositor reported it, and learns the app in front from \
+            foreign-toplevel management (without it, per-app rules are off).
+
+            Plugin only: the rotation and cross-fade animations, launching an app already in its \
+            orientation (the daemon sees a window only once it is shown), an app's own \
+            declaration over the wlr-orient protocol, and mapping touch to the panel (map the \
+            touchscreen to the panel in the compositor's own config: sway `input TYPE:touch \
+            map_to_output eDP-1`, Hyprland `input:touchdevice:output`).
+
+            Exit status: 0 stopped (SIGTERM/SIGINT); 1 the compositor went away (a service \
+            manager restarts it); 2 no compositor to connect to; 3 the compositor offers no \
+            wlr-output-management.
+            """
+    )
+
+    @Option(help: ArgumentHelp("A config file instead of the XDG one.", valueName: "file"),
+            completion: .file(extensions: ["toml"]))
+    var config: String?
+
+    @Flag(help: "Also log each decision and its sample's time (for benchmarks).")
+    var debug = false
+
+    func run() throws {
+        let exit = Daemon.run(Daemon.Options(configPath: config, debug: debug))
+        if exit != .stopped { throw ExitCode(exit.rawValue) }
+    }
+}

@@ -1,0 +1,227 @@
+"""`wlr-orient daemon` beside a compositor that loads no plugin (issue #14): the reference host
+without its plugin, offering wlr-output-management and foreign-toplevel management, a umockdev
+accelerometer that the daemon reads, and real clients."""
+import json
+import re
+import subprocess
+
+from compositor import Client, Compositor, Foot, pixel
+from fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
+
+RED = (255, 0, 0)
+WHITE = (255, 255, 255)
+NORMAL, LEFT_UP, BOTTOM_UP, RIGHT_UP = (0, -G, 0), (G, 0, 0), (0, G, 0), (-G, 0, 0)
+# Pose, wl_output transform, the client's size, and raw panel pixels near the edge that must
+# carry its red top band and near the opposite one, on a 1280x800 panel (as in test_plugin).
+STEPS = [
+    ("normal", NORMAL, 0, (1280, 800), (640, 5), (640, 794)),
+    ("left-up", LEFT_UP, 1, (800, 1280), (5, 400), (1274, 400)),
+    ("bottom-up", BOTTOM_UP, 2, (1280, 800), (640, 794), (640, 5)),
+    ("right-up", RIGHT_UP, 3, (800, 1280), (1274, 400), (5, 400)),
+    ("normal", NORMAL, 0, (1280, 800), (640, 5), (640, 794)),
+]
+RANDR = {0: "normal", 1: "90", 2: "180", 3: "270"}
+FOOT_LANDSCAPE = '[[app]]\nmatch = "foot"\norientations = ["landscape"]\n'
+
+
+class Session:
+    """The host (no plugin; the panel HEADLESS-1, optionally a second output) and the daemon."""
+
+    def __init__(self, config="", pose=NORMAL, host_args=(), outputs='["HEADLESS-1"]', state=None):
+        self.fake = FakeIIO()
+        self.dev = self.fake.add_accel(raw=pose)
+        self.host = Compositor(self.fake, plugin="", config=config, outputs=outputs, state=state,
+                               extra_args=list(host_args))
+        self.daemon = None
+        self.start_daemon()
+
+    def start_daemon(self):
+        env = dict(self.host.env, WAYLAND_DISPLAY=self.host.client_env["WAYLAND_DISPLAY"])
+        self.daemon = subprocess.Popen([BIN, "daemon", "--config", self.host.config_path], env=env,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.PIPE, text=True)
+        self.log = Lines(self.daemon.stderr)
+        self.log.wait(r"control socket: ")
+
+    def cli(self, *args):
+        return subprocess.run([BIN] + list(args), env=self.host.client_env, capture_output=True, text=True, timeout=30)
+
+    def status(self):
+        r = self.cli("status", "--json")
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
+
+    def heads(self):
+        """wlr-randr's description of each output, by name."""
+        out = subprocess.run(["wlr-randr"], env=self.host.client_env, capture_output=True, text=True,
+                             check=True, timeout=30).stdout
+        blocks = {}
+        for block in re.split(r"\n(?=\S)", out.strip()):
+            blocks[block.split()[0]] = block
+        return blocks
+
+    def transform(self, name="HEADLESS-1"):
+        return re.search(r"Transform: (\S+)", self.heads()[name]).group(1)
+
+    def turn(self, pose, shown):
+        """Turns the device; waits until the daemon has applied `shown` to the panel."""
+        self.fake.set(self.dev, *pose)
+        self.log.wait(r"HEADLESS-1: %s \(transform" % shown)
+
+    def stop(self):
+        status = None
+        if self.daemon and self.daemon.poll() is None:
+            self.daemon.terminate()
+            status = self.daemon.wait(timeout=10)
+        assert self.host.stop() == 0
+        return status
+
+
+def test_the_panel_follows_the_device_and_a_second_output_keeps_every_setting(client_binary):
+    s = Session(host_args=["--second-output", "1024x768"])
+    client = None
+    try:
+        s.log.wait(r"accelerometer: iio:device0")
+        other = s.heads()["HEADLESS-2"]
+        client = Client(client_binary, s.host.client_env)
+        client.wait_configure(1280, 800)
+        for i, (name, pose, transform, (w, h), up, down) in enumerate(STEPS):
+            if i > 0:
+                s.turn(pose, name)
+                assert s.host.wait_frame(transform) == (1280, 800), "the panel's buffer keeps its native size"
+                client.wait_configure(w, h)
+            assert s.transform() == RANDR[transform], name
+            # Mode, position, scale, enabled state: the second output as it was, byte for byte.
+            assert s.heads()["HEADLESS-2"] == other, name
+            pw, ph, rgb = s.host.wait_for_panel(lambda pw, ph, rgb: (pixel(pw, rgb, *up), pixel(pw, rgb, *down)) == (RED, WHITE))
+            assert pixel(pw, rgb, *up) == RED, "%s: the client's top is not on the up edge" % name
+            assert pixel(pw, rgb, *down) == WHITE, name
+        # Every configuration was tested before it was applied, and none failed.
+        lines = [l for l in s.host.out.available() if l.startswith("output configuration")]
+        assert lines == ["output configuration test succeeded", "output configuration apply succeeded"] * 4, lines
+    finally:
+        if client:
+            client.stop()
+        assert s.stop() == 0
+
+
+def test_an_app_rule_turns_the_panel_while_foot_has_focus_and_returns_when_it_loses_it(client_binary):
+    s = Session(config=FOOT_LANDSCAPE, pose=LEFT_UP)
+    foot = other = None
+    try:
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        foot = Foot(s.host.client_env)
+        shown = s.log.wait(r"HEADLESS-1: (normal|bottom-up) \(transform").group(1)
+        assert s.status()["front"]["app_id"] == "foot"
+        assert s.transform() in ("normal", "180")
+        # Another window takes focus (the host focuses each new one): the device decides again.
+        other = Client(client_binary, s.host.client_env)
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        assert s.status()["front"]["app_id"] == "wlr-orient-test"
+        s.host.command("focus foot", r"^focused foot")
+        s.log.wait(r"HEADLESS-1: %s \(transform" % shown)
+        assert s.transform() in ("normal", "180")
+        # foot closes: the felt orientation again.
+        foot.stop()
+        foot = None
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+    finally:
+        for c in (foot, other):
+            if c:
+                c.stop()
+        assert s.stop() == 0
+
+
+def test_the_lock_cli_reaches_the_daemon():
+    s = Session(pose=LEFT_UP)
+    try:
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        r = s.cli("lock", "landscape")
+        assert r.returncode == 0, r.stderr
+        s.log.wait(r"HEADLESS-1: (normal|bottom-up) \(transform")
+        st = s.status()
+        assert st["lock"] == "landscape" and st["panels"][0]["shown"] in ("normal", "bottom-up"), st
+        assert s.cli("unlock").returncode == 0
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        assert s.transform() == "90"
+    finally:
+        assert s.stop() == 0
+
+
+def test_a_refused_configuration_is_logged_once_and_the_panel_stays_as_the_compositor_says():
+    s = Session()
+    try:
+        s.log.wait(r"accelerometer: iio:device0")
+        s.host.command("refuse-configurations on", r"^refuse-configurations on")
+        s.fake.set(s.dev, *LEFT_UP)
+        s.log.wait(r"HEADLESS-1: cannot show left-up: the compositor's test refused it; it stays normal")
+        assert s.status()["panels"][0]["shown"] == "normal"
+        assert s.transform() == "normal"
+        # Never a loop of retries: one test, no apply, and nothing more after a round trip through both.
+        s.host.command("next-frame", r"^next-frame$")
+        lines = [l for l in s.host.out.available() if l.startswith("output configuration")]
+        assert lines == ["output configuration test failed"], lines
+        # When the decision moves elsewhere, the daemon asks again, and now it works.
+        s.host.command("refuse-configurations off", r"^refuse-configurations off")
+        s.turn(BOTTOM_UP, "bottom-up")
+        assert s.transform() == "180"
+        assert s.daemon.poll() is None
+    finally:
+        assert s.stop() == 0
+
+
+def test_without_foreign_toplevel_the_daemon_says_what_is_off_and_still_rotates():
+    s = Session(config=FOOT_LANDSCAPE, host_args=["--no-foreign-toplevel"])
+    try:
+        s.log.wait(r"no foreign-toplevel management \(zwlr_foreign_toplevel_manager_v1\): .*per-app rules and `scope` are off; "
+                   r"rotation, the lock and the control socket work")
+        s.turn(LEFT_UP, "left-up")
+        assert s.transform() == "90"
+    finally:
+        assert s.stop() == 0
+
+
+def test_the_compositor_going_away_ends_the_daemon_with_status_1_and_the_next_one_starts_where_it_was():
+    s = Session(pose=LEFT_UP)
+    try:
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        assert s.cli("lock", "portrait").returncode == 0
+        s.log.wait(r"locked to portrait")
+        assert s.host.stop() == 0
+        assert s.daemon.wait(timeout=10) == 1, "exit status 1: the service manager restarts the daemon"
+        s.log.wait(r"the compositor went away .*exiting so that the service manager can start the daemon again")
+        with open(s.host.state_file) as f:
+            state = f.read()
+    finally:
+        if s.daemon.poll() is None:
+            s.daemon.kill()
+        s.host.stop()
+    # The compositor and the daemon again (as the systemd unit does), with the saved state: the
+    # lock holds, and the device held upright still shows portrait.
+    again = Session(pose=NORMAL, state=state)
+    try:
+        again.log.wait(r"HEADLESS-1: (left-up|right-up) \(transform")
+        assert again.status()["lock"] == "portrait"
+    finally:
+        assert again.stop() == 0
+
+
+def test_an_output_unplugged_mid_rotation_leaves_the_daemon_running_and_a_new_panel_follows():
+    s = Session(outputs='["HEADLESS-1", "HEADLESS-3"]', host_args=["--second-output", "1024x768"])
+    try:
+        s.log.wait(r"accelerometer: iio:device0")
+        s.fake.set(s.dev, *LEFT_UP)
+        # Unplugged between the configuration's test and its apply (the apply then names a head
+        # that is gone, or comes after it went).
+        s.host.out.wait(r"^output configuration test succeeded")
+        s.host.command("remove-output HEADLESS-1", r"^removed-output HEADLESS-1")
+        s.log.wait(r"HEADLESS-1: gone")
+        assert s.status()["panels"] == []
+        assert "HEADLESS-2" in s.heads() and "HEADLESS-1" not in s.heads()
+        # A new panel appears: it shows how the device is held.
+        s.host.command("add-output 1280x800", r"^added-output HEADLESS-3")
+        s.log.wait(r"HEADLESS-3: left-up \(transform 1\)")
+        assert s.transform("HEADLESS-3") == "90"
+        assert s.daemon.poll() is None
+    finally:
+        assert s.stop() == 0
