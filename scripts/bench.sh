@@ -61,3 +61,6 @@ echo "== control: how soon wlr-orient watch --json prints a lock and a turn (lim
 
 echo "== transitions: ms per frame each kind adds on pixman, beside memcpy of three frames (same run)"
 /usr/bin/python3 benchmarks/transition_cost.py --turns 20
+
+echo "== daemon: step to transform applied beside rot8's model (500 ms polling) and iio-sensor-proxy; idle wakeups; memory"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_vs_polling.py --steps 15

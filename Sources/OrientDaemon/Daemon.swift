@@ -62,6 +62,8 @@ public final class Daemon {
     /// Configurations cancelled in a row (the heads changed under them); bounded, never a loop.
     private var cancelled = 0
     private static let cancelLimit = 3
+    /// Heads named as panels that cannot be one now (disabled, no mode), each said once.
+    private var unusable: Set<String> = []
     /// Refusals already logged, each once.
     private var refusalsLogged: Set<String> = []
 
@@ -327,7 +329,15 @@ public final class Daemon {
             removePanel(proxy, id)
         }
         for head in heads.heads.values.sorted(by: { $0.name < $1.name }) {
-            let builtIn = head.enabled && head.size != nil && controller.config.device.isBuiltInPanel(outputName: head.name)
+            let named = controller.config.device.isBuiltInPanel(outputName: head.name)
+            let builtIn = named && head.enabled && head.size != nil
+            if named, !builtIn, unusable.insert(head.name).inserted {
+                // sway 1.7 reports an output without a mode (a headless one) so; carried back as
+                // reported, it would be switched off.
+                Log.info("\(head.name) matches [device] outputs, but the compositor reports it disabled or without a mode; leaving it alone")
+            } else if builtIn {
+                unusable.remove(head.name)
+            }
             switch (builtIn, panels[head.proxy]) {
             case (true, nil):
                 guard let size = head.size else { continue }

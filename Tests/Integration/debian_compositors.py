@@ -26,10 +26,12 @@ TOP_EDGE = {"normal": "top", "left-up": "left", "bottom-up": "bottom", "right-up
 
 
 class Session:
-    """A compositor started as nobody by `wlr-orient run`, on a fake accelerometer held normal,
-    and `wlr-orient watch --json` following the plugin's status."""
+    """A compositor started as nobody by `wlr-orient run` (or, with `run=False`, as it is, for
+    `wlr-orient daemon`: see start_daemon), on a fake accelerometer held normal, and
+    `wlr-orient watch --json` following the plugin's (or the daemon's) status."""
 
-    def __init__(self, compositor_args, config, client_binary=None, extra_env=None):
+    def __init__(self, compositor_args, config, client_binary=None, extra_env=None, run=True,
+                 outputs='["HEADLESS-*"]'):
         """`compositor_args(app, where)`: the compositor's command line, given its app's command (a shell
         line): our test client (`client_binary`) showing its card, or else the real foot showing
         FOOT_CARD, its protocol traffic on the compositor's stderr (WAYLAND_DEBUG=client). The
@@ -60,20 +62,31 @@ class Session:
             os.chown(d, NOBODY, NOBODY)
         self.config = os.path.join(self.dir, "config.toml")
         with open(self.config, "w") as f:
-            f.write('[device]\noutputs = ["HEADLESS-*"]\n' + config)
+            f.write('[device]\noutputs = %s\n' % outputs + config)
         os.chmod(self.config, 0o644)
         self.env = self.fake.env(XDG_RUNTIME_DIR=runtime, XDG_STATE_HOME=state, HOME=self.dir,
                                  WLR_BACKENDS="headless", WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1",
                                  WLR_XWAYLAND="/bin/false", **(extra_env or {}))
-        self.p = subprocess.Popen(AS_NOBODY + [RUNNER, "run", "--config", self.config, "--"]
-                                  + compositor_args(app, self.dir),
+        runner = [RUNNER, "run", "--config", self.config, "--"] if run else []
+        self.p = subprocess.Popen(AS_NOBODY + runner + compositor_args(app, self.dir),
                                   env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True, bufsize=1)
         self.out = Lines(self.p.stdout)
         self.log = Lines(self.p.stderr)
         self.watch = None
+        self.daemon = None
 
     display = "wayland-0"
+
+    def start_daemon(self):
+        """`wlr-orient daemon` as nobody beside the compositor (umockdev's preload kept: it reads
+        the sensor); its log in `self.daemon_log`."""
+        env = dict(self.env, WAYLAND_DISPLAY=self.display)
+        self.daemon = subprocess.Popen(AS_NOBODY + [RUNNER, "daemon", "--config", self.config], env=env,
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
+                                       stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.daemon_log = Lines(self.daemon.stderr)
+        self.daemon_log.wait(r"control socket: ", timeout=15)
 
     def client_env(self):
         return dict(self.env, LD_PRELOAD="", WAYLAND_DISPLAY=self.display)
@@ -149,6 +162,9 @@ class Session:
         if self.watch is not None:
             self.watch.terminate()
             self.watch.wait(timeout=10)
+        if self.daemon is not None and self.daemon.poll() is None:
+            self.daemon.terminate()
+            self.daemon.wait(timeout=10)
         if self.p.poll() is None:
             self.p.terminate()
             try:
