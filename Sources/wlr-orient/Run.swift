@@ -50,6 +50,10 @@ struct Run: ParsableCommand {
         // signatures differ, and the plugin could not work there anyway.
         if let other = Self.linkedWlroots(compositor), other != Self.wlroots015 {
             printError("wlr-orient run: \(compositor) uses \(other), not wlroots 0.15 (\(Self.wlroots015)) that the plugin is built for: starting it without rotation")
+        } else if preload.contains(":") || preload.contains(" ") {
+            // LD_PRELOAD splits its list at colons and spaces: such a path would name other files.
+            printError("wlr-orient run: \(preload) has a ':' or a space in its path, which LD_PRELOAD cannot carry; install wlr-orient where the path has neither")
+            throw ExitCode(1)
         } else {
             let existing = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { $0.isEmpty ? "" : $0 + ":" } ?? ""
             setenv("LD_PRELOAD", existing + preload, 1)
@@ -60,9 +64,10 @@ struct Run: ParsableCommand {
         }
         var argv = arguments.map { strdup($0) } + [nil]
         execvp(compositor, &argv)
-        let why = String(cString: strerror(errno))
-        printError("wlr-orient run: cannot start \(compositor): \(why)")
-        throw ExitCode(127)
+        let error = errno
+        printError("wlr-orient run: cannot start \(compositor): \(String(cString: strerror(error)))")
+        // As a shell answers: 127 not found, 126 found but not executable.
+        throw ExitCode(error == ENOENT || error == ENOTDIR ? 127 : 126)
     }
 
     /// The soname of wlroots 0.15, which the preload and the plugin are built against.

@@ -4,6 +4,7 @@ with the device and draws transitions in its own frame path; the compositor's ch
 programs that are not compositors carry no trace of it; when it cannot start the plugin it
 says so once and the compositor runs on."""
 import os
+import shutil
 import subprocess
 
 from compositor import Compositor
@@ -94,6 +95,24 @@ def test_run_says_why_a_compositor_cannot_start():
     assert result.stderr.strip() == "wlr-orient run: cannot start no-such-compositor: No such file or directory"
     result = subprocess.run([RUNNER, "run"], capture_output=True, text=True, timeout=30)
     assert result.returncode != 0 and "name the compositor to start" in result.stderr
+
+
+def test_run_answers_126_for_a_file_that_cannot_be_executed(tmp_path):
+    script = tmp_path / "not-executable"
+    script.write_text("#!/bin/sh\nexit 0\n")
+    result = subprocess.run([RUNNER, "run", str(script)], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 126, result
+    assert result.stderr.strip() == "wlr-orient run: cannot start %s: Permission denied" % script
+
+
+def test_run_refuses_a_preload_path_that_ld_preload_cannot_carry(tmp_path):
+    odd = tmp_path / "with space"
+    odd.mkdir()
+    for name in ("wlr-orient", "libwlr-orient-preload.so", "libwlr-orient.so"):
+        shutil.copy(os.path.join(ROOT, "build", name), odd / name)
+    result = subprocess.run([str(odd / "wlr-orient"), "run", "true"], capture_output=True, text=True, timeout=30)
+    assert result.returncode == 1, result
+    assert "has a ':' or a space in its path, which LD_PRELOAD cannot carry" in result.stderr, result.stderr
 
 
 def test_a_compositor_on_another_wlroots_starts_without_the_preload(tmp_path):
