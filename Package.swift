@@ -53,10 +53,12 @@ let package = Package(
         // libwayland-client and the client side of wlr-output-management and foreign-toplevel
         // (generated from protocol/wlr/ at build time): what the daemon speaks.
         .target(name: "CWaylandClient", linkerSettings: [.linkedLibrary("wayland-client")]),
+        // The evdev ioctls for following a tablet-mode switch (the daemon; read only).
+        .target(name: "CEvdev"),
         // `wlr-orient daemon`: the controller beside compositors that load no plugin.
         .target(
             name: "OrientDaemon",
-            dependencies: ["OrientCore", "OrientSensor", "OrientService", "CEventLoop", "CWaylandClient"]
+            dependencies: ["OrientCore", "OrientSensor", "OrientService", "CEventLoop", "CWaylandClient", "CEvdev", "CUdev"]
         ),
         // GLib from Debian, for its key-file parser.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),

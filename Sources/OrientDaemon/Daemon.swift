@@ -47,6 +47,7 @@ public final class Daemon {
     private var reloader: ConfigReloader?
     private var configWatcher: ConfigWatcher?
     private var controlServer: ControlServer?
+    private var tabletSwitches: TabletSwitches?
     private var sources: [OpaquePointer] = []
     private var exit: Exit?
 
@@ -132,6 +133,7 @@ public final class Daemon {
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
         startControlServer()
         execute(controller.start())
+        tabletSwitches = TabletSwitches(loop: loop) { [unowned self] in dispatch(.tabletMode($0)) }
         return attachConnection()
     }
 
@@ -251,6 +253,8 @@ public final class Daemon {
     private func unhook() {
         sensor?.remove()
         sensor = nil
+        tabletSwitches?.remove()
+        tabletSwitches = nil
         stateSaver?.finish()
         stateSaver = nil
         controlServer?.stop()

@@ -13,7 +13,9 @@ struct DaemonCommand: ParsableCommand {
             `watch` reach it over the same control socket. It rotates the panels that \
             [device] outputs names through wlr-output-management, carrying every other output \
             back exactly as the compositor reported it, and learns the app in front from \
-            foreign-toplevel management (without it, per-app rules are off).
+            foreign-toplevel management (without it, per-app rules are off). With \
+            rotate-when = "tablet-mode" it reads the tablet-mode switch itself (evdev, read \
+            only; the `input` group may be needed).
 
             Plugin only: the rotation and cross-fade animations, launching an app already in its \
             orientation (the daemon sees a window only once it is shown), an app's own \

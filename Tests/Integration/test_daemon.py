@@ -2,8 +2,10 @@
 without its plugin, offering wlr-output-management and foreign-toplevel management, a umockdev
 accelerometer that the daemon reads, and real clients."""
 import json
+import os
 import re
 import subprocess
+import tempfile
 
 from compositor import Client, Compositor, Foot, pixel
 from fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
@@ -24,13 +26,34 @@ RANDR = {0: "normal", 1: "90", 2: "180", 3: "270"}
 FOOT_LANDSCAPE = '[[app]]\nmatch = "foot"\norientations = ["landscape"]\n'
 
 
+def add_tablet_switch(fake, events):
+    node = "/dev/input/event9"
+    fake.tb.add_from_string("P: /devices/platform/tablet-switch/input/input9/event9\nN: input/event9\n"
+                            "E: DEVNAME=%s\nE: ID_INPUT=1\nE: ID_INPUT_SWITCH=1\nE: SUBSYSTEM=input\n" % node)
+    where = tempfile.mkdtemp(prefix="wlr-orient-switch-")
+    ioctls, replay = os.path.join(where, "switch.ioctl"), os.path.join(where, "switch.events")
+    with open(ioctls, "w") as f:
+        # Event types EV_SYN and EV_SW (bits 0 and 5), and the switch SW_TABLET_MODE (bit 1).
+        f.write("@DEV %s (evdev)\nEVIOCGBIT(0) 8 2100000000000000\nEVIOCGBIT(5) 8 0200000000000000\n" % node)
+    with open(replay, "w") as f:
+        f.write(events)
+    fake.tb.load_ioctl(node, ioctls)
+    fake.tb.load_evemu_events(node, replay)
+
+
 class Session:
     """The host (no plugin; the panel HEADLESS-1, optionally a second output) and the daemon."""
 
-    def __init__(self, config="", pose=NORMAL, host_args=(), outputs='["HEADLESS-1"]', state=None):
+    def __init__(self, config="", pose=NORMAL, host_args=(), outputs='["HEADLESS-1"]', state=None, top="",
+                 tablet_switch=None):
+        """`tablet_switch`: evemu event lines (seconds after the daemon opens it) for a fake
+        tablet-mode switch, an evdev device that umockdev emulates (its capabilities: EV_SW,
+        SW_TABLET_MODE)."""
         self.fake = FakeIIO()
         self.dev = self.fake.add_accel(raw=pose)
-        self.host = Compositor(self.fake, plugin="", config=config, outputs=outputs, state=state,
+        if tablet_switch is not None:
+            add_tablet_switch(self.fake, tablet_switch)
+        self.host = Compositor(self.fake, plugin="", config=config, outputs=outputs, state=state, top=top,
                                extra_args=list(host_args))
         self.daemon = None
         self.start_daemon()
@@ -223,5 +246,22 @@ def test_an_output_unplugged_mid_rotation_leaves_the_daemon_running_and_a_new_pa
         s.log.wait(r"HEADLESS-3: left-up \(transform 1\)")
         assert s.transform("HEADLESS-3") == "90"
         assert s.daemon.poll() is None
+    finally:
+        assert s.stop() == 0
+
+
+def test_the_daemon_follows_a_tablet_mode_switch():
+    # The switch turns on one second after the daemon opens it, and off two seconds later
+    # (EV_SW SW_TABLET_MODE, then EV_SYN).
+    events = ("E: 1.000000 0005 0001 0001\nE: 1.000000 0000 0000 0000\n"
+              "E: 3.000000 0005 0001 0000\nE: 3.000000 0000 0000 0000\n")
+    s = Session(top='rotate-when = "tablet-mode"\n', pose=LEFT_UP, tablet_switch=events)
+    try:
+        s.log.wait(r"tablet-mode switch: /dev/input/event9")
+        s.log.wait(r"tablet mode: the panel follows the device")
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.log.wait(r"laptop mode: the panel stays upright")
+        s.log.wait(r"HEADLESS-1: normal \(transform 0\)")
+        assert s.status()["tablet_mode"] is False
     finally:
         assert s.stop() == 0

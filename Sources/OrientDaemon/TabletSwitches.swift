@@ -1,0 +1,92 @@
+import CEvdev
+import CEventLoop
+import CUdev
+import Glibc
+import OrientService
+
+/// The tablet-mode switches among the input devices udev knows (ID_INPUT_SWITCH), read only on
+/// the daemon's loop: what the compositor's libinput sees, seen beside it. Each change goes to
+/// `changed`. A switch that cannot be opened (the user is not in the `input` group) is said once.
+final class TabletSwitches {
+    private struct Switch {
+        let path: String
+        let fd: Int32
+        var source: OpaquePointer?
+    }
+
+    private var switches: [Switch] = []
+    private let changed: (Bool) -> Void
+
+    /// Opens every tablet-mode switch there is now; its state, when the device tells it, is
+    /// reported at once.
+    init(loop: OpaquePointer?, changed: @escaping (Bool) -> Void) {
+        self.changed = changed
+        for path in Self.switchNodes() {
+            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+            guard fd >= 0 else {
+                Log.error("cannot read the switch \(path) (\(String(cString: strerror(errno)))): tablet mode is not followed; being in the `input` group allows it")
+                continue
+            }
+            guard glue_evdev_has_tablet_mode(fd) else {
+                close(fd)
+                continue
+            }
+            var entry = Switch(path: path, fd: fd)
+            entry.source = glue_add_fd(loop, fd, Unmanaged.passUnretained(self).toOpaque()) { fd, _, context in
+                guard let context else { return 0 }
+                Unmanaged<TabletSwitches>.fromOpaque(context).takeUnretainedValue().readable(fd)
+                return 0
+            }
+            switches.append(entry)
+            Log.info("tablet-mode switch: \(path)")
+            let state = glue_evdev_tablet_mode(fd)
+            if state >= 0 { changed(state == 1) }
+        }
+    }
+
+    func remove() {
+        for s in switches {
+            if let source = s.source { wl_event_source_remove(source) }
+            close(s.fd)
+        }
+        switches = []
+    }
+
+    private func readable(_ fd: Int32) {
+        let result = glue_evdev_read_tablet_mode(fd, Unmanaged.passUnretained(self).toOpaque()) { context, on in
+            guard let context else { return }
+            Unmanaged<TabletSwitches>.fromOpaque(context).takeUnretainedValue().changed(on)
+        }
+        guard result < 0, let i = switches.firstIndex(where: { $0.fd == fd }) else { return }
+        let gone = switches.remove(at: i)
+        Log.info("tablet-mode switch \(gone.path) went away (\(String(cString: strerror(errno))))")
+        if let source = gone.source { wl_event_source_remove(source) }
+        close(gone.fd)
+    }
+
+    /// The device nodes of the input devices udev marks as switches.
+    private static func switchNodes() -> [String] {
+        guard let udev = udev_new() else { return [] }
+        defer { udev_unref(udev) }
+        guard let enumerate = udev_enumerate_new(udev) else { return [] }
+        defer { udev_enumerate_unref(enumerate) }
+        udev_enumerate_add_match_subsystem(enumerate, "input")
+        udev_enumerate_scan_devices(enumerate)
+        var nodes: [String] = []
+        var entry = udev_enumerate_get_list_entry(enumerate)
+        while let e = entry {
+            if let syspath = udev_list_entry_get_name(e), let device = udev_device_new_from_syspath(udev, syspath) {
+                // The property is checked here rather than matched by the enumeration: a property
+                // match needs udev's database, which a test's umockdev does not fill.
+                if let node = udev_device_get_devnode(device), let flag = udev_device_get_property_value(device, "ID_INPUT_SWITCH"),
+                   String(cString: flag) == "1" {
+                    let path = String(cString: node)
+                    if path.contains("/event") { nodes.append(path) }
+                }
+                udev_device_unref(device)
+            }
+            entry = udev_list_entry_get_next(e)
+        }
+        return nodes.sorted()
+    }
+}
