@@ -14,6 +14,7 @@ PREFIX ?= /usr/local
 DESTDIR ?=
 BINDIR ?= $(PREFIX)/bin
 LIBDIR ?= $(PREFIX)/lib
+LIBEXECDIR ?= $(PREFIX)/libexec
 INCLUDEDIR ?= $(PREFIX)/include
 DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
@@ -27,6 +28,7 @@ MAN = build/man
 # What `make install` puts in place (under DESTDIR), one path per line: uninstall removes these.
 INSTALLED = \
 	$(BINDIR)/wlr-orient \
+	$(LIBEXECDIR)/wlr-orient-daemon \
 	$(LIBDIR)/libwlr-orient.so \
 	$(LIBDIR)/libwlr-orient-preload.so \
 	$(LIBDIR)/pkgconfig/wlr-orient.pc \
@@ -53,6 +55,7 @@ $(MAN)/%: docs/man/%.scd
 
 install: all
 	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
+	install -Dm755 $(BUILD)/wlr-orient-daemon $(DESTDIR)$(LIBEXECDIR)/wlr-orient-daemon
 	install -Dm755 $(BUILD)/libwlr-orient.so $(DESTDIR)$(LIBDIR)/libwlr-orient.so
 	install -Dm755 $(BUILD)/libwlr-orient-preload.so $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.so
 	install -Dm644 Sources/CWlrGlue/include/wlr-orient.h $(DESTDIR)$(INCLUDEDIR)/wlr-orient.h

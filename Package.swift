@@ -79,6 +79,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // The daemon's own lean program (no Foundation), which `wlr-orient daemon` starts.
+        .executableTarget(name: "wlr-orient-daemon", dependencies: ["OrientDaemon"]),
         // Benchmarks: the detector's cost per sample (scripts/bench.sh runs it in release).
         .executableTarget(name: "orient-bench", dependencies: ["OrientCore"]),
         // Benchmarks: wakeups of an idle session (benchmarks/wakeups.py runs it under umockdev).

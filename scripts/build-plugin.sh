@@ -25,13 +25,16 @@ fi
 swift build "${flags[@]}" --product wlr-orient-plugin 2>&1 | tail -n 1
 # The plugin runs `wlr-orient plugin-inputs` to read its TOML files, and looks for it beside itself.
 swift build "${flags[@]}" --product wlr-orient 2>&1 | tail -n 1
+# The daemon's own program, which `wlr-orient daemon` becomes (see Sources/wlr-orient-daemon).
+swift build "${flags[@]}" --product wlr-orient-daemon 2>&1 | tail -n 1
 bin=$(swift build "${flags[@]}" --show-bin-path)
 cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
 cp "$bin/wlr-orient" "$out/wlr-orient"
-[ "$mode" = release ] && strip "$out/libwlr-orient.so" "$out/wlr-orient"
+cp "$bin/wlr-orient-daemon" "$out/wlr-orient-daemon"
+[ "$mode" = release ] && strip "$out/libwlr-orient.so" "$out/wlr-orient" "$out/wlr-orient-daemon"
 # The preload for unmodified compositors (wlr-orient run): C, libc only, no policy.
 cc -shared -fPIC -O2 -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
     -ISources/CWlrGlue/include $(pkg-config --cflags wlroots wayland-server pixman-1) -ldl
 cc -O2 -Wall -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
     -ISources/CWlrGlue/include $(pkg-config --cflags --libs wlroots wayland-server xkbcommon pixman-1 libdrm) -ldl
-echo "$out/libwlr-orient.so $out/wlr-orient $out/libwlr-orient-preload.so $out/wlr-orient-host"
+echo "$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-daemon $out/libwlr-orient-preload.so $out/wlr-orient-host"

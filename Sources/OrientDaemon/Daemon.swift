@@ -19,6 +19,9 @@ public final class Daemon {
         case noDisplay = 2
         /// The compositor cannot have its outputs configured by a client: nothing to do here.
         case noOutputManagement = 3
+
+        /// Ends the process with this status.
+        public func terminate() -> Never { Glibc.exit(rawValue) }
     }
 
     public struct Options {
@@ -103,9 +106,11 @@ public final class Daemon {
 
     /// The services (config, sensor, control socket, state), then the connection.
     private func start() -> Exit? {
-        let selfPath = Self.executablePath
+        // `wlr-orient plugin-inputs` reads the TOML files in a child (a parser that aborts on bad
+        // input takes only the child with it): the `wlr-orient` beside this program, or in the
+        // bin of its prefix (PluginInputsReader.helperPath).
         var stateDirectory: String?
-        switch PluginInputsReader.read(configPath: options.configPath, helper: selfPath) {
+        switch PluginInputsReader.read(configPath: options.configPath) {
         case .success(let inputs):
             inputs.messages.forEach(Log.error)
             inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
@@ -123,7 +128,7 @@ public final class Daemon {
             }) { sources.append(source) }
         }
         if let stateDirectory { stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop) }
-        reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: options.configPath, helper: selfPath)) { [unowned self] in
+        reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: options.configPath)) { [unowned self] in
             reloaded($0)
         }
         let config = controller.config
@@ -175,14 +180,6 @@ public final class Daemon {
         headsDone()
         toplevels?.attach(report: { [unowned self] in dispatch($0) }, panelsOf: { [unowned self] in panels(of: $0) })
         return nil
-    }
-
-    /// `/proc/self/exe` resolved: the daemon runs its own `plugin-inputs` to read the TOML files
-    /// in a child (a parser that aborts on bad input takes only the child with it).
-    private static var executablePath: String {
-        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
-        let n = readlink("/proc/self/exe", &buffer, buffer.count - 1)
-        return n > 0 ? String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self) : "wlr-orient"
     }
 
     private func runLoop() -> Exit {

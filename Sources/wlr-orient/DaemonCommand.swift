@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import OrientDaemon
 
 /// `wlr-orient daemon`: the same controller as the plugin, as a Wayland client of any compositor
@@ -37,7 +38,24 @@ struct DaemonCommand: ParsableCommand {
     var debug = false
 
     func run() throws {
-        let exit = Daemon.run(Daemon.Options(configPath: config, debug: debug))
+        // The daemon stays all session: it runs as its own small program (no Foundation, no
+        // argument parser), which this process becomes. Without it, it runs here.
+        let configPath = config.map { URL(fileURLWithPath: $0).path }
+        if let program = Self.leanProgram() {
+            let arguments = [program] + (configPath.map { ["--config", $0] } ?? []) + (debug ? ["--debug"] : [])
+            var argv = arguments.map { strdup($0) } + [nil]
+            execv(program, &argv)
+            printError("wlr-orient daemon: cannot start \(program) (\(String(cString: strerror(errno)))); running in this process")
+        }
+        let exit = Daemon.run(Daemon.Options(configPath: configPath, debug: debug))
         if exit != .stopped { throw ExitCode(exit.rawValue) }
+    }
+
+    /// `wlr-orient-daemon` beside this program (a build directory), else in its prefix's libexec.
+    static func leanProgram() -> String? {
+        let directory = Run.executableDirectory
+        return [directory + "/wlr-orient-daemon", directory + "/../libexec/wlr-orient-daemon"]
+            .map { URL(fileURLWithPath: $0).standardized.path }
+            .first { FileManager.default.isExecutableFile(atPath: $0) }
     }
 }

@@ -105,6 +105,8 @@ def test_the_panel_follows_the_device_and_a_second_output_keeps_every_setting(cl
     client = None
     try:
         s.log.wait(r"accelerometer: iio:device0")
+        # `wlr-orient daemon` became the daemon's own small program.
+        assert os.readlink("/proc/%d/exe" % s.daemon.pid).endswith("/wlr-orient-daemon")
         other = s.heads()["HEADLESS-2"]
         client = Client(client_binary, s.host.client_env)
         client.wait_configure(1280, 800)

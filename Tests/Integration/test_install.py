@@ -14,6 +14,7 @@ from fakeiio import ROOT, FakeIIO
 PREFIX = "/usr"
 PIECES = [
     "bin/wlr-orient",
+    "libexec/wlr-orient-daemon",
     "lib/libwlr-orient.so",
     "lib/libwlr-orient-preload.so",
     "lib/pkgconfig/wlr-orient.pc",
