@@ -61,8 +61,11 @@ public final class Daemon {
     private var nextPanel: UInt = 1
     /// The configuration being tested or applied, and what it changes.
     private var configuration: HeadConfiguration?
-    private var inFlight: [PanelID: Orientation] = [:]
     private var applying = false
+    /// The serial the configuration was made against (a cancelled one is sent again once the
+    /// heads have a newer one).
+    private var sentSerial: UInt32?
+
     /// Configurations cancelled in a row (the heads changed under them); bounded, never a loop.
     private var cancelled = 0
     private static let cancelLimit = 3
@@ -234,7 +237,6 @@ public final class Daemon {
     private func detachConnection() {
         configuration?.destroy()
         configuration = nil
-        inFlight = [:]
         for (proxy, id) in panels.sorted(by: { $0.value < $1.value }) { removePanel(proxy, id) }
         toplevels?.removeAll()
         toplevels?.destroy()
@@ -409,15 +411,14 @@ public final class Daemon {
         guard let configuration else {
             return Log.error("cannot make an output configuration (no serial from the compositor yet)")
         }
-        inFlight = change
         applying = apply
+        sentSerial = heads.serial
         if apply { configuration.apply() } else { configuration.test() }
     }
 
     private func answered(_ answer: HeadConfiguration.Answer, transforms: [OpaquePointer: Int32], change: [PanelID: Orientation]) {
         configuration?.destroy()
         configuration = nil
-        inFlight = [:]
         switch (answer, applying) {
         case (.succeeded, false):
             cancelled = 0
@@ -425,20 +426,25 @@ public final class Daemon {
             return
         case (.succeeded, true):
             cancelled = 0
+            // Applied: the heads show it now, whether or not (or before) the compositor
+            // describes them anew, so that it is not sent again.
+            for (proxy, transform) in transforms { heads?.assume(transform: transform, for: proxy) }
             for (id, o) in change.sorted(by: { $0.key < $1.key }) {
                 Log.info("\(names[id] ?? "panel"): \(o.rawValue) (transform \(OutputTransform(for: o).rawValue))")
             }
         case (.failed, _):
             refuse(change, why: applying ? "the compositor failed to apply it" : "the compositor's test refused it")
         case (.cancelled, _):
-            // The heads changed before the compositor got to it: again on the new serial, which
-            // the next `done` brings (a bounded number of times).
+            // The heads changed before the compositor got to it: again on the new serial (a
+            // bounded number of times). If its `done` came before this answer, at once; else
+            // that `done` submits.
             cancelled += 1
             if cancelled > Self.cancelLimit {
                 cancelled = 0
                 refuse(change, why: "it was cancelled \(Self.cancelLimit + 1) times in a row (the outputs keep changing)")
+            } else if heads?.serial == sentSerial {
+                return
             }
-            return   // the next `done` submits again
         }
         submit()
     }

@@ -56,6 +56,12 @@ final class OutputHeads {
         zwlr_output_manager_v1_destroy(manager)
     }
 
+    /// A configuration with this transform was applied to the head: it shows it until the
+    /// compositor says otherwise.
+    func assume(transform: Int32, for proxy: OpaquePointer) {
+        head(proxy) { $0.transform = transform }
+    }
+
     private static func owner(_ data: UnsafeMutableRawPointer?) -> OutputHeads? {
         data.map { Unmanaged<OutputHeads>.fromOpaque($0).takeUnretainedValue() }
     }
