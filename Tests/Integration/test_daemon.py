@@ -267,3 +267,12 @@ def test_the_daemon_follows_a_tablet_mode_switch():
         assert s.status()["tablet_mode"] is False
     finally:
         assert s.stop() == 0
+
+
+def test_daemon_help_says_what_needs_the_plugin():
+    r = subprocess.run([BIN, "daemon", "--help"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0, r.stderr
+    text = " ".join(r.stdout.split())
+    plugin_only = text.split("Plugin only:")[1]
+    for feature in ("animations", "launching an app already in its orientation", "wlr-orient protocol", "touch"):
+        assert feature in plugin_only, (feature, text)
