@@ -19,6 +19,8 @@ public final class Daemon {
         case noDisplay = 2
         /// The compositor cannot have its outputs configured by a client: nothing to do here.
         case noOutputManagement = 3
+        /// Another wlr-orient (the plugin in the compositor, or another daemon) serves this display.
+        case alreadyServed = 4
 
         /// Ends the process with this status.
         public func terminate() -> Never { Glibc.exit(rawValue) }
@@ -36,8 +38,10 @@ public final class Daemon {
 
     private let options: Options
     private let loop: OpaquePointer
-    /// The connection to the compositor (a new one after a protocol error).
+    /// The connection to the compositor (a new one after a protocol error); `connected` is false
+    /// once it has been disconnected and none replaced it.
     private var display: OpaquePointer
+    private var connected = true
     private var displaySource: OpaquePointer?
     private var globals: Globals
     /// When the connection was last made again after a protocol error (bounded: 3 a minute).
@@ -74,6 +78,11 @@ public final class Daemon {
     /// Refusals already logged, each once.
     private var refusalsLogged: Set<String> = []
 
+    /// The controller asked for something to be shown: sent once the current batch is told.
+    private var needsSubmit = false
+    /// What each panel's head showed at the last `done` (or as applied since): a change that is
+    /// neither is someone else's (the user's own `wlr-randr`).
+    private var seen: [PanelID: Orientation] = [:]
     private var queue: [ControllerEvent] = []
     private var dispatching = false
     private var sentLean: Double?
@@ -139,9 +148,12 @@ public final class Daemon {
                             kept: { [unowned self] in controller.state.lastFelt }) { [unowned self] in dispatch(.felt($0)) }
         Log.info("started on \(getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"); panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
+        if let served = alreadyServed() { return served }
         startControlServer()
         execute(controller.start())
-        tabletSwitches = TabletSwitches(loop: loop) { [unowned self] in dispatch(.tabletMode($0)) }
+        if config.rotateWhen == .tabletMode {
+            tabletSwitches = TabletSwitches(loop: loop) { [unowned self] in dispatch(.tabletMode($0)) }
+        }
         return attachConnection()
     }
 
@@ -163,6 +175,9 @@ public final class Daemon {
             return 0
         }
         heads.done = { [unowned self] in headsDone() }
+        heads.removed = { [unowned self] proxy in
+            if let id = panels[proxy] { removePanel(proxy, id) }
+        }
         heads.finished = { [unowned self] in
             Log.error("the compositor withdrew wlr-output-management")
             exit = .displayGone
@@ -187,12 +202,22 @@ public final class Daemon {
 
     private func runLoop() -> Exit {
         while exit == nil {
+            // What the controller wants, once everything that arrived together has been told
+            // (a window's arrival, outputs and focus come as several events: a configuration
+            // sent in between would turn the panel for a state that lasts a moment).
+            if wl_display_dispatch_pending(display) >= 0, needsSubmit {
+                needsSubmit = false
+                submit()
+            }
             // Requests made while handling anything (a rotation, a reply) go out before waiting.
             if wl_display_dispatch_pending(display) < 0 || wl_display_flush(display) < 0 && errno != EAGAIN {
                 if let gone = lostDisplay() { return gone }
                 continue
             }
-            if wl_event_loop_dispatch(loop, -1) < 0, errno != EINTR { break }
+            if wl_event_loop_dispatch(loop, -1) < 0, errno != EINTR {
+                Log.error("the event loop failed (\(String(cString: strerror(errno)))); exiting")
+                return .displayGone
+            }
         }
         if exit == .stopped { Log.info("stopped") }
         return exit ?? .stopped
@@ -203,9 +228,9 @@ public final class Daemon {
     }
 
     /// The connection failed. A protocol error with the compositor still there is met by
-    /// connecting again (wlroots 0.15 destroys a head's object at once when its output goes, so
-    /// a configuration sent just then names an object that no longer exists, and the compositor
-    /// ends the connection); nil when connected again. Else the compositor went away.
+    /// connecting again (wlroots 0.15, for one, destroys a head's object at once when its output
+    /// goes, so a configuration sent just then names an object that no longer exists, and the
+    /// compositor ends the connection); nil when connected again. Else the compositor went away.
     private func lostDisplay() -> Exit? {
         let error = wl_display_get_error(display)
         let now = monotonicSeconds()
@@ -221,13 +246,15 @@ public final class Daemon {
         var id: UInt32 = 0
         let code = wl_display_get_protocol_error(display, &interface, &id)
         let object = (interface.map { String(cString: $0.pointee.name) } ?? "an object") + "@\(id)"
-        Log.error("the compositor ended the connection over a protocol error (\(object), code \(code)), as wlroots 0.15 does when an output goes while it is being configured; connecting again")
+        Log.error("the compositor ended the connection over a protocol error (\(object), code \(code)); connecting again (wlroots 0.15 does this when an output goes while it is being configured)")
         detachConnection()
         guard let again = wl_display_connect(nil) else {
+            connected = false
             Log.error("the compositor went away (\(String(cString: strerror(errno)))); exiting so that the service manager can start the daemon again with the next one")
             return .displayGone
         }
         display = again
+        connected = true
         globals = Globals(display: again)
         return attachConnection()
     }
@@ -247,6 +274,7 @@ public final class Daemon {
         if let displaySource { wl_event_source_remove(displaySource) }
         displaySource = nil
         wl_display_disconnect(display)
+        connected = false
     }
 
     private func unhook() {
@@ -273,8 +301,11 @@ public final class Daemon {
         globals.destroy()
         if let displaySource { wl_event_source_remove(displaySource) }
         displaySource = nil
-        _ = wl_display_flush(display)
-        wl_display_disconnect(display)
+        if connected {
+            _ = wl_display_flush(display)
+            wl_display_disconnect(display)
+            connected = false
+        }
     }
 
     // MARK: events in, commands out
@@ -299,7 +330,7 @@ public final class Daemon {
             case .show(let id, let orientation, _):
                 // Transitions are the plugin's: a client cannot draw in the compositor's frames.
                 wanted[id] = orientation
-                submit()
+                needsSubmit = true
             case .startSensor:
                 sensor?.start()
             case .stopSensor:
@@ -349,38 +380,44 @@ public final class Daemon {
                 panels[head.proxy] = id
                 names[id] = head.name
                 wanted[id] = head.showing
+                seen[id] = head.showing
                 let shape = PanelShape(width: Int(size.width), height: Int(size.height))
                 Log.info("\(head.name): a built-in panel (\(shape.rawValue)); it follows the device")
                 dispatch(.panelAdded(id, name: head.name, shape: shape, showing: head.showing))
             case (false, let id?):
                 removePanel(head.proxy, id)
             case (true, let id?):
-                if configuration == nil, let asked = wanted[id], head.showing != asked {
+                if let before = seen[id], head.showing != before {
                     Log.info("\(head.name): set to \(head.showing.rawValue) by someone else; showing that until the device turns")
                     wanted[id] = head.showing
                     dispatch(.panelShowing(id, head.showing))
                 }
+                seen[id] = head.showing
             default:
                 break
             }
         }
         toplevels?.panelsChanged()
-        submit()
+        needsSubmit = true
     }
 
     private func removePanel(_ proxy: OpaquePointer, _ id: PanelID) {
         panels[proxy] = nil
         wanted[id] = nil
+        seen[id] = nil
         Log.info("\(names.removeValue(forKey: id) ?? "a panel"): gone")
         dispatch(.panelRemoved(id))
     }
 
-    /// The panels a toplevel is on, from its wl_outputs' names; nil when an output is nameless
-    /// (a compositor with wl_output older than version 4): then it counts as on every panel.
-    private func panels(of outputs: Set<OpaquePointer>) -> Set<PanelID>? {
+    /// The panels a toplevel is on, from its wl_outputs' names. While that cannot be known (no
+    /// output entered yet, or a nameless one: wl_output before version 4, as in wlroots 0.15),
+    /// it counts as on every panel.
+    private func panels(of outputs: Set<OpaquePointer>) -> Set<PanelID> {
+        let every = Set(panels.values)
+        guard !outputs.isEmpty else { return every }
         var out: Set<PanelID> = []
         for output in outputs {
-            guard let name = globals.outputNames[output] else { return nil }
+            guard let name = globals.outputNames[output] else { return every }
             if let id = names.first(where: { $0.value == name })?.key { out.insert(id) }
         }
         return out
@@ -422,13 +459,17 @@ public final class Daemon {
         switch (answer, applying) {
         case (.succeeded, false):
             cancelled = 0
-            send(transforms: transforms, change: change, apply: true)
-            return
+            // Applied only if it is still what the controller wants; else a new test.
+            if change.allSatisfy({ wanted[$0.key] == $0.value }) {
+                send(transforms: transforms, change: change, apply: true)
+                return
+            }
         case (.succeeded, true):
             cancelled = 0
             // Applied: the heads show it now, whether or not (or before) the compositor
             // describes them anew, so that it is not sent again.
             for (proxy, transform) in transforms { heads?.assume(transform: transform, for: proxy) }
+            for (id, o) in change { seen[id] = o }
             for (id, o) in change.sorted(by: { $0.key < $1.key }) {
                 Log.info("\(names[id] ?? "panel"): \(o.rawValue) (transform \(OutputTransform(for: o).rawValue))")
             }
@@ -481,7 +522,18 @@ public final class Daemon {
         case .success(let inputs):
             inputs.messages.forEach(Log.error)
             dispatch(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors))
+            headsDone()   // [device] outputs may name other panels now
         }
+    }
+
+    /// Another wlr-orient answers on this display's control socket (the plugin inside the
+    /// compositor, or a daemon started twice): two controllers would fight over the transform.
+    private func alreadyServed() -> Exit? {
+        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        guard let path = ControlSocketPath.path(runtimeDirectory: runtime, display: display), ControlServer.isServed(path: path) else { return nil }
+        Log.error("another wlr-orient already serves \(display) (\(path)): the plugin inside the compositor, or another daemon; this one has nothing to do")
+        return .alreadyServed
     }
 
     private func startControlServer() {

@@ -17,7 +17,7 @@ final class ForeignToplevels {
             var appID: String
             var covers: Bool
             var shown: Bool
-            var panels: Set<PanelID>?
+            var panels: Set<PanelID>
         }
 
         // zwlr_foreign_toplevel_handle_v1.state values.
@@ -32,8 +32,8 @@ final class ForeignToplevels {
     private var focused: ToplevelID?
     /// Where changes go; nil until `attach` (until then the handles are only recorded).
     private var report: ((ControllerEvent) -> Void)?
-    /// The panels that a set of wl_outputs are, or nil when the outputs cannot be named.
-    private var panelsOf: (Set<OpaquePointer>) -> Set<PanelID>? = { _ in nil }
+    /// The panels that a set of wl_outputs are.
+    private var panelsOf: (Set<OpaquePointer>) -> Set<PanelID> = { _ in [] }
     var finished: () -> Void = {}
 
     init(manager: OpaquePointer) {
@@ -42,10 +42,12 @@ final class ForeignToplevels {
     }
 
     /// From now on every change is reported, starting with the toplevels there already are.
-    func attach(report: @escaping (ControllerEvent) -> Void, panelsOf: @escaping (Set<OpaquePointer>) -> Set<PanelID>?) {
+    func attach(report: @escaping (ControllerEvent) -> Void, panelsOf: @escaping (Set<OpaquePointer>) -> Set<PanelID>) {
         self.report = report
         self.panelsOf = panelsOf
-        panelsChanged()
+        for proxy in handles.keys { tell(proxy) }
+        // Told even when nothing is activated: else the last toplevel added stays "launching".
+        tellFocus(force: true)
     }
 
     func destroy() {
@@ -84,13 +86,13 @@ final class ForeignToplevels {
         handles[proxy]?.told = now
         guard let before = h.told else {
             report(.toplevelAdded(h.id, appID: now.appID, covers: now.covers))
-            if let panels = now.panels { report(.toplevelPanels(h.id, panels)) }
+            report(.toplevelPanels(h.id, now.panels))
             report(.toplevelMapped(h.id, now.shown))
             return
         }
         if before.appID != now.appID { report(.toplevelAppID(h.id, now.appID)) }
         if before.covers != now.covers { report(.toplevelCovers(h.id, now.covers)) }
-        if before.panels != now.panels, let panels = now.panels { report(.toplevelPanels(h.id, panels)) }
+        if before.panels != now.panels { report(.toplevelPanels(h.id, now.panels)) }
         if before.shown != now.shown { report(.toplevelMapped(h.id, now.shown)) }
     }
 

@@ -38,6 +38,9 @@ final class OutputHeads {
     var done: () -> Void = {}
     /// The compositor took the manager away.
     var finished: () -> Void = {}
+    /// A head is gone (its output was unplugged), just before its proxy is destroyed: anything
+    /// keyed by that pointer must go now, before another head may take its address.
+    var removed: (OpaquePointer) -> Void = { _ in }
     private var modeHead: [OpaquePointer: OpaquePointer] = [:]
 
     init(manager: OpaquePointer) {
@@ -116,6 +119,7 @@ final class OutputHeads {
             scale: { data, proxy, scale in owner(data)?.head(proxy) { $0.scale = scale } },
             finished: { data, proxy in
                 guard let self_ = owner(data), let proxy, let head = self_.heads.removeValue(forKey: proxy) else { return }
+                self_.removed(proxy)
                 for mode in head.modes.keys {
                     self_.modeHead[mode] = nil
                     zwlr_output_mode_v1_destroy(mode)

@@ -98,6 +98,23 @@ public final class ControlServer {
         }
     }
 
+    /// Whether a live server answers at `path` (a refused connection means nobody is there: a
+    /// live server with a full backlog says EAGAIN).
+    public static func isServed(path: String) -> Bool {
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { raw in
+            raw.copyBytes(from: bytes)
+            raw[bytes.count] = 0
+        }
+        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
+        guard probe >= 0 else { return false }
+        defer { close(probe) }
+        return connect(probe, &address) || (errno != ECONNREFUSED && errno != ENOENT)
+    }
+
     private static func connect(_ fd: Int32, _ address: inout sockaddr_un) -> Bool {
         withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }

@@ -13,7 +13,7 @@ while let argument = arguments.popFirst() {
     default:
         let line = Array("wlr-orient-daemon: unknown argument '\(argument)'; start it as `wlr-orient daemon`\n".utf8)
         _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-        exit(2)
+        exit(64)   // EX_USAGE: not one of the statuses a service manager acts on
     }
 }
 let status = Daemon.run(options)

@@ -26,7 +26,8 @@ struct DaemonCommand: ParsableCommand {
 
             Exit status: 0 stopped (SIGTERM/SIGINT); 1 the compositor went away (a service \
             manager restarts it); 2 no compositor to connect to; 3 the compositor offers no \
-            wlr-output-management.
+            wlr-output-management; 4 another wlr-orient (the plugin inside the compositor, or \
+            another daemon) already serves this display.
             """
     )
 

@@ -86,7 +86,7 @@ class Session:
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, text=True, bufsize=1)
         self.daemon_log = Lines(self.daemon.stderr)
-        self.daemon_log.wait(r"control socket: ", timeout=15)
+        self.daemon_log.wait(r"^wlr-orient: control socket: ", timeout=15)
 
     def client_env(self):
         return dict(self.env, LD_PRELOAD="", WAYLAND_DISPLAY=self.display)

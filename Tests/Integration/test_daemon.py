@@ -64,7 +64,7 @@ class Session:
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, text=True)
         self.log = Lines(self.daemon.stderr)
-        self.log.wait(r"control socket: ")
+        self.log.wait(r"^wlr-orient: control socket: ")
 
     def cli(self, *args):
         return subprocess.run([BIN] + list(args), env=self.host.client_env, capture_output=True, text=True, timeout=30)
@@ -182,7 +182,10 @@ def test_a_refused_configuration_is_logged_once_and_the_panel_stays_as_the_compo
         s.log.wait(r"HEADLESS-1: cannot show left-up: the compositor's test refused it; it stays normal")
         assert s.status()["panels"][0]["shown"] == "normal"
         assert s.transform() == "normal"
-        # Never a loop of retries: one test, no apply, and nothing more after a round trip through both.
+        # Never a loop of retries: one test, no apply, and nothing more after round trips through
+        # the daemon (status) and the compositor (wlr-randr) and its stdin.
+        s.status()
+        s.heads()
         s.host.command("next-frame", r"^next-frame$")
         lines = [l for l in s.host.out.available() if l.startswith("output configuration")]
         assert lines == ["output configuration test failed"], lines
@@ -276,3 +279,32 @@ def test_daemon_help_says_what_needs_the_plugin():
     plugin_only = text.split("Plugin only:")[1]
     for feature in ("animations", "launching an app already in its orientation", "wlr-orient protocol", "touch"):
         assert feature in plugin_only, (feature, text)
+
+
+def test_a_daemon_where_the_plugin_already_runs_stops_with_status_4():
+    fake = FakeIIO()
+    fake.add_accel(raw=NORMAL)
+    host = Compositor(fake)   # the plugin inside: it serves the control socket
+    try:
+        host.log.wait(r"control socket: ")
+        env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"])
+        r = subprocess.run([BIN, "daemon", "--config", host.config_path], env=env, capture_output=True, text=True, timeout=30)
+        assert r.returncode == 4, r
+        assert "another wlr-orient already serves wayland-" in r.stderr and "this one has nothing to do" in r.stderr, r.stderr
+    finally:
+        assert host.stop() == 0
+
+
+def test_a_transform_set_by_someone_else_stands_until_the_device_turns():
+    s = Session()
+    try:
+        s.log.wait(r"accelerometer: iio:device0")
+        subprocess.run(["wlr-randr", "--output", "HEADLESS-1", "--transform", "180"], env=s.host.client_env,
+                       check=True, timeout=30)
+        s.log.wait(r"HEADLESS-1: set to bottom-up by someone else; showing that until the device turns")
+        assert s.status()["panels"][0]["shown"] == "bottom-up"
+        assert s.transform() == "180", "the daemon did not turn it back"
+        s.turn(LEFT_UP, "left-up")
+        assert s.transform() == "90"
+    finally:
+        assert s.stop() == 0
