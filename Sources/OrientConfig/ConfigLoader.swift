@@ -63,14 +63,13 @@ public enum ConfigLoader {
     }
 
     public static func load(path: String, shield: ParserShield = NoParserShield()) -> Result<Config, ConfigErrors> {
-        let text: String
-        do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch {
+        switch UserFile.read(path) {
+        case .success(let text):
+            return load(text: text, file: path, shield: shield)
+        case .failure(let problem):
             return .failure(ConfigErrors([ConfigDiagnostic(file: path, line: 1, column: 1,
-                                              message: "cannot read the file: \(error.localizedDescription)")]))
+                                                           message: "cannot use it as a config: \(problem.reason)")]))
         }
-        return load(text: text, file: path, shield: shield)
     }
 }
 

@@ -20,10 +20,13 @@ public struct StateStore: Sendable {
     public func load() -> (state: PersistentState, warnings: [String]) {
         guard FileManager.default.fileExists(atPath: file) else { return (PersistentState(), []) }
         let text: String
-        do {
-            text = try String(contentsOfFile: file, encoding: .utf8)
-        } catch {
-            return (PersistentState(), ["\(file): cannot read the saved state (\(error.localizedDescription)); using defaults"])
+        switch UserFile.read(file) {
+        case .success(let read):
+            text = read
+        case .failure(.binary):
+            return (PersistentState(), ["\(file): the saved state is corrupt (binary data); using defaults"])
+        case .failure(let problem):
+            return (PersistentState(), ["\(file): cannot read the saved state: \(problem.reason); using defaults"])
         }
         // TOMLKit hands the text to C++ as a C string: a NUL byte would silently cut it short.
         guard !text.utf8.contains(0), TOMLHeaderGuard.firstUnsafeHeader(in: text) == nil else {

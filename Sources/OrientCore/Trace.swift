@@ -62,7 +62,8 @@ public enum TraceReader {
         func fail(_ message: String) -> Result<Trace, TraceError> {
             .failure(TraceError(file: file, line: lineNumber, message: message))
         }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // "\r\n" is one Character in Swift: lines end at either (a trace saved on Windows).
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
             lineNumber += 1
             let s = line.hasSuffix("\r") ? line.dropLast() : line[...]
             if lineNumber == 1 {

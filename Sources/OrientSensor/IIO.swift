@@ -17,6 +17,9 @@ public struct SensorError: Error, CustomStringConvertible, Sendable {
 
     /// The device is gone (unplugged, driver unbound, sysfs node removed).
     public var isDeviceGone: Bool { [ENODEV, ENOENT, ENXIO, EIO].contains(errno) }
+
+    /// There is no /sys/bus/iio at all: no IIO driver is loaded, so no accelerometer either.
+    public var meansNoIIODevices: Bool { operation == "iio_create_local_context" && errno == ENOENT }
 }
 
 /// A libiio context: the set of IIO devices visible now.

@@ -165,6 +165,8 @@ public final class OrientationSensor {
             detector.restart(at: time(now))
             events.append(.opened(opened.info))
             nextDue = now
+        } catch let error as SensorError where error.meansNoIIODevices {
+            lose("no accelerometer found", now: now, into: &events)
         } catch {
             lose("libiio: \(error)", now: now, into: &events)
         }

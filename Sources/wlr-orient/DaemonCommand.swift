@@ -31,9 +31,8 @@ struct DaemonCommand: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("A config file instead of the XDG one.", valueName: "file"),
-            completion: .file(extensions: ["toml"]))
-    var config: String?
+    @OptionGroup var configOption: ConfigOption
+    var config: String? { configOption.config }
 
     @Flag(help: "Also log each decision and its sample's time (for benchmarks).")
     var debug = false

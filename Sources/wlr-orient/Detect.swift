@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrientConfig
 import OrientCore
 
 struct Detect: ParsableCommand {
@@ -14,7 +15,7 @@ struct Detect: ParsableCommand {
             """
     )
 
-    @Argument(help: "Trace files (# wlr-orient-trace v1), as written by 'wlr-orient record'.",
+    @Argument(help: "Trace files (# wlr-orient-trace v1), as written by 'wlr-orient record'; - reads standard input.",
               completion: .file(extensions: ["csv"]))
     var traces: [String]
 
@@ -36,10 +37,15 @@ struct Detect: ParsableCommand {
         var failed = false
         for path in traces {
             let text: String
-            do {
-                text = try String(contentsOfFile: path, encoding: .utf8)
-            } catch {
-                printError("\(path):1: cannot read the trace: \(error.localizedDescription)")
+            switch UserFile.read(path) {
+            case .success(let read) where read.isEmpty:
+                printError("\(path): the trace is empty; record one with 'wlr-orient record -o FILE'")
+                failed = true
+                continue
+            case .success(let read):
+                text = read
+            case .failure(let problem):
+                printError("\(path): cannot read the trace: \(problem.reason)")
                 failed = true
                 continue
             }

@@ -14,8 +14,8 @@ struct Record: ParsableCommand {
             """
     )
 
-    @Option(help: "A config file (default: the XDG config, else built-in defaults).", completion: .file(extensions: ["toml"]))
-    var config: String?
+    @OptionGroup var configOption: ConfigOption
+    var config: String? { configOption.config }
 
     @Option(help: "Stop after this many seconds (default: until interrupted).")
     var seconds: Double?
@@ -26,27 +26,35 @@ struct Record: ParsableCommand {
 
     func run() throws {
         let config = try loadConfig(config)
-        let sink: FileHandle
-        if let output {
-            guard FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) else {
-                printError("\(output): cannot create the file")
-                throw ExitCode(1)
-            }
-            sink = handle
-        } else {
-            sink = FileHandle.standardOutput
-        }
+        // The file is made once there is something to write in it: without an accelerometer,
+        // no empty file is left behind for `detect` to reject.
+        var sink: FileHandle? = output == nil ? FileHandle.standardOutput : nil
+        var cannotCreate = false
+        var createError: Int32 = 0
+        var missing: String?
         var pending = ""
         var wroteHeader = false
         var samples = 0
         func flush() {
-            sink.write(Data(pending.utf8))
+            if sink == nil, let output, !cannotCreate {
+                if FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) {
+                    sink = handle
+                } else {
+                    cannotCreate = true
+                    createError = errno
+                    requestStop()
+                }
+            }
+            sink?.write(Data(pending.utf8))
             pending = ""
         }
         let sensor = OrientationSensor(device: config.device, detection: config.detection)
         runSensorLoop(sensor, seconds: seconds) { events in
             for event in events {
                 switch event {
+                case .lost(let why) where !wroteHeader:
+                    missing = why
+                    requestStop()
                 case .opened(let info):
                     if !wroteHeader {
                         pending += TraceWriter.header(device: "\(info.candidate.id) \(info.candidate.label ?? info.candidate.name), recorded by wlr-orient",
@@ -67,8 +75,16 @@ struct Record: ParsableCommand {
             }
             if pending.utf8.count > 4096 { flush() }
         }
+        if let missing {
+            printError(noAccelerometer("record", missing) + (output.map { "; \($0) was not written" } ?? ""))
+            throw ExitCode(1)
+        }
         flush()
-        try? sink.synchronize()
+        if cannotCreate, let output {
+            printError("wlr-orient record: cannot create \(output) (\(String(cString: strerror(createError)).lowercased()))")
+            throw ExitCode(1)
+        }
+        try? sink?.synchronize()
         printError("recorded \(samples) samples\(output.map { " to \($0)" } ?? "")")
     }
 }

@@ -20,9 +20,8 @@ struct Run: ParsableCommand {
             """
     )
 
-    @Option(help: ArgumentHelp("A config file for the plugin instead of the XDG one.", valueName: "file"),
-            completion: .file(extensions: ["toml"]))
-    var config: String?
+    @OptionGroup var configOption: ConfigOption
+    var config: String? { configOption.config }
 
     @Option(help: ArgumentHelp("The plugin to start (default: libwlr-orient.so, found as above).", valueName: "file"),
             completion: .file(extensions: ["so"]))

@@ -13,8 +13,8 @@ struct Sensor: ParsableCommand {
             """
     )
 
-    @Option(help: "A config file (default: the XDG config, else built-in defaults).", completion: .file(extensions: ["toml"]))
-    var config: String?
+    @OptionGroup var configOption: ConfigOption
+    var config: String? { configOption.config }
 
     @Option(help: "Stop after this many seconds.")
     var seconds: Double?
@@ -34,10 +34,17 @@ struct Sensor: ParsableCommand {
         // Plain copies: reading a property wrapper on every event costs more than the event.
         let (json, all, noSamples) = (json, all, noSamples)
         var lastShown = -Double.infinity
+        var opened = false
+        var missing: String?
         runSensorLoop(sensor, seconds: seconds) { events in
             for event in events {
                 switch event {
+                case .lost(let why) where !opened:
+                    // Nothing to show at all: say so and fail, rather than wait in silence.
+                    missing = why
+                    requestStop()
                 case .opened(let info):
+                    opened = true
                     printLine(json ? openedJSON(info) : "device: \(info)")
                 case .sample where noSamples:
                     continue
@@ -59,6 +66,10 @@ struct Sensor: ParsableCommand {
                     if json { printLine("{\"event\": \"log\", \"message\": \(jsonString(line))}") } else { printError(line) }
                 }
             }
+        }
+        if let missing {
+            printError(noAccelerometer("sensor", missing))
+            throw ExitCode(1)
         }
     }
 }

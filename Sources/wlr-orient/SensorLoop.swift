@@ -9,6 +9,14 @@ import OrientSensor
 /// Set by SIGINT/SIGTERM so that a loop can finish its file and exit cleanly.
 nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0
 
+/// Ends `runSensorLoop` after the events being handled (a command that cannot go on).
+func requestStop() { stopRequested = 1 }
+
+/// What `sensor` and `record` say when there is no accelerometer at all, and exit 1 with.
+func noAccelerometer(_ command: String, _ why: String) -> String {
+    "wlr-orient \(command): \(why) (looked in /sys/bus/iio/devices, through libiio)"
+}
+
 /// Runs the sensor on a poll(2) loop until `seconds` have passed or the user interrupts.
 func runSensorLoop(_ sensor: OrientationSensor, seconds: Double?, _ handle: ([SensorEvent]) -> Void) {
     signal(SIGINT) { _ in stopRequested = 1 }

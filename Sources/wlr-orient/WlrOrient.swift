@@ -15,7 +15,18 @@ struct WlrOrient: ParsableCommand {
             Config: $XDG_CONFIG_HOME/wlr-orient/config.toml, then /etc/xdg/wlr-orient/config.toml.
             State (lock, last orientation): $XDG_STATE_HOME/wlr-orient/state.toml.
             """,
+        version: wlrOrientVersion,
         subcommands: [Lock.self, Unlock.self, Toggle.self, Status.self, Watch.self, Reload.self,
                       CheckConfig.self, Detect.self, Sensor.self, Record.self, Run.self, DaemonCommand.self, PluginInputsCommand.self]
     )
+}
+
+/// The release (the Makefile's VERSION and wlr-orient.pc say the same).
+let wlrOrientVersion = "0.1.0"
+
+/// `--config FILE`, as every command that reads the config takes it.
+struct ConfigOption: ParsableArguments {
+    @Option(help: ArgumentHelp("A config file instead of the XDG one ($XDG_CONFIG_HOME/wlr-orient/config.toml).", valueName: "file"),
+            completion: .file(extensions: ["toml"]))
+    var config: String?
 }

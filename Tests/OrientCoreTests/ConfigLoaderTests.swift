@@ -187,7 +187,7 @@ import Testing
         #expect(source.loadedFrom == file)
         try FileManager.default.removeItem(atPath: file)
         #expect(source.reload(fileExists: { FileManager.default.fileExists(atPath: $0) }).first?.message
-            .hasPrefix("cannot read the file") == true)
+            == "cannot use it as a config: there is no such file")
         #expect(source.current.scope == .focused)
     }
 

@@ -28,6 +28,13 @@ import Testing
         #expect(v == Vector3(511, -6, 20))
     }
 
+    @Test func windowsLineEndingsReadTheSame() throws {
+        let unix = "# wlr-orient-trace v1\n# scale: 0.5\nt,x,y,z\n0.004,12,-1022,40\n0.020,-3,4,5\n"
+        let windows = unix.replacingNewlines(with: "\r\n")
+        #expect(windows.utf8.count == unix.utf8.count + 5)
+        #expect(try TraceReader.parse(windows, file: "t.csv").get() == TraceReader.parse(unix, file: "t.csv").get())
+    }
+
     @Test func writerOutputReadsBackTheSame() throws {
         let calibration = Calibration(scale: 0.019163, mountMatrix: try #require(MountMatrix(parsing: "1, 0, 0; 0, -1, 0; 0, 0, -1")))
         let samples = [RawSample(t: 0.5, x: 1, y: -512, z: 3), RawSample(t: 12.0456, x: -1024, y: 0, z: 7)]
@@ -55,5 +62,11 @@ import Testing
     ])
     func malformedTracesNameTheLine(text: String, expected: String) {
         #expect(error(text) == expected)
+    }
+}
+
+private extension String {
+    func replacingNewlines(with ending: String) -> String {
+        split(separator: "\n", omittingEmptySubsequences: false).joined(separator: ending)
     }
 }

@@ -1,0 +1,104 @@
+"""The CLI as a new user meets it (issue #15, point 2): the built executable, run with the
+mistakes people make, answers each in a sentence about their file or device and a non-zero
+status, never with a Foundation error domain or code."""
+import os
+import subprocess
+
+import pytest
+
+from fakeiio import BIN, ROOT, FakeIIO
+
+TRACE = os.path.join(ROOT, "Tests", "Fixtures", "traces", "public", "trace_000.csv")
+AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+
+
+def run(*args, env=None, stdin=None, prefix=()):
+    return subprocess.run(list(prefix) + [BIN] + list(args), env=env, input=stdin, capture_output=True,
+                          text=True, timeout=60)
+
+
+def no_internals(r):
+    for word in ("NSCocoaErrorDomain", "The operation could not be completed", "error 256", "Foundation"):
+        assert word not in r.stderr + r.stdout, r
+
+
+def test_version():
+    r = run("--version")
+    assert r.returncode == 0 and r.stdout.strip() == "0.1.0", r
+
+
+@pytest.mark.parametrize("case", ["missing", "directory", "unreadable", "binary"])
+def test_check_config_says_what_is_wrong_with_the_file(tmp_path, case):
+    path = tmp_path / "config.toml"
+    prefix = ()
+    if case == "directory":
+        path.mkdir()
+    elif case == "binary":
+        path.write_bytes(b"scope = \"focused\"\x00\x01\x02")
+    elif case == "unreadable":
+        path.write_text('scope = "focused"\n')
+        path.chmod(0)
+        prefix = AS_NOBODY   # root reads anything
+    expected = {
+        "missing": "there is no such file",
+        "directory": "it is a directory, not a file",
+        "unreadable": "it cannot be read (permission denied)",
+        "binary": "it is not a text file",
+    }[case]
+    r = run("check-config", str(path), prefix=prefix)
+    assert r.returncode == 1, r
+    assert "%s:1:1: cannot use it as a config: %s" % (path, expected) in r.stderr, r.stderr
+    no_internals(r)
+
+
+@pytest.mark.parametrize("case", ["missing", "directory", "binary", "empty"])
+def test_detect_says_what_is_wrong_with_the_trace(tmp_path, case):
+    path = tmp_path / "trace.csv"
+    if case == "directory":
+        path.mkdir()
+    elif case == "binary":
+        path.write_bytes(b"\x7fELF\x02\x01\x01\x00\x00\x00")
+    elif case == "empty":
+        path.write_text("")
+    expected = {
+        "missing": "%s: cannot read the trace: there is no such file" % path,
+        "directory": "%s: cannot read the trace: it is a directory, not a file" % path,
+        "binary": "%s: cannot read the trace: it is not a text file (it holds binary data, or text that is not UTF-8)" % path,
+        "empty": "%s: the trace is empty; record one with 'wlr-orient record -o FILE'" % path,
+    }[case]
+    r = run("detect", str(path))
+    assert r.returncode == 1, r
+    assert r.stderr.strip() == expected, r.stderr
+    no_internals(r)
+
+
+def test_detect_reads_windows_line_endings_and_standard_input(tmp_path):
+    with open(TRACE) as f:
+        text = f.read()
+    expected = run("detect", TRACE)
+    assert expected.returncode == 0 and expected.stdout, expected
+    crlf = tmp_path / "crlf.csv"
+    crlf.write_bytes(text.replace("\n", "\r\n").encode())
+    r = run("detect", str(crlf))
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == expected.stdout
+    r = run("detect", "-", stdin=text)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout == expected.stdout
+
+
+def test_sensor_without_an_accelerometer_says_so_and_fails():
+    fake = FakeIIO()   # a testbed with no device at all
+    r = run("sensor", "--seconds", "5", env=fake.env())
+    assert r.returncode == 1, r
+    assert "wlr-orient sensor: no accelerometer found (looked in /sys/bus/iio/devices, through libiio)" in r.stderr, r.stderr
+
+
+def test_record_without_an_accelerometer_leaves_no_file_behind(tmp_path):
+    fake = FakeIIO()
+    out = tmp_path / "f.csv"
+    r = run("record", "--seconds", "5", "-o", str(out), env=fake.env())
+    assert r.returncode == 1, r
+    assert "wlr-orient record: no accelerometer found (looked in /sys/bus/iio/devices, through libiio); %s was not written" % out \
+        in r.stderr, r.stderr
+    assert not out.exists()
