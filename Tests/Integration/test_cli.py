@@ -2,6 +2,7 @@
 mistakes people make, answers each in a sentence about their file or device and a non-zero
 status, never with a Foundation error domain or code."""
 import os
+import re
 import subprocess
 
 import pytest
@@ -102,3 +103,22 @@ def test_record_without_an_accelerometer_leaves_no_file_behind(tmp_path):
     assert "wlr-orient record: no accelerometer found (looked in /sys/bus/iio/devices, through libiio); %s was not written" % out \
         in r.stderr, r.stderr
     assert not out.exists()
+
+
+def test_the_readme_lists_the_same_commands_and_options_as_help():
+    """Issue #15, point 3 (the man page is compared with --help in test_install.py)."""
+    help_text = run("--help").stdout
+    subcommands = re.findall(r"^  ([a-z][a-z-]+)\s", help_text.split("SUBCOMMANDS:")[1], re.M)
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    table = readme.split("\n## CLI\n")[1].split("\n## ")[0]
+    rows = {}
+    for line in table.splitlines():
+        m = re.match(r"^\| `wlr-orient ([a-z][a-z-]+)([^`]*)`", line)
+        if m:
+            rows[m.group(1)] = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*|(?<![\w-])-[a-z](?![\w-])", m.group(2)))
+    assert set(subcommands) == set(rows), (subcommands, sorted(rows))
+    for command in subcommands:
+        text = run("help", command).stdout
+        options = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text)) - {"--help", "--version"}
+        assert options <= rows[command], (command, options - rows[command])

@@ -107,7 +107,8 @@ def test_the_man_page_and_help_name_the_same_commands_and_options(staged):
     assert set(subcommands) == in_man, (subcommands, in_man)
     for command in subcommands:
         options = help_words(subprocess.run([cli, "help", command], capture_output=True, text=True,
-                                            check=True).stdout) - {"--help"}
+                                            check=True).stdout) - {"--help", "--version"}
+        # (--help and --version are every command's: the page says so once, below the list.)
         # The subcommand's entry: from its line to the next subcommand's.
         section = re.split(r"\n {7}%s(?![\w-])" % re.escape(command), listed, 1)[1]
         section = re.split(r"\n {7}[a-z]", section, 1)[0]
