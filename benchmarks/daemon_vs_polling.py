@@ -31,7 +31,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
-from stats import percentile  # noqa: E402
+from stats import percentile, step_latencies  # noqa: E402
 from compositor import Compositor  # noqa: E402
 from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
 from sensor_vs_iio_sensor_proxy import usage  # noqa: E402
@@ -98,15 +98,7 @@ def turn(host, fake, dev, rng, steps, current):
         made.append((t, TRANSFORM[target]))
         current = target
     time.sleep(2.0)
-    seen = frames(host)
-    latencies, missed = [], 0
-    for i, (t, transform) in enumerate(made):
-        end = made[i + 1][0] if i + 1 < len(made) else float("inf")
-        hit = next((tf for tf, tr in seen if t <= tf < end and tr == transform), None)
-        if hit is None:
-            missed += 1
-        else:
-            latencies.append((hit - t) * 1000)
+    latencies, missed = step_latencies(made, frames(host))
     return latencies, missed, current
 
 

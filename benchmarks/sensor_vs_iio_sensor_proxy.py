@@ -29,7 +29,7 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
-from stats import percentile  # noqa: E402
+from stats import percentile, step_latencies  # noqa: E402
 from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
 
 POSES = {"normal": (0, -G, 0), "left-up": (G, 0, 0), "bottom-up": (0, G, 0), "right-up": (-G, 0, 0)}
@@ -132,22 +132,11 @@ def main():
                 p.kill()
         bus.terminate()
 
-    def latencies(events):
-        out, missed = [], 0
-        for i, (t, target) in enumerate(steps):
-            end = steps[i + 1][0] if i + 1 < len(steps) else float("inf")
-            hit = next((te for te, o in events if t <= te < end and o == target), None)
-            if hit is None:
-                missed += 1
-            else:
-                out.append((hit - t) * 1000)
-        return out, missed
-
     print("steps=%d" % len(steps))
     print("writer=%s" % a.writer)
     print("duration_s=%.1f" % duration)
     for name, events in (("wlr_orient", our_events), ("iio_sensor_proxy", peer_events)):
-        lat, missed = latencies(events)
+        lat, missed = step_latencies(steps, events)
         key = "ours" if name == "wlr_orient" else "peer"
         print("%s_latency_median_ms=%.0f" % (name, statistics.median(lat) if lat else float("nan")))
         print("%s_latency_p95_ms=%.0f" % (name, percentile(lat, 95) if lat else float("nan")))

@@ -262,10 +262,15 @@ public final class Daemon {
     /// Forgets everything the connection brought (the controller hears the panels and toplevels
     /// go), then disconnects.
     private func detachConnection() {
-        configuration?.destroy()
-        configuration = nil
         for (proxy, id) in panels.sorted(by: { $0.value < $1.value }) { removePanel(proxy, id) }
         toplevels?.removeAll()
+        closeConnection()
+    }
+
+    /// Destroys what the connection holds and disconnects (once).
+    private func closeConnection() {
+        configuration?.destroy()
+        configuration = nil
         toplevels?.destroy()
         toplevels = nil
         heads?.destroy()
@@ -273,8 +278,11 @@ public final class Daemon {
         globals.destroy()
         if let displaySource { wl_event_source_remove(displaySource) }
         displaySource = nil
-        wl_display_disconnect(display)
-        connected = false
+        if connected {
+            _ = wl_display_flush(display)
+            wl_display_disconnect(display)
+            connected = false
+        }
     }
 
     private func unhook() {
@@ -292,20 +300,7 @@ public final class Daemon {
         configWatcher = nil
         sources.forEach { wl_event_source_remove($0) }
         sources = []
-        configuration?.destroy()
-        configuration = nil
-        toplevels?.destroy()
-        toplevels = nil
-        heads?.destroy()
-        heads = nil
-        globals.destroy()
-        if let displaySource { wl_event_source_remove(displaySource) }
-        displaySource = nil
-        if connected {
-            _ = wl_display_flush(display)
-            wl_display_disconnect(display)
-            connected = false
-        }
+        closeConnection()
     }
 
     // MARK: events in, commands out
