@@ -12,9 +12,10 @@ packages_for() {
     case "$1" in
         # Building needs libiio and libudev; the sensor tests run real libiio against fake
         # devices under umockdev, driven from Debian's python3 with its GObject bindings.
-        # Pillow writes the pictures of transitions (tools/transition-strip.py).
-        demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil grim wlr-randr foot" ;;
-        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil scdoc grim wlr-randr foot" ;;
+        # Pillow and the DejaVu fonts draw the demo's pictures (and tools/transition-strip.py's);
+        # foot is the demo's app.
+        demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil fonts-dejavu-core foot" ;;
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil fonts-dejavu-core scdoc grim wlr-randr foot" ;;
         # Installing (make install): the man pages are written in scdoc, like sway's.
         install) echo "$build scdoc" ;;
         # The peer the sensor benchmark measures against, on a private D-Bus.

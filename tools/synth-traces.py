@@ -3,6 +3,10 @@
 
     python3 tools/synth-traces.py --out DIR [--seed N] [--count N]
     python3 tools/synth-traces.py --out DIR --scenario NAME [--seed N]
+    python3 tools/synth-traces.py --demo FILE
+
+The last writes the demo's session (contrib/demo/session.csv): the story scripts/demo.sh plays,
+with a '# chapter: NAME' comment where each of its steps begins.
 
 Our own physically modelled generator, written independently of the public traces:
 it gives the detector a validation set it was never tuned on (random sessions, any
@@ -54,6 +58,7 @@ class Session:
         self.angle = angle
         self.recline = recline if recline is not None else rng.uniform(5, 25)
         self.labels = {"settles": [], "quiet": [], "segments": []}
+        self.marks = []  # (t, name): chapters of a scripted session (the demo's)
         self.intended = None if flat_start else name(angle)
         self.initial = self.intended
         if flat_start:
@@ -80,6 +85,10 @@ class Session:
             b = amp[2] * math.sin(fq[2] * 6.283 * t + ph[2]) + amp[3] * math.sin(fq[3] * 6.283 * t + ph[3])
             return a, b
         return f
+
+    def mark(self, name_):
+        """A chapter begins here (written as a '# chapter:' comment, which readers skip)."""
+        self.marks.append((self.t, name_))
 
     # --------------------------------------------------------------- episodes
     def hold(self, dur, kind="hold"):
@@ -264,12 +273,16 @@ def device_reading(angle, recline, acc):
     return gx - acc[0], gy - acc[1], gz - acc[2]
 
 
-def render(session, rng, out_dir, index, theme):
+def random_device(rng):
     scale, chip = rng.choice(SENSORS)
-    matrix = rng.choice(MATRICES)
-    rate = rng.choice([10, 25, 50, 100])
-    noise = rng.uniform(0.02, 0.15)
-    drop_p = rng.choice([0.0, 0.01, 0.03])
+    return {"scale": scale, "chip": chip, "matrix": rng.choice(MATRICES), "rate": rng.choice([10, 25, 50, 100]),
+            "noise": rng.uniform(0.02, 0.15), "drop_p": rng.choice([0.0, 0.01, 0.03]), "gaps": rng.random() < 0.3}
+
+
+def render(session, rng, out_dir, index, theme, device=None):
+    device = device or random_device(rng)
+    scale, chip, matrix, rate = device["scale"], device["chip"], device["matrix"], device["rate"]
+    noise, drop_p = device["noise"], device["drop_p"]
     bias = [rng.uniform(-0.15, 0.15) for _ in range(3)]
     gain = [rng.uniform(0.97, 1.03) for _ in range(3)]
     bandwidth = rng.uniform(rate / 4, rate / 2)  # the sensor's own low-pass corner (Hz)
@@ -278,13 +291,16 @@ def render(session, rng, out_dir, index, theme):
     rail = int(2 * G / scale)
     duration = session.t
     gaps = []
-    if rng.random() < 0.3 and duration > 10:
+    if device["gaps"] and duration > 10:
         g0 = rng.uniform(2, duration - 4)
         gaps.append((g0, g0 + rng.uniform(0.3, 1.5)))
     lines = []
     t = rng.uniform(0.0, 1.0 / rate)
     state = None
+    marks = list(session.marks)
     while t < duration:
+        while marks and marks[0][0] <= t:
+            lines.append("# chapter: %s" % marks.pop(0)[1])
         ang, rec, acc = session.pose(t)
         v = device_reading(ang, rec, acc)
         if state is None:
@@ -299,7 +315,7 @@ def render(session, rng, out_dir, index, theme):
             raw = [max(-rail, min(rail, int(round(x)))) for x in raw]
             lines.append("%.3f,%d,%d,%d" % (t, raw[0], raw[1], raw[2]))
         t += (1.0 / rate) * rng.uniform(0.9, 1.1)
-    base = "trace_%03d" % index
+    base = "trace_%03d" % index if isinstance(index, int) else index
     with open(os.path.join(out_dir, base + ".csv"), "w") as f:
         f.write("# wlr-orient-trace v1\n# device: synth-traces %s, %d Hz\n# scale: %f\n# mount-matrix: %s\nt,x,y,z\n"
                 % (chip, rate, scale, matrix))
@@ -367,16 +383,44 @@ def scenario(name_, rng):
     return s
 
 
+def demo_session(rng):
+    """The story scripts/demo.sh tells; contrib/demo/demo.py acts at each chapter."""
+    s = Session(rng, angle=0, recline=15)
+    s.mark("held-normal"); s.hold(2.0)
+    s.mark("turn-left-up"); s.rotate(1, 0.7); s.hold(1.6)
+    s.mark("turn-bottom-up"); s.rotate(1, 0.7); s.hold(1.6)
+    s.mark("turn-right-up-and-knocks"); s.rotate(1, 0.7); s.hold(1.0); s.bump(2.0, 2); s.hold(0.8)
+    s.mark("game-launches"); s.hold(2.5)
+    s.mark("second-window"); s.hold(2.5)
+    s.mark("locked-turned-normal"); s.rotate(1, 0.7); s.hold(2.0)
+    s.mark("unlocked"); s.hold(2.0)
+    s.mark("half-turn"); s.rotate(2, 1.0); s.hold(2.0)
+    return s
+
+
+# The demo's accelerometer: 1000 counts per g, mounted as the panel is, 50 Hz, a little noise.
+DEMO_DEVICE = {"scale": 0.009807, "chip": "BMA250-like", "matrix": MATRICES[0], "rate": 50, "noise": 0.05,
+               "drop_p": 0.0, "gaps": False}
+
+
 SCENARIOS = ["slow-180", "reclined-60", "walk-and-bumps", "flat-start", "table-and-facedown", "hover", "pivot"]
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    ap.add_argument("--out", required=True)
+    ap.add_argument("--out")
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--count", type=int, default=20)
     ap.add_argument("--scenario", help="one named edge case (%s), or 'all'" % ", ".join(SCENARIOS))
+    ap.add_argument("--demo", metavar="FILE", help="write the demo's session to FILE (and its labels beside it)")
     a = ap.parse_args()
+    if a.demo:
+        rng = random.Random("demo-%d" % a.seed)
+        directory, base = os.path.split(os.path.abspath(a.demo))
+        render(demo_session(rng), rng, directory, base.rsplit(".csv", 1)[0], "demo", device=DEMO_DEVICE)
+        return
+    if not a.out:
+        ap.error("--out is required (or --demo FILE)")
     os.makedirs(a.out, exist_ok=True)
     if a.scenario:
         names = SCENARIOS if a.scenario == "all" else [a.scenario]

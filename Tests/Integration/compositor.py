@@ -40,15 +40,20 @@ def build_client(directory):
 
 class Compositor:
     def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=(), wrapper=(),
-                 plugin=None, extra_env=None, top="", outputs='["HEADLESS-*"]'):
+                 plugin=None, extra_env=None, top="", outputs='["HEADLESS-*"]', config_file=None):
         """`top`: top-level config keys (before the [device] table the test panel needs); `config`:
-        what follows that table; `outputs`: the panels' globs."""
+        what follows that table; `outputs`: the panels' globs; `config_file`: a whole config file,
+        used as it is instead of those three."""
         self.dir = tempfile.mkdtemp(prefix="wlr-orient-e2e-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
         config_path = os.path.join(self.dir, "config.toml")
         with open(config_path, "w") as f:
-            f.write(top + '[device]\noutputs = %s\n' % outputs + config)
+            if config_file:
+                with open(config_file) as given:
+                    f.write(given.read())
+            else:
+                f.write(top + '[device]\noutputs = %s\n' % outputs + config)
         self.config_path = config_path
         state_home = os.path.join(self.dir, "state")
         if state:

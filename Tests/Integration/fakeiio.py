@@ -148,13 +148,20 @@ class Lines:
     def __init__(self, stream, context=lambda: ""):
         self.q = queue.Queue()
         self.seen = []
+        self.stamps = []  # when each line of `seen` arrived (time.monotonic())
         self.context = context  # more to say when a wait fails (e.g. the other stream's tail)
         threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
 
     def _pump(self, stream):
         for line in stream:
-            self.q.put(line.rstrip("\n"))
+            self.q.put((time.monotonic(), line.rstrip("\n")))
         self.q.put(None)
+
+    def _keep(self, item):
+        stamp, line = item
+        self.seen.append(line)
+        self.stamps.append(stamp)
+        return line
 
     def next(self, predicate, timeout=10.0, what="a line"):
         """The first new line for which predicate(line) is true."""
@@ -165,13 +172,13 @@ class Lines:
                 raise AssertionError("timed out waiting for %s; last lines: %s%s"
                                      % (what, self.seen[-8:], self.context()))
             try:
-                line = self.q.get(timeout=left)
+                item = self.q.get(timeout=left)
             except queue.Empty:
                 continue
-            if line is None:
+            if item is None:
                 raise AssertionError("the process ended while waiting for %s; last lines: %s%s"
                                      % (what, self.seen[-8:], self.context()))
-            self.seen.append(line)
+            line = self._keep(item)
             if predicate(line):
                 return line
 
@@ -183,24 +190,24 @@ class Lines:
         """Every line that has arrived so far, without waiting."""
         while True:
             try:
-                line = self.q.get_nowait()
+                item = self.q.get_nowait()
             except queue.Empty:
                 return self.seen
-            if line is None:
+            if item is None:
                 return self.seen
-            self.seen.append(line)
+            self._keep(item)
 
     def drain(self, timeout=5.0):
         """After the process ended: every line it printed, consumed or not."""
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                line = self.q.get(timeout=max(0.0, deadline - time.monotonic()))
+                item = self.q.get(timeout=max(0.0, deadline - time.monotonic()))
             except queue.Empty:
                 break
-            if line is None:
+            if item is None:
                 break
-            self.seen.append(line)
+            self._keep(item)
         return self.seen
 
 
