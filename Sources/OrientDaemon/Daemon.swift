@@ -46,14 +46,11 @@ public final class Daemon {
     private var globals: Globals
     /// When the connection was last made again after a protocol error (bounded: 3 a minute).
     private var reconnects: [Double] = []
-    private var controller: Controller
+    /// The controller with the sensor, the config, the saved state and the control socket.
+    private var runner: ControllerRunner
+    private var controller: Controller { runner.controller }
     private var heads: OutputHeads?
     private var toplevels: ForeignToplevels?
-    private var sensor: SensorPump?
-    private var stateSaver: StateSaver?
-    private var reloader: ConfigReloader?
-    private var configWatcher: ConfigWatcher?
-    private var controlServer: ControlServer?
     private var tabletSwitches: TabletSwitches?
     private var sources: [OpaquePointer] = []
     private var exit: Exit?
@@ -83,9 +80,6 @@ public final class Daemon {
     /// What each panel's head showed at the last `done` (or as applied since): a change that is
     /// neither is someone else's (the user's own `wlr-randr`).
     private var seen: [PanelID: Orientation] = [:]
-    private var queue: [ControllerEvent] = []
-    private var dispatching = false
-    private var sentLean: Double?
 
     /// Connects and starts; nil (with the reason logged) when it cannot.
     public static func run(_ options: Options) -> Exit {
@@ -111,27 +105,16 @@ public final class Daemon {
         self.loop = loop
         self.display = display
         globals = Globals(display: display)
-        controller = Controller(config: Config(), state: PersistentState())
+        // `wlr-orient plugin-inputs` reads the TOML files in a child (a parser that aborts on bad
+        // input takes only the child with it): the `wlr-orient` beside this program, or in the
+        // bin of its prefix (PluginInputsReader.helperPath).
+        runner = ControllerRunner(configPath: options.configPath)
     }
 
     // MARK: starting
 
     /// The services (config, sensor, control socket, state), then the connection.
     private func start() -> Exit? {
-        // `wlr-orient plugin-inputs` reads the TOML files in a child (a parser that aborts on bad
-        // input takes only the child with it): the `wlr-orient` beside this program, or in the
-        // bin of its prefix (PluginInputsReader.helperPath).
-        var stateDirectory: String?
-        switch PluginInputsReader.read(configPath: options.configPath) {
-        case .success(let inputs):
-            inputs.messages.forEach(Log.error)
-            inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
-            controller = Controller(config: inputs.config, state: inputs.state, desktop: inputs.desktop)
-            stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
-            watch(configFile: options.configPath ?? inputs.configFile)
-        case .failure(let why):
-            Log.error("\(why); using built-in defaults, and the saved state is left as it is")
-        }
         for signal in [SIGTERM, SIGINT] {
             if let source = glue_add_signal(loop, signal, Unmanaged.passUnretained(self).toOpaque(), { _, context in
                 guard let context else { return 0 }
@@ -139,18 +122,14 @@ public final class Daemon {
                 return 0
             }) { sources.append(source) }
         }
-        if let stateDirectory { stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop) }
-        reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: options.configPath)) { [unowned self] in
-            reloaded($0)
-        }
+        // A config read again may name other panels: the heads are looked at again.
+        runner.attach(loop: loop, perform: { [unowned self] in perform($0) }, configApplied: { [unowned self] in headsDone() })
         let config = controller.config
-        sensor = SensorPump(loop: loop, sensor: OrientationSensor(device: config.device, detection: config.detection, savedFelt: controller.state.lastFelt),
-                            kept: { [unowned self] in controller.state.lastFelt }) { [unowned self] in dispatch(.felt($0)) }
         Log.info("started on \(getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"); panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
         if let served = alreadyServed() { return served }
-        startControlServer()
-        execute(controller.start())
+        runner.startControlServer(who: "the daemon")
+        runner.start()
         if config.rotateWhen == .tabletMode {
             tabletSwitches = TabletSwitches(loop: loop) { [unowned self] in dispatch(.tabletMode($0)) }
         }
@@ -286,18 +265,9 @@ public final class Daemon {
     }
 
     private func unhook() {
-        sensor?.remove()
-        sensor = nil
+        runner.stop()
         tabletSwitches?.remove()
         tabletSwitches = nil
-        stateSaver?.finish()
-        stateSaver = nil
-        controlServer?.stop()
-        controlServer = nil
-        reloader?.stop()
-        reloader = nil
-        configWatcher?.stop()
-        configWatcher = nil
         sources.forEach { wl_event_source_remove($0) }
         sources = []
         closeConnection()
@@ -306,45 +276,18 @@ public final class Daemon {
     // MARK: events in, commands out
 
     private func dispatch(_ event: ControllerEvent) {
-        if let lean = sensor?.lean, abs(lean - (sentLean ?? .infinity)) >= 1 {
-            sentLean = lean
-            queue.append(.lean(lean))
-        }
-        queue.append(event)
-        guard !dispatching else { return }
-        dispatching = true
-        while !queue.isEmpty {
-            execute(controller.handle(queue.removeFirst()))
-        }
-        dispatching = false
+        runner.dispatch(event)
     }
 
-    private func execute(_ commands: [ControllerCommand]) {
-        for command in commands {
-            switch command {
-            case .show(let id, let orientation, _):
-                // Transitions are the plugin's: a client cannot draw in the compositor's frames.
-                wanted[id] = orientation
-                needsSubmit = true
-            case .startSensor:
-                sensor?.start()
-            case .stopSensor:
-                sensor?.stop()
-            case .replaceSensor(let device, let detection):
-                sensor?.replace(with: OrientationSensor(device: device, detection: detection, savedFelt: controller.state.lastFelt))
-            case .tellShown, .tellFelt:
-                break   // our protocol is the plugin's: no client speaks it to the daemon
-            case .save(let state):
-                stateSaver?.save(state)
-            case .notify(let status):
-                controlServer?.broadcast(status)
-            case .reloadConfig:
-                reloader?.reload()
-            case .log(.info, let line):
-                Log.info(line)
-            case .log(.error, let line):
-                Log.error(line)
-            }
+    /// The commands that touch the compositor; the runner carries out the rest.
+    private func perform(_ command: ControllerCommand) {
+        switch command {
+        case .show(let id, let orientation, _):
+            // Transitions are the plugin's: a client cannot draw in the compositor's frames.
+            wanted[id] = orientation
+            needsSubmit = true
+        default:
+            break   // .tellShown, .tellFelt: our protocol is the plugin's; no client speaks it to the daemon
         }
     }
 
@@ -497,55 +440,14 @@ public final class Daemon {
         }
     }
 
-    // MARK: the config and the control socket
-
-    private func watch(configFile: String?) {
-        configWatcher?.stop()
-        var environment: [String: String] = [:]
-        for key in ["HOME", "XDG_CONFIG_HOME"] { environment[key] = getenv(key).map { String(cString: $0) } }
-        let file = configFile ?? XDGPaths(environment: environment).userConfigFile
-        configWatcher = ConfigWatcher(file: file, loop: loop) { [unowned self] in
-            Log.info("config: \(file) changed; reading it again")
-            reloader?.reload()
-        }
-    }
-
-    private func reloaded(_ result: Result<PluginInputs, Problem>) {
-        switch result {
-        case .failure(let why):
-            Log.error("\(why); keeping the config in use")
-        case .success(let inputs):
-            inputs.messages.forEach(Log.error)
-            dispatch(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors))
-            headsDone()   // [device] outputs may name other panels now
-        }
-    }
+    // MARK: the control socket
 
     /// Another wlr-orient answers on this display's control socket (the plugin inside the
     /// compositor, or a daemon started twice): two controllers would fight over the transform.
     private func alreadyServed() -> Exit? {
         let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
-        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-        guard let path = ControlSocketPath.path(runtimeDirectory: runtime, display: display), ControlServer.isServed(path: path) else { return nil }
+        guard let path = ControllerRunner.controlSocketPath, ControlServer.isServed(path: path) else { return nil }
         Log.error("another wlr-orient already serves \(display) (\(path)): the plugin inside the compositor, or another daemon; this one has nothing to do")
         return .alreadyServed
-    }
-
-    private func startControlServer() {
-        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
-        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-        guard let path = ControlSocketPath.path(runtimeDirectory: runtime, display: display) else {
-            return Log.error("no control socket: $XDG_RUNTIME_DIR is not set; `wlr-orient lock` cannot reach the daemon")
-        }
-        switch ControlServer.start(path: path, loop: loop, handle: { [unowned self] request in
-            if case .command(let command) = request { dispatch(.control(command)) }
-            return controller.status
-        }) {
-        case .success(let server):
-            controlServer = server
-            Log.info("control socket: \(path)")
-        case .failure(let why):
-            Log.error("no control socket: \(why)")
-        }
     }
 }

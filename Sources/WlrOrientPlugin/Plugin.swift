@@ -10,33 +10,19 @@ import OrientService
 final class Plugin {
     let orient: UnsafeMutablePointer<wlr_orient>
     let host: wlr_orient_host
-    var controller: Controller
-    /// Writes state.toml off the compositor's thread; nil when the saved state could not be read
-    /// (then writing would wipe the user's lock).
-    private let stateDirectory: String?
-    private var stateSaver: StateSaver?
-    /// The sensor on the compositor's loop (from `attach` on).
-    private var sensor: SensorPump?
+    /// The controller with the sensor, the config, the saved state and the control socket.
+    private let runner: ControllerRunner
+    var controller: Controller { runner.controller }
     var panels: [Panel] = []
     var toplevels: [ToplevelID: Toplevel] = [:]
     var switches: [SwitchDevice] = []
     private var protocolServer: ProtocolServer?
-    private var controlServer: ControlServer?
-    private var reloader: ConfigReloader?
-    private var configWatcher: ConfigWatcher?
-    /// The config file to watch for changes: the one in use, else where the user's would be.
-    private var watchedConfigFile: String
     /// Starts the control socket once the loop runs (the host has named its display by then).
     private var controlStart: OpaquePointer?
     private var listeners: [Listener] = []
     /// Listeners on the backend, the xdg-shell and the seat, each removed when its object is
     /// destroyed (they may go before we do).
     private var groups: [ListenerGroup] = []
-    /// Events wait here while commands run: a command may cause an event (a refused commit).
-    private var queue: [ControllerEvent] = []
-    private var dispatching = false
-    /// The lean last told to the controller.
-    private var sentLean: Double?
 
     init?(host: wlr_orient_host) {
         guard host.display != nil, host.backend != nil, host.output_layout != nil else {
@@ -46,27 +32,7 @@ final class Plugin {
         self.host = host
         // The TOML files are read by the CLI (`wlr-orient plugin-inputs`), never in the compositor:
         // a parser that aborts on bad input, and Foundation with it, stay out of this process.
-        let config: Config
-        let state: PersistentState
-        var desktop = DesktopIndex()
-        var configFile: String?
-        switch PluginInputsReader.read(configPath: host.config_path.map { String(cString: $0) }) {
-        case .success(let inputs):
-            inputs.messages.forEach(Log.error)
-            inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
-            config = inputs.config
-            state = inputs.state
-            desktop = inputs.desktop
-            configFile = inputs.configFile
-            stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
-        case .failure(let why):
-            Log.error("\(why); using built-in defaults, and the saved state is left as it is")
-            config = Config()
-            state = PersistentState()
-            stateDirectory = nil
-        }
-        controller = Controller(config: config, state: state, desktop: desktop)
-        watchedConfigFile = host.config_path.map { String(cString: $0) } ?? configFile ?? Self.userConfigFile
+        runner = ControllerRunner(configPath: host.config_path.map { String(cString: $0) })
         guard let orient = glue_orient_alloc(nil) else { return nil }
         self.orient = orient
     }
@@ -74,12 +40,8 @@ final class Plugin {
     /// Hooks into the compositor: outputs, input devices, toplevels, focus, the event loop.
     func attach() {
         let backend = host.backend
-        let loop = wl_display_get_event_loop(host.display)
-        if let stateDirectory { stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop) }
-        reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: host.config_path.map { String(cString: $0) })) { [unowned self] in
-            reloaded($0)
-        }
-        watchConfig()
+        guard let loop = wl_display_get_event_loop(host.display) else { return }
+        runner.attach(loop: loop, perform: { [unowned self] in perform($0) })
         // If the compositor destroys its display before calling wlr_orient_destroy, everything we
         // hooked (signals, event sources) is going away: unhook it now, while it exists.
         listeners += [Listener(displayDestroy: host.display) { [unowned self] _ in unhook() }].compactMap { $0 }
@@ -109,15 +71,13 @@ final class Plugin {
             ]))
         }
         let config = controller.config
-        sensor = SensorPump(loop: loop, sensor: OrientationSensor(device: config.device, detection: config.detection, savedFelt: controller.state.lastFelt),
-                            kept: { [unowned self] in controller.state.lastFelt }) { [unowned self] in dispatch(.felt($0)) }
         Log.info("started; panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
         controlStart = glue_add_idle(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
             guard let context else { return }
             Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().startControlServer()
         }
-        execute(controller.start())
+        runner.start()
         glue_output_layout_for_each(host.output_layout, Unmanaged.passUnretained(self).toOpaque()) { context, output in
             guard let context else { return }
             Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().addOutput(output)
@@ -132,21 +92,12 @@ final class Plugin {
 
     /// Releases the sensor and removes every listener and event source. Safe to call twice.
     private func unhook() {
-        sensor?.remove()
-        sensor = nil
         // The last state asked for is written before we go.
-        stateSaver?.finish()
-        stateSaver = nil
+        runner.stop()
         protocolServer?.destroy()
         protocolServer = nil
         if let controlStart { wl_event_source_remove(controlStart) }
         controlStart = nil
-        controlServer?.stop()
-        controlServer = nil
-        reloader?.stop()
-        reloader = nil
-        configWatcher?.stop()
-        configWatcher = nil
         listeners.forEach { $0.remove() }
         listeners = []
         groups.forEach { $0.removeAll() }
@@ -161,48 +112,22 @@ final class Plugin {
 
     // MARK: events in, commands out
 
-    /// Hands one event to the controller and carries out what it says. The way the device leans
-    /// goes first when it has moved, so that a decision the event brings is made with it.
+    /// Hands one event to the controller (see `ControllerRunner.dispatch`).
     func dispatch(_ event: ControllerEvent) {
-        if let lean = sensor?.lean, abs(lean - (sentLean ?? .infinity)) >= 1 {
-            sentLean = lean
-            queue.append(.lean(lean))
-        }
-        queue.append(event)
-        guard !dispatching else { return }
-        dispatching = true
-        while !queue.isEmpty {
-            execute(controller.handle(queue.removeFirst()))
-        }
-        dispatching = false
+        runner.dispatch(event)
     }
 
-    private func execute(_ commands: [ControllerCommand]) {
-        for command in commands {
-            switch command {
-            case .show(let id, let orientation, let plan):
-                show(orientation, on: id, plan: plan)
-            case .startSensor:
-                sensor?.start()
-            case .stopSensor:
-                sensor?.stop()
-            case .replaceSensor(let device, let detection):
-                sensor?.replace(with: OrientationSensor(device: device, detection: detection, savedFelt: controller.state.lastFelt))
-            case .tellShown(let id, let orientation):
-                protocolServer?.tellShown(id, orientation)
-            case .tellFelt(let id, let orientation):
-                protocolServer?.tellFelt(id, orientation)
-            case .save(let state):
-                stateSaver?.save(state)
-            case .notify(let status):
-                controlServer?.broadcast(status)
-            case .reloadConfig:
-                reloader?.reload()
-            case .log(.info, let line):
-                Log.info(line)
-            case .log(.error, let line):
-                Log.error(line)
-            }
+    /// The commands that touch the compositor; the runner carries out the rest.
+    private func perform(_ command: ControllerCommand) {
+        switch command {
+        case .show(let id, let orientation, let plan):
+            show(orientation, on: id, plan: plan)
+        case .tellShown(let id, let orientation):
+            protocolServer?.tellShown(id, orientation)
+        case .tellFelt(let id, let orientation):
+            protocolServer?.tellFelt(id, orientation)
+        default:
+            break
         }
     }
 
@@ -244,65 +169,15 @@ final class Plugin {
         transition.render(width: output.pointee.width, height: output.pointee.height, now: monotonicMilliseconds(), panel: panel.name)
     }
 
-    // MARK: reloading the config
-
-    private static var userConfigFile: String {
-        var environment: [String: String] = [:]
-        for key in ["HOME", "XDG_CONFIG_HOME"] { environment[key] = getenv(key).map { String(cString: $0) } }
-        return XDGPaths(environment: environment).userConfigFile
-    }
-
-    /// A change to the config file (an editor saving it) reads it again, as `wlr-orient reload` does.
-    private func watchConfig() {
-        configWatcher?.stop()
-        configWatcher = ConfigWatcher(file: watchedConfigFile, loop: wl_display_get_event_loop(host.display)) { [unowned self] in
-            Log.info("config: \(watchedConfigFile) changed; reading it again")
-            reloader?.reload()
-        }
-    }
-
-    /// The config read again, for the controller to apply or refuse.
-    private func reloaded(_ result: Result<PluginInputs, Problem>) {
-        let inputs: PluginInputs
-        switch result {
-        case .failure(let why):
-            return Log.error("\(why); keeping the config in use")
-        case .success(let read):
-            inputs = read
-        }
-        inputs.messages.forEach(Log.error)
-        if inputs.configErrors.isEmpty, let file = inputs.configFile, host.config_path == nil, file != watchedConfigFile {
-            watchedConfigFile = file
-            watchConfig()
-        }
-        dispatch(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors))
-    }
-
     // MARK: the control socket
 
     /// `$XDG_RUNTIME_DIR/wlr-orient.<display>.sock`, exported to the compositor's children as
     /// `$WLR_ORIENT_SOCKET` (so that `wlr-orient lock` run from a terminal in it finds it).
     private func startControlServer() {
         controlStart = nil
-        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
-        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-        guard let path = ControlSocketPath.path(runtimeDirectory: runtime, display: display) else {
-            return Log.error("no control socket: $XDG_RUNTIME_DIR is not set; `wlr-orient lock` cannot reach this compositor")
-        }
-        switch ControlServer.start(path: path, loop: wl_display_get_event_loop(host.display), handle: { [unowned self] in control($0) }) {
-        case .success(let server):
-            controlServer = server
+        if runner.startControlServer(who: "this compositor"), let path = ControllerRunner.controlSocketPath {
             setenv(ControlSocketPath.variable, path, 1)
-            Log.info("control socket: \(path)")
-        case .failure(let why):
-            Log.error("no control socket: \(why)")
         }
-    }
-
-    /// A request from the control socket; the status after it.
-    private func control(_ request: ControlRequest) -> ControllerStatus {
-        if case .command(let command) = request { dispatch(.control(command)) }
-        return controller.status
     }
 
     // MARK: outputs, toplevels, focus

@@ -1,0 +1,210 @@
+import Glibc
+import OrientCore
+import OrientSensor
+
+/// The controller and everything both hosts (the plugin inside a compositor, the daemon beside
+/// one) run around it on their event loop: the config read by `wlr-orient plugin-inputs` (again
+/// on a reload or when the file is saved), the saved state, the sensor, the control socket, and
+/// the queue that hands the controller one event at a time. A host translates its compositor's
+/// events into `dispatch` and carries out the commands that touch its compositor (`.show`,
+/// `.tellShown`, `.tellFelt`) in `perform`; this carries out the rest.
+public final class ControllerRunner {
+    public private(set) var controller: Controller
+    /// The config file given to the host (the compositor's, or `--config`); nil for the user's.
+    private let configPath: String?
+    /// Where state.toml goes; nil when the saved state could not be read (then writing would
+    /// wipe the user's lock).
+    private let stateDirectory: String?
+    /// The config file to watch for changes: the one in use, else where the user's would be.
+    private var watchedConfigFile: String
+    private var loop: OpaquePointer?
+    private var perform: (ControllerCommand) -> Void = { _ in }
+    private var configApplied: () -> Void = {}
+    private var sensor: SensorPump?
+    private var stateSaver: StateSaver?
+    private var reloader: ConfigReloader?
+    private var configWatcher: ConfigWatcher?
+    private var controlServer: ControlServer?
+    /// Events wait here while commands run: a command may cause an event (a refused commit).
+    private var queue: [ControllerEvent] = []
+    private var dispatching = false
+    /// The lean last told to the controller.
+    private var sentLean: Double?
+
+    /// Reads the config and the saved state (through `wlr-orient plugin-inputs`; what is wrong
+    /// with them is logged, and the defaults are used).
+    public init(configPath: String?) {
+        self.configPath = configPath
+        var configFile: String?
+        switch PluginInputsReader.read(configPath: configPath) {
+        case .success(let inputs):
+            inputs.messages.forEach(Log.error)
+            inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
+            controller = Controller(config: inputs.config, state: inputs.state, desktop: inputs.desktop)
+            configFile = inputs.configFile
+            stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
+        case .failure(let why):
+            Log.error("\(why); using built-in defaults, and the saved state is left as it is")
+            controller = Controller(config: Config(), state: PersistentState())
+            stateDirectory = nil
+        }
+        watchedConfigFile = configPath ?? configFile ?? Self.userConfigFile
+    }
+
+    /// Starts the state saver, the config reloader and watcher and the sensor on `loop`.
+    /// `perform`: the host's part of each command; `configApplied`: after a config read again
+    /// was handed to the controller.
+    public func attach(loop: OpaquePointer, perform: @escaping (ControllerCommand) -> Void,
+                       configApplied: @escaping () -> Void = {}) {
+        self.loop = loop
+        self.perform = perform
+        self.configApplied = configApplied
+        if let stateDirectory { stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop) }
+        reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: configPath)) { [unowned self] in
+            reloaded($0)
+        }
+        watchConfig()
+        let config = controller.config
+        sensor = SensorPump(loop: loop, sensor: OrientationSensor(device: config.device, detection: config.detection, savedFelt: controller.state.lastFelt),
+                            kept: { [unowned self] in controller.state.lastFelt }) { [unowned self] in dispatch(.felt($0)) }
+    }
+
+    /// What the controller asks for at the start (the sensor, the saved lock's panels).
+    public func start() {
+        execute(controller.start())
+    }
+
+    /// Releases the sensor, writes the last state asked for, closes the control socket and stops
+    /// watching the config. Safe to call twice.
+    public func stop() {
+        sensor?.remove()
+        sensor = nil
+        stateSaver?.finish()
+        stateSaver = nil
+        controlServer?.stop()
+        controlServer = nil
+        reloader?.stop()
+        reloader = nil
+        configWatcher?.stop()
+        configWatcher = nil
+        perform = { _ in }
+        configApplied = {}
+    }
+
+    // MARK: events in, commands out
+
+    /// Hands one event to the controller and carries out what it says. The way the device leans
+    /// goes first when it has moved, so that a decision the event brings is made with it.
+    public func dispatch(_ event: ControllerEvent) {
+        if let lean = sensor?.lean, abs(lean - (sentLean ?? .infinity)) >= 1 {
+            sentLean = lean
+            queue.append(.lean(lean))
+        }
+        queue.append(event)
+        guard !dispatching else { return }
+        dispatching = true
+        while !queue.isEmpty {
+            execute(controller.handle(queue.removeFirst()))
+        }
+        dispatching = false
+    }
+
+    private func execute(_ commands: [ControllerCommand]) {
+        for command in commands {
+            switch command {
+            case .show, .tellShown, .tellFelt:
+                perform(command)
+            case .startSensor:
+                sensor?.start()
+            case .stopSensor:
+                sensor?.stop()
+            case .replaceSensor(let device, let detection):
+                sensor?.replace(with: OrientationSensor(device: device, detection: detection, savedFelt: controller.state.lastFelt))
+            case .save(let state):
+                stateSaver?.save(state)
+            case .notify(let status):
+                controlServer?.broadcast(status)
+            case .reloadConfig:
+                reloader?.reload()
+            case .log(.info, let line):
+                Log.info(line)
+            case .log(.error, let line):
+                Log.error(line)
+            }
+        }
+    }
+
+    // MARK: the config
+
+    private static var userConfigFile: String {
+        var environment: [String: String] = [:]
+        for key in ["HOME", "XDG_CONFIG_HOME"] { environment[key] = getenv(key).map { String(cString: $0) } }
+        return XDGPaths(environment: environment).userConfigFile
+    }
+
+    /// A change to the config file (an editor saving it) reads it again, as `wlr-orient reload` does.
+    private func watchConfig() {
+        guard let loop else { return }
+        configWatcher?.stop()
+        let file = watchedConfigFile
+        configWatcher = ConfigWatcher(file: file, loop: loop) { [unowned self] in
+            Log.info("config: \(file) changed; reading it again")
+            reloader?.reload()
+        }
+    }
+
+    /// The config read again, for the controller to apply or refuse.
+    private func reloaded(_ result: Result<PluginInputs, Problem>) {
+        let inputs: PluginInputs
+        switch result {
+        case .failure(let why):
+            return Log.error("\(why); keeping the config in use")
+        case .success(let read):
+            inputs = read
+        }
+        inputs.messages.forEach(Log.error)
+        // The user's file may be another one now (XDG_CONFIG_HOME's, once it exists).
+        if inputs.configErrors.isEmpty, let file = inputs.configFile, configPath == nil, file != watchedConfigFile {
+            watchedConfigFile = file
+            watchConfig()
+        }
+        dispatch(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors))
+        configApplied()
+    }
+
+    // MARK: the control socket
+
+    /// This display's control socket, `$XDG_RUNTIME_DIR/wlr-orient.<display>.sock`, or nil
+    /// without `$XDG_RUNTIME_DIR`.
+    public static var controlSocketPath: String? {
+        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        return ControlSocketPath.path(runtimeDirectory: runtime, display: display)
+    }
+
+    /// Serves the control socket (`who`: what `wlr-orient lock` reaches, for the log); true when
+    /// it is served.
+    @discardableResult
+    public func startControlServer(who: String) -> Bool {
+        guard let loop else { return false }
+        guard let path = Self.controlSocketPath else {
+            Log.error("no control socket: $XDG_RUNTIME_DIR is not set; `wlr-orient lock` cannot reach \(who)")
+            return false
+        }
+        switch ControlServer.start(path: path, loop: loop, handle: { [unowned self] in control($0) }) {
+        case .success(let server):
+            controlServer = server
+            Log.info("control socket: \(path)")
+            return true
+        case .failure(let why):
+            Log.error("no control socket: \(why)")
+            return false
+        }
+    }
+
+    /// A request from the control socket; the status after it.
+    private func control(_ request: ControlRequest) -> ControllerStatus {
+        if case .command(let command) = request { dispatch(.control(command)) }
+        return controller.status
+    }
+}
