@@ -9,7 +9,7 @@ import sys
 
 from PIL import Image
 
-from fakeiio import ROOT
+from fakeiio import BIN, ROOT
 
 DEMO = os.path.join(ROOT, "contrib", "demo")
 sys.path.insert(0, DEMO)
@@ -105,3 +105,15 @@ def test_the_demo_tells_its_story_and_writes_every_picture_and_the_timeline(tmp_
         assert name in page
     text = (out / "timeline.txt").read_text()
     assert "locked: portrait" in text and "org.example.Game" in text
+
+
+def test_the_detector_reads_the_demo_session_as_the_story_tells_it():
+    """The shipped session turns the tablet exactly as the story's steps say (the knocks and the
+    half turn included), read by the plugin's own detector from the file."""
+    result = subprocess.run([BIN, "detect", os.path.join(DEMO, "session.csv")], capture_output=True, text=True,
+                            check=True)
+    felt = [json.loads(line)["orientation"] for line in result.stdout.splitlines()]
+    assert felt == ["normal", "left-up", "bottom-up", "right-up", "normal", "bottom-up"]
+    chapters = [line.split(":", 1)[1].strip() for line in open(os.path.join(DEMO, "session.csv"))
+                if line.startswith("# chapter:")]
+    assert chapters == [chapter for chapter, _, _, _ in STORY]
