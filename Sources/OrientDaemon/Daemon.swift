@@ -122,18 +122,33 @@ public final class Daemon {
                 return 0
             }) { sources.append(source) }
         }
-        // A config read again may name other panels: the heads are looked at again.
-        runner.attach(loop: loop, perform: { [unowned self] in perform($0) }, configApplied: { [unowned self] in headsDone() })
+        // A config read again may name other panels (the heads are looked at again) or change
+        // `rotate-when` (the switches are opened or closed).
+        runner.attach(loop: loop, perform: { [unowned self] in perform($0) }, configApplied: { [unowned self] in
+            followRotateWhen()
+            headsDone()
+        })
         let config = controller.config
         Log.info("started on \(getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"); panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
         if let served = alreadyServed() { return served }
         runner.startControlServer(who: "the daemon")
         runner.start()
-        if config.rotateWhen == .tabletMode {
-            tabletSwitches = TabletSwitches(loop: loop) { [unowned self] in dispatch(.tabletMode($0)) }
-        }
+        followRotateWhen()
         return attachConnection()
+    }
+
+    /// The tablet-mode switches are read only while `rotate-when = "tablet-mode"` asks for them.
+    private func followRotateWhen() {
+        switch (controller.config.rotateWhen, tabletSwitches) {
+        case (.tabletMode, nil):
+            tabletSwitches = TabletSwitches(loop: loop) { [unowned self] in dispatch(.tabletMode($0)) }
+        case (.always, let switches?):
+            switches.remove()
+            tabletSwitches = nil
+        default:
+            break
+        }
     }
 
     /// Learns the compositor's globals and hooks the heads and toplevels to the controller.

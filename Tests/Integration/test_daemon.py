@@ -272,6 +272,31 @@ def test_the_daemon_follows_a_tablet_mode_switch():
         assert s.stop() == 0
 
 
+def test_a_reload_that_sets_rotate_when_tablet_mode_opens_the_switch_and_one_back_to_always_closes_it():
+    # The switch says tablet mode one second after it is opened, laptop mode two seconds later.
+    events = ("E: 1.000000 0005 0001 0001\nE: 1.000000 0000 0000 0000\n"
+              "E: 3.000000 0005 0001 0000\nE: 3.000000 0000 0000 0000\n")
+    s = Session(pose=LEFT_UP, tablet_switch=events)
+    try:
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")   # rotate-when = "always": no switch is read
+        with open(s.host.config_path) as f:
+            config = f.read()
+        with open(s.host.config_path, "w") as f:
+            f.write('rotate-when = "tablet-mode"\n' + config)
+        assert s.cli("reload").returncode == 0
+        s.log.wait(r"tablet-mode switch: /dev/input/event9")
+        s.log.wait(r"tablet mode: the panel follows the device")
+        s.log.wait(r"laptop mode: the panel stays upright")
+        s.log.wait(r"HEADLESS-1: normal \(transform 0\)")
+        with open(s.host.config_path, "w") as f:
+            f.write(config)
+        assert s.cli("reload").returncode == 0
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")   # always again: the device decides
+        assert s.status()["rotate_when"] == "always"
+    finally:
+        assert s.stop() == 0
+
+
 def test_daemon_help_says_what_needs_the_plugin():
     r = subprocess.run([BIN, "daemon", "--help"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 0, r.stderr
