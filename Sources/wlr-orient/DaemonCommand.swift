@@ -21,7 +21,7 @@ struct DaemonCommand: ParsableCommand {
             Plugin only: the rotation and cross-fade animations, launching an app already in its \
             orientation (the daemon sees a window only once it is shown), an app's own \
             declaration over the wlr-orient protocol, and mapping touch to the panel (map the \
-            touchscreen to the panel in the compositor's own config: sway `input TYPE:touch \
+            touchscreen to the panel in the compositor's own config: sway `input type:touch \
             map_to_output eDP-1`, Hyprland `input:touchdevice:output`).
 
             Exit status: 0 stopped (SIGTERM/SIGINT); 1 the compositor went away (a service \
