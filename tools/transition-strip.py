@@ -43,14 +43,6 @@ def read_ppm(path):
         return Image.open(f).convert("RGB")
 
 
-def recorded(directory):
-    """[(presented seconds, transform, file)] from a `record stop` directory."""
-    with open(os.path.join(directory, "frames.tsv")) as f:
-        columns = next(f).rstrip("\n").split("\t")
-        rows = [dict(zip(columns, line.rstrip("\n").split("\t"))) for line in f]
-    return [(float(r["presented"]), int(r["transform"]), os.path.join(directory, r["file"])) for r in rows]
-
-
 def record(args, scratch):
     """Runs the session; returns (kind, began, ended, frames), times in monotonic seconds."""
     config = "[transition]\nkind = \"%s\"\n" % args.kind
@@ -79,9 +71,8 @@ def record(args, scratch):
         m = host.log.wait(SPAN, timeout=20)
         host.command("next-frame", r"^next-frame$")
         host.command("next-frame", r"^next-frame$")
-        out = os.path.join(scratch, "record")
-        host.command("record stop " + out, r"^recorded ", timeout=60)
-        return m.group(1), float(m.group(2)), float(m.group(3)), [(None, 0, before)] + recorded(out)
+        frames = host.record_stop(os.path.join(scratch, "record"))
+        return m.group(1), float(m.group(2)), float(m.group(3)), [(None, 0, before)] + frames
     finally:
         for c in clients:
             c.stop()

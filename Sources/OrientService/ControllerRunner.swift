@@ -182,23 +182,23 @@ public final class ControllerRunner {
         return ControlSocketPath.path(runtimeDirectory: runtime, display: display)
     }
 
-    /// Serves the control socket (`who`: what `wlr-orient lock` reaches, for the log); true when
-    /// it is served.
+    /// Serves the control socket (`who`: what `wlr-orient lock` reaches, for the log); its path
+    /// when it is served.
     @discardableResult
-    public func startControlServer(who: String) -> Bool {
-        guard let loop else { return false }
+    public func startControlServer(who: String) -> String? {
+        guard let loop else { return nil }
         guard let path = Self.controlSocketPath else {
             Log.error("no control socket: $XDG_RUNTIME_DIR is not set; `wlr-orient lock` cannot reach \(who)")
-            return false
+            return nil
         }
         switch ControlServer.start(path: path, loop: loop, handle: { [unowned self] in control($0) }) {
         case .success(let server):
             controlServer = server
             Log.info("control socket: \(path)")
-            return true
+            return path
         case .failure(let why):
             Log.error("no control socket: \(why)")
-            return false
+            return nil
         }
     }
 

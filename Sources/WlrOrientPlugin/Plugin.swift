@@ -175,7 +175,7 @@ final class Plugin {
     /// `$WLR_ORIENT_SOCKET` (so that `wlr-orient lock` run from a terminal in it finds it).
     private func startControlServer() {
         controlStart = nil
-        if runner.startControlServer(who: "this compositor"), let path = ControllerRunner.controlSocketPath {
+        if let path = runner.startControlServer(who: "this compositor") {
             setenv(ControlSocketPath.variable, path, 1)
         }
     }

@@ -106,6 +106,15 @@ class Compositor:
         w, h = map(int, size.split())
         return w, h, pixels
 
+    def record_stop(self, directory):
+        """Ends a `record start` and writes its frames to `directory`; returns [(presented
+        (monotonic seconds), transform, path of the frame's PPM)], in order."""
+        self.command("record stop " + directory, r"^recorded ", timeout=60)
+        with open(os.path.join(directory, "frames.tsv")) as f:
+            columns = next(f).rstrip("\n").split("\t")
+            rows = [dict(zip(columns, line.rstrip("\n").split("\t"))) for line in f]
+        return [(float(r["presented"]), int(r["transform"]), os.path.join(directory, r["file"])) for r in rows]
+
     def wait_for_panel(self, predicate, frames=60):
         """Dumps the raw panel until predicate(w, h, rgb) holds, waiting a frame between tries
         (a client's redraw reaches the screen a frame or two after its configure)."""

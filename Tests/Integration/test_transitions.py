@@ -23,16 +23,9 @@ def read_ppm(path):
     return w, h, pixels
 
 
-def recorded(directory):
-    """[(presented, transform, (w, h, rgb))] of a `record stop` directory."""
-    frames = []
-    with open(os.path.join(directory, "frames.tsv")) as f:
-        next(f)
-        for line in f:
-            fields = line.rstrip("\n").split("\t")
-            presented, transform, name = fields[1], fields[2], fields[-1]
-            frames.append((float(presented), int(transform), read_ppm(os.path.join(directory, name))))
-    return frames
+def recorded(host, directory):
+    """Ends the recording: [(presented, transform, (w, h, rgb))] of each frame, in order."""
+    return [(presented, transform, read_ppm(path)) for presented, transform, path in host.record_stop(directory)]
 
 
 def start(fake, config, client_binary, tile=False, late_ms=None, clients=1):
@@ -71,9 +64,9 @@ def turn_and_record(host, fake, dev, pose, directory):
     m = host.log.wait(SPAN, timeout=10)
     host.command("next-frame", r"^next-frame$")
     host.command("next-frame", r"^next-frame$")
-    host.command("record stop " + directory, r"^recorded ")
+    frames = recorded(host, directory)
     revealed = float(m.group(3)) if m.group(3) != "-" else None
-    return (m.group(1), float(m.group(2)), revealed, float(m.group(4))), recorded(directory)
+    return (m.group(1), float(m.group(2)), revealed, float(m.group(4))), frames
 
 
 def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(client_binary):
@@ -253,8 +246,7 @@ def test_a_second_turn_mid_transition_starts_from_the_frame_on_screen(client_bin
         assert "gave way" not in host.log.seen[-1]
         host.command("next-frame", r"^next-frame$")
         host.command("next-frame", r"^next-frame$")
-        host.command("record stop " + os.path.join(host.dir, "rec"), r"^recorded ")
-        frames = recorded(os.path.join(host.dir, "rec"))
+        frames = recorded(host, os.path.join(host.dir, "rec"))
         final = frames[-1][2][2]
         assert final == initial == host.raw_panel()[2], "back to the plain rendering of normal"
         turned = [i for i, (t, transform, _) in enumerate(frames) if transform == 1]

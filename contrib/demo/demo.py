@@ -172,13 +172,6 @@ class Demo:
         self.host.command("dump " + path, r"^dumped ")
         return pictures.read_ppm(path)
 
-    def recorded(self, directory):
-        """[(presented, transform, image path)] of a `record stop` directory."""
-        with open(os.path.join(directory, "frames.tsv")) as f:
-            columns = next(f).rstrip("\n").split("\t")
-            rows = [dict(zip(columns, line.rstrip("\n").split("\t"))) for line in f]
-        return [(float(r["presented"]), int(r["transform"]), os.path.join(directory, r["file"])) for r in rows]
-
     # ---------------------------------------------------------------- a step
 
     def step(self, chapter, heading, expect_shown, expect_felt, action=None, film=None):
@@ -228,9 +221,7 @@ class Demo:
         return record
 
     def film(self, name, before, transition, record):
-        directory = os.path.join(self.scratch, "record-" + name)
-        self.host.command("record stop " + directory, r"^recorded ", timeout=60)
-        frames = self.recorded(directory)
+        frames = self.host.record_stop(os.path.join(self.scratch, "record-" + name))
         began, ended = transition["began"], transition["ended"]
         during = [f for f in frames if f[0] >= began]
         after = [i for i, f in enumerate(during) if f[0] >= ended]
