@@ -79,7 +79,13 @@ final class ControlClient {
         while sent < bytes.count {
             let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
             if n < 0, errno == EINTR { continue }
-            guard n > 0 else { throw Failure.refused("the connection closed (\(String(cString: strerror(errno))))") }
+            guard n > 0 else {
+                let why = String(cString: strerror(errno))
+                // A compositor that refuses a client (another user, too many clients) answers on
+                // accept and closes, so the request can meet a closed socket: its answer says why.
+                if let line = readLine() { _ = try Self.status(fromReply: line) }
+                throw Failure.refused("the connection closed (\(why))")
+            }
             sent += n
         }
     }
