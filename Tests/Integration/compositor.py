@@ -115,6 +115,14 @@ class Compositor:
             rows = [dict(zip(columns, line.rstrip("\n").split("\t"))) for line in f]
         return [(float(r["presented"]), int(r["transform"]), os.path.join(directory, r["file"])) for r in rows]
 
+    @staticmethod
+    def idle_refreshes(directory):
+        """The refreshes of a recording that committed no new frame (monotonic seconds), from the
+        directory `record_stop` wrote."""
+        with open(os.path.join(directory, "idle.tsv")) as f:
+            next(f)
+            return [float(line) for line in f if line.strip()]
+
     def wait_for_panel(self, predicate, frames=60):
         """Dumps the raw panel until predicate(w, h, rgb) holds, waiting a frame between tries
         (a client's redraw reaches the screen a frame or two after its configure)."""
@@ -125,7 +133,9 @@ class Compositor:
             self.command("next-frame", r"^next-frame$", timeout=2)
         return w, h, rgb
 
-    def stop(self):
+    def stop(self, timeout=10):
+        """Quits the host; its exit status (killed after `timeout` seconds: give one long enough
+        for valgrind's leak check)."""
         if self.p.poll() is None:
             try:
                 self.p.stdin.write("quit\n")
@@ -133,7 +143,7 @@ class Compositor:
             except BrokenPipeError:
                 pass
             try:
-                return self.p.wait(timeout=10)
+                return self.p.wait(timeout=timeout)
             except subprocess.TimeoutExpired:
                 self.p.kill()
                 return self.p.wait()
@@ -192,7 +202,9 @@ class Client:
         m = self.out.wait(r'^\{"touch": \[([-\d.]+), ([-\d.]+)\]\}$', timeout)
         return float(m.group(1)), float(m.group(2))
 
-    def stop(self):
+    def stop(self, timeout=10):
+        """Quits the host; its exit status (killed after `timeout` seconds: give one long enough
+        for valgrind's leak check)."""
         if self.p.poll() is None:
             self.p.terminate()
         self.p.wait(timeout=5)

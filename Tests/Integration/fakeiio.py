@@ -82,10 +82,11 @@ class FakeIIO:
         fd = self.tb.get_dev_fd(devnode)
         os.write(fd, b"".join(struct.pack("<hhh", *(int(v) for v in scan)) for scan in scans))
 
-    def stream(self, devnode, rate=50.0):
-        """Starts a thread that pushes the current scan at `rate` Hz, as the hardware would;
-        returns a Stream whose .scan the test sets (None pauses it) and .stop() ends."""
-        return Stream(self, devnode, rate)
+    def stream(self, devnode, rate=50.0, scan=(0, -G_COUNTS, 0)):
+        """Starts a thread that pushes the current scan at `rate` Hz, as the hardware would,
+        beginning with `scan`; returns a Stream whose .scan the test sets (None pauses it) and
+        .stop() ends."""
+        return Stream(self, devnode, rate, scan)
 
     def set(self, syspath, x, y, z):
         """A new reading, given the way sysfs gives one: the same files with new contents. Each
@@ -123,8 +124,8 @@ class FakeIIO:
 
 
 class Stream:
-    def __init__(self, fake, devnode, rate):
-        self.scan = (0, -G_COUNTS, 0)
+    def __init__(self, fake, devnode, rate, scan):
+        self.scan = scan   # set before the thread starts: its first push is already this
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(fake, devnode, 1.0 / rate), daemon=True)
         self._thread.start()

@@ -42,6 +42,9 @@ def turn_and_check(s, size, view, panel="HEADLESS-1"):
     for pose, orientation in TURNS:
         s.fake.set(s.dev, *pose)
         s.wait_shown(orientation)
+        # The status says what the daemon decided; the compositor has it once the daemon logs
+        # that its configuration was applied.
+        s.daemon_log.wait(r"%s: %s \(transform " % (panel, orientation), timeout=15)
         view(orientation)
         if orientation != "bottom-up":
             s.app_configured((height, width) if orientation in ("left-up", "right-up") else (width, height))

@@ -242,8 +242,7 @@ def test_a_buffered_device_streams_through_its_buffer(fake):
         opened = p.wait_event("opened")
         assert opened["buffered"] is True, opened
         # Scans arrive only through the buffer: the attributes keep saying "normal".
-        stream = fake.stream(node)
-        stream.scan = (G, 0, 0)
+        stream = fake.stream(node, scan=(G, 0, 0))
         p.wait_event("orientation", orientation="left-up")
         stream.scan = (0, G, 0)
         p.wait_event("orientation", orientation="bottom-up")
@@ -267,8 +266,7 @@ def test_a_buffered_device_that_vanishes_is_found_again(fake):
     stream = None
     try:
         assert p.wait_event("opened")["buffered"] is True
-        stream = fake.stream(node)
-        stream.scan = (G, 0, 0)
+        stream = fake.stream(node, scan=(G, 0, 0))
         p.wait_event("orientation", orientation="left-up")
         stream.stop()
         stream = None
@@ -280,8 +278,7 @@ def test_a_buffered_device_that_vanishes_is_found_again(fake):
         back = time.monotonic()
         opened = p.wait_event("opened", timeout=5)
         assert opened["buffered"] is True and opened["id"] == "iio:device1"
-        stream = fake.stream(node)
-        stream.scan = (G, 0, 0)
+        stream = fake.stream(node, scan=(G, 0, 0))
         p.wait_event("sample", timeout=5)
         assert time.monotonic() - back < 2.0
     finally:

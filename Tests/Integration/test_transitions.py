@@ -5,6 +5,7 @@ when portrait-shaped, green when landscape-shaped, its top quarter red."""
 import math
 import os
 import re
+import statistics
 import subprocess
 from contextlib import contextmanager
 
@@ -142,7 +143,7 @@ def test_a_client_answering_150_ms_late_is_never_shown_at_its_old_size(client_bi
         _, _, old = host.raw_panel()
         (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
         cards[0].wait_configure(300, 480)
-        assert 0.15 - 0.028 <= revealed - began < 0.3, "held until the late client answered (counted from the frame before): %.3f s" % (revealed - began)
+        assert 0.15 - 0.06 <= revealed - began < 0.3, "held until the late client answered (counted from the frame before, which a busy machine can delay): %.3f s" % (revealed - began)
         new = frames[-1][2][2]
         o, n = bytes(old), bytes(new)
         # Every frame after the turn is the old frame, or a blend of the old and the final new one:
@@ -167,7 +168,7 @@ def test_a_client_that_never_answers_holds_the_screen_only_until_the_timeout(cli
         fake.set(dev, *LEFT_UP)
         m = host.log.wait(SPAN, timeout=10)
         began, revealed, ended = float(m.group(2)), float(m.group(3)), float(m.group(4))
-        assert 0.3 - 0.025 <= revealed - began <= 0.36, "revealed at the first frame after the 300 ms timeout: %.3f" % (revealed - began)
+        assert 0.3 - 0.06 <= revealed - began <= 0.36, "revealed at the first frame after the 300 ms timeout (counted from the frame before): %.3f" % (revealed - began)
         assert ended - began <= 0.3 + 0.25 + 0.05, "over within timeout + duration: %.3f" % (ended - began)
 
 
@@ -186,21 +187,29 @@ def test_auto_rotates_one_maximized_client_crossfades_two_tiled_windows_and_an_a
 
 
 def test_every_refresh_presents_a_new_frame_during_a_transition(client_binary):
+    idle_before = 0
     with session("", client_binary) as (fake, dev, host, cards):
         for pose in (LEFT_UP, BOTTOM_UP, NORMAL):
             host.command("record start times", r"^recording$")
             fake.set(dev, *pose)
             m = host.log.wait(SPAN, timeout=10)
             began, ended = float(m.group(2)), float(m.group(4))
-            host.command("record stop " + os.path.join(host.dir, "times"), r"^recorded ")
-            with open(os.path.join(host.dir, "times", "frames.tsv")) as f:
-                times = [float(line.split("\t")[1]) for line in list(f)[1:]]
+            directory = os.path.join(host.dir, "times")
+            times = [t for t, _, _ in host.record_stop(directory)]
+            idle = host.idle_refreshes(directory)
+            # The headless output refreshes on a timer, changed or not: the host notes each
+            # refresh that committed nothing. During a transition there must be none.
+            missed = [round((t - began) * 1000, 1) for t in idle if began + 0.001 < t < ended - 0.001]
+            assert not missed, "refreshes that showed no new frame, ms into the transition: %s" % missed
+            idle_before += sum(1 for t in idle if t < began)
+            # Frames follow the refresh (about 16 ms); scheduling on a busy machine can stretch a
+            # gap now and then, so it is the median that is checked.
             during = [t for t in times if began - 0.001 <= t <= ended + 0.001]
             gaps = [b - a for a, b in zip(during, during[1:])]
-            # The headless output refreshes every 16 ms after its last frame was handled: a missed
-            # refresh would leave a gap of 32 ms or more.
-            assert gaps and max(gaps) < 0.028, "gaps (ms): %s" % [round(g * 1000, 1) for g in gaps]
-            assert len(during) >= (ended - began) / 0.028
+            assert gaps and statistics.median(gaps) < 0.024, "gaps (ms): %s" % [round(g * 1000, 1) for g in gaps]
+    # While the device was being turned, nothing moved on screen: those refreshes were noted idle,
+    # so the count above can see a missed refresh.
+    assert idle_before > 0
 
 
 def test_input_maps_to_the_new_orientation_at_once_during_a_transition(client_binary):

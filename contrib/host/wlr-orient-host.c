@@ -39,7 +39,8 @@
  *   record stop DIR    writes them to DIR: frames.tsv (one line per frame: index, presentation
  *                      time in monotonic seconds, transform, milliseconds spent in
  *                      wlr_orient_render_output in wall time and in the thread's CPU time,
- *                      file) and frame-NNNN.ppm (raw panel pixels)
+ *                      file), frame-NNNN.ppm (raw panel pixels) and idle.tsv (the monotonic
+ *                      time of each refresh that committed no new frame)
  *   refuse-configurations on|off  every output configuration test and apply fails (or not)
  *   add-output WxH     a new headless output; answers "added-output NAME"
  *   remove-output NAME destroys an output (unplugged); answers "removed-output NAME"
@@ -149,6 +150,8 @@ struct host_output {
 	bool recording, record_pixels;
 	struct recorded_frame *record; /* RECORD_MAX entries while recording */
 	int recorded;
+	double *idle;                  /* RECORD_MAX refreshes that committed nothing, while recording */
+	int idle_count;
 	struct wl_listener frame;
 	struct wl_listener commit;
 	struct wl_listener present;
@@ -224,7 +227,7 @@ static double monotonic_seconds(void) {
  * plugin draws the old frame of a rotation over the new layout there, and asks for the next
  * frame while a transition runs (wlr_output_schedule_frame, which sets needs_frame).
  */
-static void render_output(struct host_output *o) {
+static bool render_output(struct host_output *o) {
 	struct host *host = o->host;
 	struct wlr_output *output = o->output;
 	bool needs_frame = false;
@@ -232,12 +235,12 @@ static void render_output(struct host_output *o) {
 	pixman_region32_init(&damage);
 	if (!wlr_output_damage_attach_render(o->scene_output->damage, &needs_frame, &damage)) {
 		pixman_region32_fini(&damage);
-		return;
+		return false;
 	}
 	pixman_region32_fini(&damage);
 	if (!needs_frame) {
 		wlr_output_rollback(output);
-		return;
+		return false;
 	}
 	wlr_renderer_begin(host->renderer, output->width, output->height);
 	/* 0.15's wlr_scene_render_output draws the nodes and clears nothing (wlr_scene_output_commit
@@ -260,12 +263,18 @@ static void render_output(struct host_output *o) {
 	wlr_renderer_end(host->renderer);
 	if (!wlr_output_commit(output)) {
 		wlr_output_rollback(output);
+		return false;
 	}
+	return true;
 }
 
 static void output_handle_frame(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, frame);
-	render_output(o);
+	/* The headless backend refreshes on a timer whether or not anything changed: a refresh that
+	 * commits nothing during a transition is one the animation missed. */
+	if (!render_output(o) && o->recording && o->idle_count < RECORD_MAX) {
+		o->idle[o->idle_count++] = monotonic_seconds();
+	}
 	/* After the frame was committed: whatever clients sent before is on screen. */
 	if (o->report_next_frame) {
 		o->report_next_frame = false;
@@ -336,6 +345,9 @@ static void free_record(struct host_output *o) {
 	free(o->record);
 	o->record = NULL;
 	o->recorded = 0;
+	free(o->idle);
+	o->idle = NULL;
+	o->idle_count = 0;
 	o->recording = false;
 }
 
@@ -689,6 +701,16 @@ static bool write_record(struct host_output *o, const char *dir) {
 			r->orient_cpu_ms, name);
 	}
 	fclose(index);
+	snprintf(path, sizeof(path), "%s/idle.tsv", dir);
+	FILE *idle = fopen(path, "w");
+	if (idle == NULL) {
+		return false;
+	}
+	fprintf(idle, "time\n");
+	for (int i = 0; i < o->idle_count; i++) {
+		fprintf(idle, "%.6f\n", o->idle[i]);
+	}
+	fclose(idle);
 	return true;
 }
 
@@ -769,7 +791,8 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		struct host_output *o = wl_container_of(host->outputs.next, o, link);
 		free_record(o);
 		o->record = calloc(RECORD_MAX, sizeof(*o->record));
-		o->recording = o->record != NULL;
+		o->idle = calloc(RECORD_MAX, sizeof(*o->idle));
+		o->recording = o->record != NULL && o->idle != NULL;
 		o->record_pixels = strstr(line, "times") == NULL;
 		printf(o->recording ? "recording\n" : "record failed\n");
 	} else if (sscanf(line, "record stop %399s", path) == 1 && !wl_list_empty(&host->outputs)) {
