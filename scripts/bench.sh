@@ -57,7 +57,7 @@ echo "== plugin in Debian's sway 1.7 under wlr-orient run: sample to first frame
 /usr/bin/python3 benchmarks/rotation_latency_sway.py --rotations 40
 
 echo "== control: how soon wlr-orient watch --json prints a lock and a turn (limit 50 ms)"
-/usr/bin/python3 benchmarks/watch_latency.py --changes 200 --turns 40
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/watch_latency.py --changes 200 --turns 40
 
 echo "== transitions: ms per frame each kind adds on pixman, beside memcpy of three frames (same run)"
 /usr/bin/python3 benchmarks/transition_cost.py --turns 20
