@@ -187,6 +187,16 @@ class Lines:
         """The match of the first new line matching `pattern`."""
         return re.search(pattern, self.next(lambda line: re.search(pattern, line), timeout, repr(pattern)))
 
+    def wait_all(self, patterns, timeout=10.0):
+        """Waits until each of `patterns` has matched a new line, in whatever order they come
+        (for events of two sources, such as a focus change and a frame)."""
+        left = list(patterns)
+        deadline = time.monotonic() + timeout
+        while left:
+            line = self.next(lambda line: any(re.search(p, line) for p in left),
+                             max(0.0, deadline - time.monotonic()), " and ".join(map(repr, left)))
+            left = [p for p in left if not re.search(p, line)]
+
     def available(self):
         """Every line that has arrived so far, without waiting."""
         while True:
