@@ -90,8 +90,7 @@ public final class Daemon {
         }
         defer { wl_event_loop_destroy(loop) }
         guard let display = wl_display_connect(nil) else {
-            let name = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
-            Log.error("cannot connect to the compositor (\(name)): \(String(cString: strerror(errno))); is one running, and is WAYLAND_DISPLAY set?")
+            Log.error("cannot connect to the compositor (\(ControllerRunner.displayName)): \(String(cString: strerror(errno))); is one running, and is WAYLAND_DISPLAY set?")
             return .noDisplay
         }
         let daemon = Daemon(options: options, loop: loop, display: display)
@@ -129,7 +128,7 @@ public final class Daemon {
             headsDone()
         })
         let config = controller.config
-        Log.info("started on \(getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"); panels match \(config.device.outputs.joined(separator: ", "))"
+        Log.info("started on \(ControllerRunner.displayName); panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
         if let served = alreadyServed() { return served }
         runner.startControlServer(who: "the daemon")
@@ -460,9 +459,8 @@ public final class Daemon {
     /// Another wlr-orient answers on this display's control socket (the plugin inside the
     /// compositor, or a daemon started twice): two controllers would fight over the transform.
     private func alreadyServed() -> Exit? {
-        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
         guard let path = ControllerRunner.controlSocketPath, ControlServer.isServed(path: path) else { return nil }
-        Log.error("another wlr-orient already serves \(display) (\(path)): the plugin inside the compositor, or another daemon; this one has nothing to do")
+        Log.error("another wlr-orient already serves \(ControllerRunner.displayName) (\(path)): the plugin inside the compositor, or another daemon; this one has nothing to do")
         return .alreadyServed
     }
 }

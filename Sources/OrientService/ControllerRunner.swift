@@ -174,12 +174,16 @@ public final class ControllerRunner {
 
     // MARK: the control socket
 
+    /// The Wayland display this process is on: `$WAYLAND_DISPLAY`, else libwayland's default.
+    public static var displayName: String {
+        getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+    }
+
     /// This display's control socket, `$XDG_RUNTIME_DIR/wlr-orient.<display>.sock`, or nil
     /// without `$XDG_RUNTIME_DIR`.
     public static var controlSocketPath: String? {
-        let display = getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
         let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
-        return ControlSocketPath.path(runtimeDirectory: runtime, display: display)
+        return ControlSocketPath.path(runtimeDirectory: runtime, display: displayName)
     }
 
     /// Serves the control socket (`who`: what `wlr-orient lock` reaches, for the log); its path

@@ -202,9 +202,7 @@ class Client:
         m = self.out.wait(r'^\{"touch": \[([-\d.]+), ([-\d.]+)\]\}$', timeout)
         return float(m.group(1)), float(m.group(2))
 
-    def stop(self, timeout=10):
-        """Quits the host; its exit status (killed after `timeout` seconds: give one long enough
-        for valgrind's leak check)."""
+    def stop(self):
         if self.p.poll() is None:
             self.p.terminate()
         self.p.wait(timeout=5)
