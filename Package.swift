@@ -63,7 +63,7 @@ let package = Package(
         // GLib from Debian, for its key-file parser.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // Reading the .desktop files that declare orientations (for the plugin, through the CLI).
-        .target(name: "OrientDesktop", dependencies: ["OrientCore", "CGLib"]),
+        .target(name: "OrientDesktop", dependencies: ["OrientCore", "OrientConfig", "CGLib"]),
         // Process-level helpers that need the C library (the parser shield).
         .target(name: "OrientPlatform", dependencies: ["OrientConfig"]),
         // The command-line tool: argument parsing and printing only.

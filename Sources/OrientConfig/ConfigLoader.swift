@@ -38,11 +38,16 @@ public enum ConfigLoader {
             return .failure(ConfigErrors([ConfigDiagnostic(file: file, line: at.line, column: at.column,
                 message: "a table header needs a name: '[' must be followed by a letter, digit, '_', '-' or a quote")]))
         }
-        guard shield.survives({ _ = parse(text: text, file: file) }) else {
+        switch shield.attempt({ _ = parse(text: text, file: file) }) {
+        case .completed:
+            return parse(text: text, file: file)
+        case .crashed:
             return .failure(ConfigErrors([ConfigDiagnostic(file: file, line: 1, column: 1,
                 message: "the TOML parser (TOMLKit) crashes on this file; it was not applied. Check it for an unclosed [ or { and please report it")]))
+        case .tookTooLong(let seconds):
+            return .failure(ConfigErrors([ConfigDiagnostic(file: file, line: 1, column: 1,
+                message: "the TOML parser had not finished after \(Int(seconds)) s on this file of \(UserFile.size(text.utf8.count)); it was not applied (a config is a few kilobytes: is this the right file?)")]))
         }
-        return parse(text: text, file: file)
     }
 
     private static func parse(text: String, file: String) -> Result<Config, ConfigErrors> {
@@ -62,8 +67,11 @@ public enum ConfigLoader {
         return .failure(ConfigErrors(reader.diagnostics.sorted { ($0.line, $0.column) < ($1.line, $1.column) }))
     }
 
+    /// The largest config file read: a config with a thousand `[[app]]` rules is under 100 KiB.
+    public static let largestFile = 1 << 20
+
     public static func load(path: String, shield: ParserShield = NoParserShield()) -> Result<Config, ConfigErrors> {
-        switch UserFile.read(path) {
+        switch UserFile.read(path, limit: largestFile) {
         case .success(let text):
             return load(text: text, file: path, shield: shield)
         case .failure(let problem):

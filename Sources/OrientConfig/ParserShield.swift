@@ -3,15 +3,28 @@
 /// TOMLKit's C++ parser (toml++) aborts the whole process, through assertions, on some malformed
 /// input instead of reporting an error; found inputs include `[` followed by a newline and
 /// `x = [[}`. Inside the compositor that would end the user's session over a typo. So loaders
-/// first let a shield run the parse; if it does not survive, the text is refused with an error.
+/// first let a shield run the parse; if it does not complete, the text is refused with an error
+/// that says what happened: a crash, or a parse that took too long (a huge file).
 /// The core stays pure: the plugin and the CLI pass `ForkedParseShield` (OrientPlatform).
 public protocol ParserShield: Sendable {
-    /// Whether `parse` ran to completion where a crash could do no harm.
-    func survives(_ parse: () -> Void) -> Bool
+    /// Runs `parse` where a crash could do no harm, and says how it ended.
+    func attempt(_ parse: () -> Void) -> ParseOutcome
+}
+
+/// How a shielded parse ended.
+public enum ParseOutcome: Sendable, Hashable {
+    case completed
+    /// It ended the process it ran in (an abort, a crash).
+    case crashed
+    /// It had not finished after this many seconds, and was stopped.
+    case tookTooLong(seconds: Double)
 }
 
 /// No shield: the parse runs in-process (tests, and callers that accept the risk).
 public struct NoParserShield: ParserShield {
     public init() {}
-    public func survives(_ parse: () -> Void) -> Bool { true }
+    public func attempt(_ parse: () -> Void) -> ParseOutcome {
+        parse()
+        return .completed
+    }
 }

@@ -17,12 +17,16 @@ public struct StateStore: Sendable {
         self.shield = shield
     }
 
+    /// The largest state file read: the state is two short lines.
+    public static let largestFile = 64 << 10
+
     public func load() -> (state: PersistentState, warnings: [String]) {
-        guard FileManager.default.fileExists(atPath: file) else { return (PersistentState(), []) }
         let text: String
-        switch UserFile.read(file) {
+        switch UserFile.read(file, limit: Self.largestFile) {
         case .success(let read):
             text = read
+        case .failure(.missing):
+            return (PersistentState(), [])
         case .failure(.binary):
             return (PersistentState(), ["\(file): the saved state is corrupt (binary data); using defaults"])
         case .failure(let problem):
@@ -32,8 +36,13 @@ public struct StateStore: Sendable {
         guard !text.utf8.contains(0), TOMLHeaderGuard.firstUnsafeHeader(in: text) == nil else {
             return (PersistentState(), ["\(file): the saved state is corrupt (binary data); using defaults"])
         }
-        guard shield.survives({ _ = try? TOMLTable(string: text) }) else {
+        switch shield.attempt({ _ = try? TOMLTable(string: text) }) {
+        case .completed:
+            break
+        case .crashed:
             return (PersistentState(), ["\(file): the saved state crashes the TOML parser; using defaults"])
+        case .tookTooLong(let seconds):
+            return (PersistentState(), ["\(file): the TOML parser had not finished the saved state after \(Int(seconds)) s; using defaults"])
         }
         let table: TOMLTable
         do {

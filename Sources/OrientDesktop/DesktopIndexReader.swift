@@ -1,5 +1,6 @@
 import CGLib
 import Foundation
+import OrientConfig
 import OrientCore
 
 /// Finds the `.desktop` files that say something about orientation and reads them with GLib's
@@ -32,11 +33,13 @@ public enum DesktopIndexReader {
         var problems: [String] = []
         for directory in directories {
             for (id, path) in desktopFiles(in: directory) where seen.insert(id).inserted {
-                // Most files say nothing about orientation: skip them without parsing.
-                guard let data = FileManager.default.contents(atPath: path), data.count <= maxFileBytes,
-                      data.range(of: Data("Orientations".utf8)) != nil || data.range(of: Data("Rotates-Window-Contents".utf8)) != nil
+                // Most files say nothing about orientation: skip them without parsing. One that
+                // cannot be read as a small text file (a FIFO, a device, a huge file) is skipped
+                // before it is read: reading a FIFO would wait for a writer.
+                guard case .success(let text) = UserFile.read(path, limit: maxFileBytes),
+                      text.contains("Orientations") || text.contains("Rotates-Window-Contents")
                 else { continue }
-                switch parse(path: path) {
+                switch parse(path: path, text: text) {
                 case .success(let (entry, warnings)):
                     problems += warnings
                     if let entry { entries[id] = entry }
@@ -60,12 +63,12 @@ public enum DesktopIndexReader {
         return found.sorted { $0.0 < $1.0 }
     }
 
-    /// One file's orientation keys; nil when it has none.
-    static func parse(path: String) -> Result<(DesktopOrientation?, [String]), DesktopFileError> {
+    /// One file's orientation keys (`text`, read from `path`); nil when it has none.
+    static func parse(path: String, text: String) -> Result<(DesktopOrientation?, [String]), DesktopFileError> {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
         var error: UnsafeMutablePointer<GError>?
-        guard g_key_file_load_from_file(file, path, G_KEY_FILE_NONE, &error) != 0 else {
+        guard g_key_file_load_from_data(file, text, gsize(text.utf8.count), G_KEY_FILE_NONE, &error) != 0 else {
             defer { g_error_free(error) }
             return .failure(DesktopFileError(error.map { String(cString: $0.pointee.message) } ?? "unreadable"))
         }

@@ -62,7 +62,7 @@ public final class ConfigReloader {
             if n < 0, errno == EAGAIN { return }
             guard n > 0 else { return finish(complete: n == 0) }
             output += chunk[..<n]
-            if output.count > 1 << 20 { return finish(complete: false) }   // no config is a megabyte
+            if output.count > PluginInputsReader.largestAnswer { return finish(complete: false) }
         }
     }
 
@@ -83,7 +83,7 @@ public final class ConfigReloader {
             let text = String(decoding: output, as: UTF8.self)
             done(PluginInputs.decode(text).mapError { Problem("\(arguments[0]) plugin-inputs: unreadable answer (\($0))") })
         } else {
-            done(.failure(Problem("\(arguments[0]) plugin-inputs: no complete answer within \(PluginInputsReader.timeout / 1000) s; stopped it")))
+            done(.failure(Problem("\(arguments[0]) plugin-inputs: no complete answer within \(PluginInputsReader.timeout / 1000) s (or over \(PluginInputsReader.largestAnswer >> 20) MiB); stopped it")))
         }
         output = []
         if again, !stopping {

@@ -11,6 +11,9 @@ import OrientSensor
 public enum PluginInputsReader {
     /// How long the helper may take before it is killed (it reads two small files).
     public static let timeout: Int32 = 5000
+    /// The longest answer taken: the helper reads a config of 1 MiB at most (and a state of
+    /// 64 KiB), which it prints in about as many bytes.
+    public static let largestAnswer = 4 << 20
 
     /// The helper: `$WLR_ORIENT_HELPER` when set (and then only that), else `wlr-orient` beside
     /// this library (a build directory), else in the `bin` of the prefix it was installed into
@@ -104,7 +107,7 @@ public enum PluginInputsReader {
                 break
             }
             output += buffer[..<n]
-            if output.count > 1 << 20 { break }   // no config is a megabyte: something is wrong
+            if output.count > largestAnswer { break }   // something is wrong
         }
         if !finished { kill(pid, SIGKILL) }
         var status: Int32 = 0
@@ -122,7 +125,7 @@ public enum PluginInputsReader {
             _ = waitpid(pid, &status, 0)
             return .failure(Problem("it closed its output but did not exit within \(timeout / 1000) s; stopped it"))
         }
-        guard finished else { return .failure(Problem("no complete answer within \(timeout / 1000) s (or over a megabyte); stopped it")) }
+        guard finished else { return .failure(Problem("no complete answer within \(timeout / 1000) s (or over \(largestAnswer >> 20) MiB); stopped it")) }
         if reaped == pid, (status & 0x7f) != 0 || (status >> 8) & 0xff != 0 {
             return .failure(Problem("it failed (wait status \(status))"))
         }
