@@ -11,8 +11,19 @@ struct glue_protocol {
 	struct wl_global *global;
 	void *context;
 	struct glue_protocol_callbacks callbacks;
-	struct wl_list objects;  /* glue_orient_object.link */
+	struct wl_list clients;  /* glue_protocol_client.link: those holding live objects */
 	struct wl_list managers; /* wl_resource_get_link() of bound managers */
+};
+
+/* A client holding live objects. When it goes, libwayland says so before it destroys the
+ * client's resources one by one: all its objects are reported gone then, in one call, so that a
+ * client leaving with thousands of objects costs the plugin one decision, not thousands. */
+struct glue_protocol_client {
+	struct wl_listener destroy;      /* the wl_client's destroy signal */
+	struct wl_client *client;
+	struct glue_protocol *protocol;
+	struct wl_list objects;          /* glue_orient_object.link */
+	struct wl_list link;             /* glue_protocol.clients */
 };
 
 /* The resources whose destruction ends a toplevel in wlroots 0.15: the xdg_toplevel (its role is
@@ -32,7 +43,7 @@ struct glue_orient_object {
 	struct glue_protocol *protocol;  /* NULL once the plugin is gone */
 	struct wlr_xdg_surface *surface; /* NULL once inert (its toplevel was destroyed) */
 	struct glue_orient_watch gone[WATCHED_COUNT];
-	struct wl_list link;             /* glue_protocol.objects, while protocol is set */
+	struct wl_list link;             /* glue_protocol_client.objects while live, else empty */
 };
 
 static const struct wlr_orient_toplevel_v1_interface object_impl;
@@ -41,12 +52,13 @@ static struct glue_orient_object *object_from_resource(struct wl_resource *resou
 	return wl_resource_get_user_data(resource);
 }
 
-/* The object no longer speaks for a toplevel: tell the plugin (once), unhook. */
-static void object_make_inert(struct glue_orient_object *object) {
-	if (object->surface == NULL) {
-		return;
-	}
+/* The object no longer speaks for a toplevel: unhooked from everything; returns the toplevel it
+ * spoke for (NULL if it was inert already). The caller tells the plugin. */
+static struct wlr_xdg_surface *object_unhook(struct glue_orient_object *object) {
 	struct wlr_xdg_surface *surface = object->surface;
+	if (surface == NULL) {
+		return NULL;
+	}
 	object->surface = NULL;
 	/* A resource that was destroyed already has unhooked its listener (libwayland's final emit
 	 * leaves the link initialised): removing every one is safe. */
@@ -54,7 +66,15 @@ static void object_make_inert(struct glue_orient_object *object) {
 		wl_list_remove(&object->gone[i].listener.link);
 		wl_list_init(&object->gone[i].listener.link);
 	}
-	if (object->protocol != NULL) {
+	wl_list_remove(&object->link);
+	wl_list_init(&object->link);
+	return surface;
+}
+
+/* The object no longer speaks for a toplevel: unhook it and tell the plugin (once). */
+static void object_make_inert(struct glue_orient_object *object) {
+	struct wlr_xdg_surface *surface = object_unhook(object);
+	if (surface != NULL && object->protocol != NULL) {
 		object->protocol->callbacks.gone(object->protocol->context, surface);
 	}
 }
@@ -67,10 +87,71 @@ static void object_handle_watched_gone(struct wl_listener *listener, void *data)
 static void object_handle_resource_destroy(struct wl_resource *resource) {
 	struct glue_orient_object *object = object_from_resource(resource);
 	object_make_inert(object);
-	if (object->protocol != NULL) {
-		wl_list_remove(&object->link);
-	}
 	free(object);
+}
+
+/* The live object that speaks for `surface`, if any: the one whose listener is on the
+ * xdg_surface's resource (a toplevel has one live object at most). Found among that resource's
+ * few listeners, not among every object of every client. */
+static struct glue_orient_object *object_for(struct wlr_xdg_surface *surface) {
+	if (surface == NULL || surface->resource == NULL) {
+		return NULL;
+	}
+	struct wl_listener *listener = wl_resource_get_destroy_listener(surface->resource, object_handle_watched_gone);
+	if (listener == NULL) {
+		return NULL;
+	}
+	struct glue_orient_watch *watch = wl_container_of(listener, watch, listener);
+	return watch->object;
+}
+
+static void client_free(struct glue_protocol_client *owner) {
+	wl_list_remove(&owner->destroy.link);
+	wl_list_remove(&owner->link);
+	free(owner);
+}
+
+/* A client is going, before libwayland destroys its resources: its live objects go together. */
+static void client_handle_destroy(struct wl_listener *listener, void *data) {
+	struct glue_protocol_client *owner = wl_container_of(listener, owner, destroy);
+	struct glue_protocol *protocol = owner->protocol;
+	size_t count = (size_t)wl_list_length(&owner->objects);
+	struct wlr_xdg_surface **surfaces = calloc(count > 0 ? count : 1, sizeof(*surfaces));
+	size_t n = 0;
+	struct glue_orient_object *object, *tmp;
+	wl_list_for_each_safe(object, tmp, &owner->objects, link) {
+		if (surfaces != NULL) {
+			surfaces[n++] = object_unhook(object);
+		} else {
+			object_make_inert(object); /* no memory for the list: one by one */
+		}
+	}
+	if (n > 0) {
+		protocol->callbacks.all_gone(protocol->context, surfaces, n);
+	}
+	free(surfaces);
+	client_free(owner);
+}
+
+/* The record of a client holding objects, made with its first one. NULL without memory. */
+static struct glue_protocol_client *client_for(struct glue_protocol *protocol, struct wl_client *client) {
+	struct glue_protocol_client *owner;
+	wl_list_for_each(owner, &protocol->clients, link) {
+		if (owner->client == client) {
+			return owner;
+		}
+	}
+	owner = calloc(1, sizeof(*owner));
+	if (owner == NULL) {
+		return NULL;
+	}
+	owner->client = client;
+	owner->protocol = protocol;
+	wl_list_init(&owner->objects);
+	owner->destroy.notify = client_handle_destroy;
+	wl_client_add_destroy_listener(client, &owner->destroy);
+	wl_list_insert(&protocol->clients, &owner->link);
+	return owner;
 }
 
 static void object_handle_destroy(struct wl_client *client, struct wl_resource *resource) {
@@ -115,15 +196,15 @@ static void manager_handle_get_toplevel_orientation(struct wl_client *client, st
 	if (surface != NULL && surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
 		surface = NULL;
 	}
-	if (protocol != NULL && surface != NULL) {
-		struct glue_orient_object *existing;
-		wl_list_for_each(existing, &protocol->objects, link) {
-			if (existing->surface == surface) {
-				wl_resource_post_error(manager, WLR_ORIENT_MANAGER_V1_ERROR_ALREADY_CONSTRUCTED,
-					"this xdg_toplevel already has a wlr_orient_toplevel_v1");
-				return;
-			}
-		}
+	if (protocol != NULL && surface != NULL && object_for(surface) != NULL) {
+		wl_resource_post_error(manager, WLR_ORIENT_MANAGER_V1_ERROR_ALREADY_CONSTRUCTED,
+			"this xdg_toplevel already has a wlr_orient_toplevel_v1");
+		return;
+	}
+	struct glue_protocol_client *owner = protocol != NULL && surface != NULL ? client_for(protocol, client) : NULL;
+	if (protocol != NULL && surface != NULL && owner == NULL) {
+		wl_client_post_no_memory(client);
+		return;
 	}
 	struct glue_orient_object *object = calloc(1, sizeof(*object));
 	if (object == NULL) {
@@ -138,6 +219,7 @@ static void manager_handle_get_toplevel_orientation(struct wl_client *client, st
 		return;
 	}
 	wl_resource_set_implementation(object->resource, &object_impl, object, object_handle_resource_destroy);
+	wl_list_init(&object->link);
 	for (int i = 0; i < WATCHED_COUNT; i++) {
 		object->gone[i].object = object;
 		object->gone[i].listener.notify = object_handle_watched_gone;
@@ -148,7 +230,7 @@ static void manager_handle_get_toplevel_orientation(struct wl_client *client, st
 		return;
 	}
 	object->protocol = protocol;
-	wl_list_insert(&protocol->objects, &object->link);
+	wl_list_insert(&owner->objects, &object->link);
 	object->surface = surface;
 	struct wl_resource *watched[WATCHED_COUNT] = {
 		toplevel_resource,
@@ -188,7 +270,7 @@ struct glue_protocol *glue_protocol_create(struct wl_display *display, void *con
 	}
 	protocol->context = context;
 	protocol->callbacks = *callbacks;
-	wl_list_init(&protocol->objects);
+	wl_list_init(&protocol->clients);
 	wl_list_init(&protocol->managers);
 	protocol->global = wl_global_create(display, &wlr_orient_manager_v1_interface, 1, protocol, manager_bind);
 	if (protocol->global == NULL) {
@@ -210,33 +292,21 @@ void glue_protocol_destroy(struct glue_protocol *protocol) {
 		wl_list_remove(wl_resource_get_link(manager));
 		wl_list_init(wl_resource_get_link(manager));
 	}
-	struct glue_orient_object *object, *tmp;
-	wl_list_for_each_safe(object, tmp, &protocol->objects, link) {
-		object->protocol = NULL;
-		object_make_inert(object);
-		wl_list_remove(&object->link);
-		wl_list_init(&object->link);
+	struct glue_protocol_client *owner, *next_owner;
+	wl_list_for_each_safe(owner, next_owner, &protocol->clients, link) {
+		struct glue_orient_object *object, *tmp;
+		wl_list_for_each_safe(object, tmp, &owner->objects, link) {
+			object->protocol = NULL;
+			object_unhook(object);
+		}
+		client_free(owner);
 	}
 	free(protocol);
 }
 
-/* The live object of a toplevel, if any. */
-static struct glue_orient_object *object_for(struct glue_protocol *protocol, struct wlr_xdg_surface *surface) {
-	if (protocol == NULL) {
-		return NULL;
-	}
-	struct glue_orient_object *object;
-	wl_list_for_each(object, &protocol->objects, link) {
-		if (object->surface == surface) {
-			return object;
-		}
-	}
-	return NULL;
-}
-
 bool glue_protocol_send_output_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *surface,
 		uint32_t orientation) {
-	struct glue_orient_object *object = object_for(protocol, surface);
+	struct glue_orient_object *object = protocol != NULL ? object_for(surface) : NULL;
 	if (object != NULL) {
 		wlr_orient_toplevel_v1_send_output_orientation(object->resource, orientation);
 	}
@@ -245,7 +315,7 @@ bool glue_protocol_send_output_orientation(struct glue_protocol *protocol, struc
 
 bool glue_protocol_send_device_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *surface,
 		uint32_t orientation) {
-	struct glue_orient_object *object = object_for(protocol, surface);
+	struct glue_orient_object *object = protocol != NULL ? object_for(surface) : NULL;
 	if (object != NULL) {
 		wlr_orient_toplevel_v1_send_device_orientation(object->resource, orientation);
 	}

@@ -31,6 +31,11 @@ final class ProtocolServer {
             gone: { context, surface in
                 guard let context, let surface else { return }
                 ProtocolServer.server(context).gone(Toplevel.id(of: surface))
+            },
+            all_gone: { context, surfaces, count in
+                guard let context, let surfaces else { return }
+                let ids = UnsafeBufferPointer(start: surfaces, count: count).compactMap { $0.map(Toplevel.id(of:)) }
+                ProtocolServer.server(context).report(.declarationsGone(ids))
             })
         glue = glue_protocol_create(display, Unmanaged.passUnretained(self).toOpaque(), &callbacks)
         if glue == nil { Log.error("cannot offer the wlr_orient_manager_v1 global; apps cannot declare their orientations") }

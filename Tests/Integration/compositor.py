@@ -15,35 +15,37 @@ from fakeiio import ROOT, Lines
 
 HOST = os.path.join(ROOT, "build", "wlr-orient-host")
 PLUGIN = os.path.join(ROOT, "build", "libwlr-orient.so")
-CLIENT_SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), "clients", "orient-client.c")
+CLIENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "clients")
 XDG_SHELL = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
 
 
 ORIENT_XML = os.path.join(ROOT, "protocol", "wlr-orient-v1.xml")
 
 
-def build_client(directory):
-    """Builds orient-client with glue from wayland-scanner (xdg-shell, and our protocol from its
-    XML); returns its path."""
+def build_client(directory, name="orient-client"):
+    """Builds one of our clients (clients/NAME.c: orient-client, flood-client, ping-client) with
+    glue from wayland-scanner (xdg-shell, and our protocol from its XML); returns its path."""
     sources = []
-    for name, xml in (("xdg-shell", XDG_SHELL), ("wlr-orient-v1", ORIENT_XML)):
-        code = os.path.join(directory, name + "-protocol.c")
-        subprocess.run(["wayland-scanner", "client-header", xml, os.path.join(directory, name + "-client-protocol.h")],
-                       check=True)
-        subprocess.run(["wayland-scanner", "private-code", xml, code], check=True)
+    for protocol, xml in (("xdg-shell", XDG_SHELL), ("wlr-orient-v1", ORIENT_XML)):
+        code = os.path.join(directory, protocol + "-protocol.c")
+        if not os.path.exists(code):
+            subprocess.run(["wayland-scanner", "client-header", xml,
+                            os.path.join(directory, protocol + "-client-protocol.h")], check=True)
+            subprocess.run(["wayland-scanner", "private-code", xml, code], check=True)
         sources.append(code)
-    binary = os.path.join(directory, "orient-client")
-    subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", binary, CLIENT_SRC] + sources
+    binary = os.path.join(directory, name)
+    subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", binary, os.path.join(CLIENTS, name + ".c")] + sources
                    + ["-I", directory, "-lwayland-client"], check=True)
     return binary
 
 
 class Compositor:
     def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=(), wrapper=(),
-                 plugin=None, extra_env=None, top="", outputs='["HEADLESS-*"]', config_file=None):
+                 plugin=None, extra_env=None, top="", outputs='["HEADLESS-*"]', config_file=None, make_state=None):
         """`top`: top-level config keys (before the [device] table the test panel needs); `config`:
         what follows that table; `outputs`: the panels' globs; `config_file`: a whole config file,
-        used as it is instead of those three."""
+        used as it is instead of those three; `state`: the text of state.toml, or `make_state`, a
+        function that makes whatever the test wants at its path."""
         self.dir = tempfile.mkdtemp(prefix="wlr-orient-e2e-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
@@ -56,10 +58,13 @@ class Compositor:
                 f.write(top + '[device]\noutputs = %s\n' % outputs + config)
         self.config_path = config_path
         state_home = os.path.join(self.dir, "state")
-        if state:
+        if state or make_state:
             os.makedirs(os.path.join(state_home, "wlr-orient"))
+        if state:
             with open(os.path.join(state_home, "wlr-orient", "state.toml"), "w") as f:
                 f.write(state)
+        if make_state:
+            make_state(os.path.join(state_home, "wlr-orient", "state.toml"))
         self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, WLR_ORIENT_CONFIG=config_path, XDG_STATE_HOME=state_home,
                             **(extra_env or {}))
         self.state_file = os.path.join(state_home, "wlr-orient", "state.toml")
@@ -206,6 +211,54 @@ class Client:
         if self.p.poll() is None:
             self.p.terminate()
         self.p.wait(timeout=5)
+
+
+class Ping:
+    """ping-client: a round trip every `interval_ms`; `report()` gives the longest (ms) and the
+    count since the last report. How long any client waits for the compositor: a stalled
+    compositor loop shows here."""
+
+    def __init__(self, binary, env, interval_ms=5):
+        self.p = subprocess.Popen([binary, str(interval_ms)], env=env, stdin=subprocess.PIPE,
+                                  stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+        self.out = Lines(self.p.stdout)
+        self.out.wait(r'^\{"connected": true\}$')
+
+    def report(self, timeout=30.0):
+        """{"pings": N, "max_ms": M, "mean_ms": A} since the last report."""
+        self.p.stdin.write("report\n")
+        self.p.stdin.flush()
+        m = self.out.wait(r'^\{"pings": (\d+), "max_ms": ([\d.]+), "mean_ms": ([\d.]+)\}$', timeout)
+        return {"pings": int(m.group(1)), "max_ms": float(m.group(2)), "mean_ms": float(m.group(3))}
+
+    def stop(self):
+        if self.p.poll() is None:
+            self.p.terminate()
+        self.p.wait(timeout=5)
+
+
+class Flood:
+    """flood-client: one client holding `count` toplevels, each with its wlr-orient object."""
+
+    def __init__(self, binary, env, count, commit=False, objects=True, timeout=120.0):
+        args = [binary, str(count)] + (["--commit"] if commit else []) + ([] if objects else ["--no-objects"])
+        self.p = subprocess.Popen(args, env=env,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, bufsize=1)
+        self.out = Lines(self.p.stdout)
+        self.created_seconds = float(self.out.wait(r'^\{"created": \d+, "seconds": ([\d.]+)\}$', timeout).group(1))
+
+    def requests(self, count, timeout=120.0):
+        """Sends `count` set_supported_orientations; the seconds until the compositor had handled them."""
+        self.p.stdin.write("requests %d\n" % count)
+        self.p.stdin.flush()
+        return float(self.out.wait(r'^\{"requests": \d+, "seconds": ([\d.]+)\}$', timeout).group(1))
+
+    def exit(self):
+        """Ends the client holding everything; returns once it is gone."""
+        self.p.stdin.write("exit\n")
+        self.p.stdin.flush()
+        return self.p.wait(timeout=30)
 
 
 class Foot:

@@ -133,3 +133,55 @@ import Testing
         }
     }
 }
+
+/// The controller decides only after events that can change a decision, and tells only the
+/// clients an event touched while nothing they hear depends on changed (issue #25: a client
+/// holding thousands of objects must not make every event cost thousands). Deciding everything
+/// and looking at every toplevel after every event, as before, must give the same.
+@Suite struct ControllerTellingTests {
+    @Test func tellingOnlyTheTouchedClientsSaysWhatTellingEveryoneSays() async {
+        await propertyCheck(count: ControllerPropertyTests.cases, input: ControllerPropertyTests.situations) { config, felt, events in
+            func run(everyone: Bool) -> [ControllerCommand] {
+                var controller = Controller(config: config, state: PersistentState(lastFelt: felt == 4 ? nil : Orientation(clockwiseQuarterTurns: felt)))
+                controller.reconcilesEverything = everyone
+                var all = controller.start()
+                for event in events { all += controller.handle(event) }
+                return all
+            }
+            #expect(run(everyone: false) == run(everyone: true))
+        }
+    }
+
+    @Test func aClientsObjectsGoInOneStepAsIfOneByOne() {
+        var one = ControllerHarness()
+        var many = ControllerHarness()
+        let ids = (1...50).map { ToplevelID(UInt($0)) }
+        for h in [0, 1] {
+            var events: [ControllerEvent] = ids.flatMap { [.toplevelAdded($0, appID: "app", covers: true),
+                                                         .declaration($0, ClientDeclaration(orientations: .portrait))] }
+            events.append(.focus(ids[7]))
+            if h == 0 { one.send(events) } else { many.send(events) }
+        }
+        #expect(one.panel == many.panel)
+        let apart = ids.flatMap { one.send(.declaration($0, nil)) }
+        let together = many.send(.declarationsGone(ids))
+        // The same end: the front's wish is gone, so the panel turns back to the felt orientation.
+        #expect(one.panel == .normal && many.panel == .normal)
+        #expect(one.controller.status == many.controller.status)
+        #expect(apart.filter(\.isShow).count == 1 && together.filter(\.isShow).count == 1)
+        for id in ids { #expect(many.controller.declaration(of: id) == nil) }
+    }
+
+    @Test func objectsWithoutAToplevelLeaveNoRecordWhenTheirClientGoes() {
+        var h = ControllerHarness()
+        let ids = (1...1000).map { ToplevelID(UInt($0)) }
+        for id in ids { h.send(.declaration(id, ClientDeclaration(orientations: .landscape))) }
+        #expect(h.controller.toplevelCount == 1000)
+        h.send(.declarationsGone(ids))
+        #expect(h.controller.toplevelCount == 0)
+    }
+}
+
+private extension ControllerCommand {
+    var isShow: Bool { if case .show = self { true } else { false } }
+}

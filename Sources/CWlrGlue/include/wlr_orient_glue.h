@@ -63,6 +63,8 @@ struct glue_protocol_callbacks {
 	void (*mode)(void *context, struct glue_orient_object *object, struct wlr_xdg_surface *toplevel, uint32_t value);
 	/* The object was destroyed, or its toplevel was (it is inert from then on). */
 	void (*gone)(void *context, struct wlr_xdg_surface *toplevel);
+	/* A client went: the objects it held for these `count` toplevels, all at once (not `gone`). */
+	void (*all_gone)(void *context, struct wlr_xdg_surface *const *toplevels, size_t count);
 };
 struct glue_protocol *glue_protocol_create(struct wl_display *display, void *context,
 	const struct glue_protocol_callbacks *callbacks);

@@ -59,6 +59,14 @@ public struct Controller: Sendable {
     /// The device's in-plane angle, as the sensor last read it (nil while unknown or stale).
     private var lean: Double?
     private var lastStatus: ControllerStatus?
+    /// What the clients were last told for (`TellingContext`), and the toplevels touched since:
+    /// while the context holds, only those can need telling, so an event costs the same with one
+    /// toplevel as with thousands (a client holding 8,000 objects must not slow every request).
+    private var toldFor: TellingContext?
+    private var retell: Set<ToplevelID> = []
+    /// Tests only: decide everything and look at every toplevel after each event, as the
+    /// controller did before it tracked what changed (the property tests compare both).
+    var reconcilesEverything = false
     /// Conflicts already logged (each once until it goes away and comes back).
     private var droppedLogged: Set<DroppedLevel> = []
 
@@ -81,6 +89,20 @@ public struct Controller: Sendable {
     /// Applies one event; returns what the host must do, in order.
     public mutating func handle(_ event: ControllerEvent) -> [ControllerCommand] {
         var out: [ControllerCommand] = []
+        // An event about windows that are in front nowhere (and are not about to be) cannot change
+        // what any panel shows, the sensor or the status: only those windows' clients may need
+        // telling. So a client closing thousands of windows costs thousands of small steps, not
+        // thousands of decisions.
+        let decides: Bool
+        switch event {
+        case .toplevelAppID(let id, _), .toplevelCovers(let id, _), .toplevelPanels(let id, _),
+             .toplevelMapped(let id, _), .toplevelRemoved(let id), .declaration(let id, _):
+            decides = mayBeInFront(id)
+        case .declarationsGone(let ids):
+            decides = ids.contains(where: mayBeInFront)
+        default:
+            decides = true
+        }
         switch event {
         case .lean(let angle):
             // Only remembered: a lean alone never turns the screen; it settles a tie when another
@@ -108,6 +130,7 @@ public struct Controller: Sendable {
             }
         case .toplevelAdded(let id, let appID, let covers):
             toplevels[id] = ToplevelRecord(appID: appID, covers: covers, declaration: toplevels[id]?.declaration)
+            retell.insert(id)   // what it was told is forgotten with the old record
             launching = id
         case .toplevelAppID(let id, let appID):
             toplevels[id]?.appID = appID
@@ -129,21 +152,10 @@ public struct Controller: Sendable {
         case .hostFront(let panel, let id):
             hostFront[panel] = .some(id)
         case .declaration(let id, let declaration):
-            if toplevels[id] == nil {
-                // A client may create its object before the toplevel's initial commit; an object
-                // that goes after its toplevel leaves nothing behind.
-                guard declaration != nil else { break }
-                toplevels[id] = ToplevelRecord(appID: "", covers: false, added: false)
-            }
-            if declaration == nil, toplevels[id]?.added == false {
-                toplevels[id] = nil   // it never was a toplevel: no record to keep
-                break
-            }
-            toplevels[id]?.declaration = declaration
-            if declaration == nil {
-                toplevels[id]?.toldShown = nil
-                toplevels[id]?.toldFelt = nil
-            }
+            declare(id, declaration)
+        case .declarationsGone(let ids):
+            // A client left holding these objects: all of them go in one step (one decision).
+            for id in ids { declare(id, nil) }
         case .control(let command):
             control(command, into: &out)
         case .tabletMode(let on):
@@ -165,8 +177,38 @@ public struct Controller: Sendable {
             droppedLogged = []
             out.append(.log(.info, "config applied (\(config.apps.count) app rule\(config.apps.count == 1 ? "" : "s"), \(desktop.entries.count) .desktop file\(desktop.entries.count == 1 ? "" : "s") with orientations)"))
         }
-        reconcile(into: &out)
+        if decides || reconcilesEverything {
+            reconcile(into: &out)
+        } else {
+            tellTouched(into: &out)
+        }
         return out
+    }
+
+    /// Whether a toplevel is, or may be about to be, the app in front on some panel: the one
+    /// launching, the focused one, or one the host named. Any other cannot decide anything.
+    private func mayBeInFront(_ id: ToplevelID) -> Bool {
+        id == launching || id == focused || hostFront.values.contains(.some(id))
+    }
+
+    /// A toplevel's protocol object was created or changed (`declaration`), or went (nil).
+    private mutating func declare(_ id: ToplevelID, _ declaration: ClientDeclaration?) {
+        retell.insert(id)
+        if toplevels[id] == nil {
+            // A client may create its object before the toplevel's initial commit; an object
+            // that goes after its toplevel leaves nothing behind.
+            guard declaration != nil else { return }
+            toplevels[id] = ToplevelRecord(appID: "", covers: false, added: false)
+        }
+        if declaration == nil, toplevels[id]?.added == false {
+            toplevels[id] = nil   // it never was a toplevel: no record to keep
+            return
+        }
+        toplevels[id]?.declaration = declaration
+        if declaration == nil {
+            toplevels[id]?.toldShown = nil
+            toplevels[id]?.toldFelt = nil
+        }
     }
 
     /// What a toplevel's protocol object has declared so far; nil when it has none.
@@ -307,23 +349,20 @@ public struct Controller: Sendable {
         //    with the new size), and an input-mode client in front hears how the device is held.
         // An input-mode toplevel in front on some panel: it hears the device, and needs the sensor.
         let inputFronts = Set(fronts.values.filter { $0.wish.input }.map(\.id))
-        for id in toplevels.keys.sorted() {
-            guard let t = toplevels[id], t.declaration != nil, let panel = panel(of: id, fronts) else { continue }
-            let shown = ContentOrientations(panel.shown, on: panel.shape)
-            if t.toldShown != shown {
-                toplevels[id]?.toldShown = shown
-                out.append(.tellShown(id, shown))
-            }
-            guard rotating, inputFronts.contains(id) else {
-                toplevels[id]?.toldFelt = nil   // so that it hears the device again when it returns
-                continue
-            }
-            if let felt, t.toldFelt != ContentOrientations(felt, on: panel.shape) {
-                let bits = ContentOrientations(felt, on: panel.shape)
-                toplevels[id]?.toldFelt = bits
-                out.append(.tellFelt(id, bits))
-            }
+        let context = TellingContext(fronts: fronts.mapValues(\.id), inputFronts: inputFronts, rotating: rotating, felt: felt,
+                                     panels: panels.map { .init(id: $0.id, shape: $0.shape, shown: $0.shown) })
+        var candidates = retell
+        if reconcilesEverything || context.panels != toldFor?.panels {
+            // A panel turned (or came or went): every client may hear something new.
+            candidates = Set(toplevels.keys)
+        } else if let before = toldFor, context != before {
+            // Only the apps in front (before and now) hear what depends on being in front.
+            candidates.formUnion(before.fronts.values)
+            candidates.formUnion(context.fronts.values)
         }
+        toldFor = context
+        retell = []
+        for id in candidates.sorted() { tell(id, fronts: fronts, inputFronts: inputFronts, into: &out) }
         out += shows
 
         // 3. The sensor runs only while it can change something (rule 12).
@@ -345,6 +384,60 @@ public struct Controller: Sendable {
         if now != lastStatus {
             lastStatus = now
             out.append(.notify(now))
+        }
+    }
+
+    /// After an event that decides nothing: the clients it touched hear what they must (in front
+    /// nowhere, they hear about the first panel, which did not change).
+    private mutating func tellTouched(into out: inout [ControllerCommand]) {
+        guard !retell.isEmpty else { return }
+        let touched = retell.sorted()
+        retell = []
+        for id in touched {
+            guard let t = toplevels[id], t.declaration != nil, let first = panels.first else { continue }
+            let shown = ContentOrientations(first.shown, on: first.shape)
+            if t.toldShown != shown {
+                toplevels[id]?.toldShown = shown
+                out.append(.tellShown(id, shown))
+            }
+        }
+    }
+
+    /// What a client hears depends on these alone (besides its own record): while they stay the
+    /// same, a client whose record did not change needs telling nothing. A client that is in
+    /// front nowhere hears only about the first panel: a change of the fronts, the device's
+    /// orientation or tablet mode concerns the apps in front alone.
+    private struct TellingContext: Equatable {
+        struct Panel: Equatable {
+            let id: PanelID
+            let shape: PanelShape
+            let shown: Orientation
+        }
+        let fronts: [PanelID: ToplevelID]
+        let inputFronts: Set<ToplevelID>
+        let rotating: Bool
+        let felt: Orientation?
+        let panels: [Panel]
+    }
+
+    /// Tells one client what its output shows, and (in front, in input mode) how the device is
+    /// held, where that differs from what it was last told.
+    private mutating func tell(_ id: ToplevelID, fronts: [PanelID: Front], inputFronts: Set<ToplevelID>,
+                               into out: inout [ControllerCommand]) {
+        guard let t = toplevels[id], t.declaration != nil, let panel = panel(of: id, fronts) else { return }
+        let shown = ContentOrientations(panel.shown, on: panel.shape)
+        if t.toldShown != shown {
+            toplevels[id]?.toldShown = shown
+            out.append(.tellShown(id, shown))
+        }
+        guard rotating, inputFronts.contains(id) else {
+            toplevels[id]?.toldFelt = nil   // so that it hears the device again when it returns
+            return
+        }
+        if let felt, t.toldFelt != ContentOrientations(felt, on: panel.shape) {
+            let bits = ContentOrientations(felt, on: panel.shape)
+            toplevels[id]?.toldFelt = bits
+            out.append(.tellFelt(id, bits))
         }
     }
 

@@ -84,6 +84,9 @@ public enum ControllerEvent: Sendable, Hashable {
     case hostFront(PanelID, ToplevelID?)
     /// A client's protocol object for a toplevel: created or changed; nil when destroyed.
     case declaration(ToplevelID, ClientDeclaration?)
+    /// A client went, and with it its objects for these toplevels: as `.declaration(id, nil)`
+    /// for each, in one step (a client may hold thousands).
+    case declarationsGone([ToplevelID])
     case control(ControlCommand)
     /// The tablet-mode switch turned on (tablet) or off (laptop).
     case tabletMode(Bool)

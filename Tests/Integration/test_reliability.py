@@ -1,0 +1,119 @@
+"""What an independent attack broke (issue #25), each now a test: one client holding thousands of
+our objects, a saved state that is a FIFO or far too large, the CLI given a FIFO, a huge valid
+config. The user's session comes first: the compositor answers, the config stays applied, every
+file problem is named."""
+import os
+import subprocess
+import time
+
+from compositor import Client, Compositor, Flood, Ping
+from fakeiio import BIN, LEFT_UP, NORMAL, FakeIIO
+
+PORTRAIT, LANDSCAPE = 1, 2
+
+
+def test_a_client_leaving_with_16000_objects_does_not_freeze_the_compositor(client_binary, flood_binary, ping_binary):
+    """Point 2. The figures (each request, the stall) are benchmarks/protocol_flood.py's; this
+    guards against the old cost (4 s to release 8,000, 18 s for 16,000) and checks that the
+    plugin still serves a client afterwards."""
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=LEFT_UP)
+    host = Compositor(fake)
+    ping = flood = game = None
+    try:
+        host.wait_frame(1)
+        ping = Ping(ping_binary, host.client_env, interval_ms=5)
+        flood = Flood(flood_binary, host.client_env, 16000)
+        flood.requests(16000)
+        ping.report()
+        assert flood.exit() == 0
+        worst, after = 0.0, 0
+        while after < 50:   # until the compositor has answered 50 round trips after the exit
+            r = ping.report()
+            worst, after = max(worst, r["max_ms"]), after + r["pings"]
+        assert worst < 2000, "the compositor stalled %.0f ms releasing 16,000 objects" % worst
+        # The plugin still decides: a landscape game turns the portrait-held panel, and it goes.
+        game = Client(client_binary, host.client_env, app_id="org.example.Game", orientations=LANDSCAPE)
+        assert game.wait_event("output_orientation") == PORTRAIT
+        assert game.wait_event("output_orientation") == LANDSCAPE
+        host.wait_frame(0)
+        game.stop()
+        game = None
+        host.wait_frame(1)
+        assert host.p.poll() is None
+    finally:
+        for c in (game, ping):
+            if c:
+                c.stop()
+        if flood and flood.p.poll() is None:
+            flood.p.kill()
+        assert host.stop() == 0
+
+
+def _fifo(path):
+    os.mkfifo(path)
+
+
+def _huge_valid_state(path):
+    with open(path, "w") as f:
+        f.write('lock = "portrait"\n' + "# padding\n" * 120000)   # 1.2 MB of valid TOML
+
+
+def test_a_state_that_is_a_fifo_or_huge_costs_only_the_state_and_is_named(tmp_path):
+    """Point 6: the config (its [device] outputs) stays applied and the panel turns; the log names
+    state.toml and says what is wrong with it; start-up does not wait on the FIFO."""
+    for make, why in ((_fifo, "it is a FIFO (named pipe), not a regular file"),
+                      (_huge_valid_state, "it is 1.2 MB, larger than 64 KiB")):
+        fake = FakeIIO()
+        fake.add_accel(raw=LEFT_UP)
+        started = time.monotonic()
+        host = Compositor(fake, make_state=make)
+        try:
+            # The config's outputs (HEADLESS-*) are the panels: it turns to left-up (transform 1).
+            host.wait_frame(1, timeout=30)
+            assert time.monotonic() - started < 30
+            line = host.log.wait(r"\S*state\.toml: cannot read the saved state: .*")
+            assert why in line.group(0), line.group(0)
+            assert host.state_file in line.group(0)
+        finally:
+            assert host.stop() == 0
+
+
+def test_the_cli_answers_at_once_when_given_a_fifo(tmp_path):
+    """Point 7: check-config on a FIFO, and lock with nothing running and a FIFO as state.toml."""
+    fifo = tmp_path / "config.toml"
+    os.mkfifo(fifo)
+    started = time.monotonic()
+    r = subprocess.run([BIN, "check-config", str(fifo)], capture_output=True, text=True, timeout=30)
+    took = time.monotonic() - started
+    assert r.returncode == 1, r
+    assert "%s:1:1: cannot use it as a config: it is a FIFO (named pipe), not a regular file" % fifo in r.stdout + r.stderr, r
+    print("check-config on a FIFO answered in %.3f s" % took)
+
+    state = tmp_path / "state" / "wlr-orient" / "state.toml"
+    state.parent.mkdir(parents=True)
+    os.mkfifo(state)
+    env = dict(os.environ, XDG_RUNTIME_DIR=str(tmp_path), WAYLAND_DISPLAY="wayland-9", XDG_STATE_HOME=str(tmp_path / "state"))
+    env.pop("WLR_ORIENT_SOCKET", None)
+    started = time.monotonic()
+    r = subprocess.run([BIN, "lock", "portrait"], env=env, capture_output=True, text=True, timeout=30)
+    took = time.monotonic() - started
+    assert r.returncode == 0, r
+    assert "state.toml" in r.stderr and "FIFO" in r.stderr, r
+    assert 'lock = "portrait"' in state.read_text()   # saved in a regular file in its place
+    print("lock with a FIFO as state.toml answered in %.3f s" % took)
+
+
+def test_a_huge_valid_config_gets_a_size_message_not_a_crash(tmp_path):
+    """Point 8: 26 MB of valid TOML."""
+    big = tmp_path / "config.toml"
+    with open(big, "w") as f:
+        f.write('scope = "focused"\n')
+        for i in range(400000):
+            f.write('[[app]]\nmatch = "org.example.App%d"\norientations = ["landscape"]\n' % i)
+    assert os.path.getsize(big) > 25e6
+    r = subprocess.run([BIN, "check-config", str(big)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 1, r
+    out = r.stdout + r.stderr
+    assert "larger than 1 MiB" in out and "MB" in out, out
+    assert "crash" not in out, out
