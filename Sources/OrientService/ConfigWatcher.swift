@@ -1,30 +1,42 @@
 import CEventLoop
 import Glibc
-import OrientSensor
 
-/// Notices when the config file is written, replaced, created or removed: the sensor's
-/// `DirectoryWatch` on its directory (editors replace files, so the file itself cannot be
-/// watched), on the event loop.
+/// Notices when the config file is written, replaced, created or removed, and when its directory
+/// goes and comes back (a `PathWatch`, on the event loop). Each change of the file, and the
+/// directory's return, asks for the config to be read again; the directory's going is logged.
 public final class ConfigWatcher {
-    private let watch: DirectoryWatch
+    private let watch: PathWatch
     private var source: OpaquePointer?
+    private let file: String
     private let changed: () -> Void
 
-    /// nil when the directory does not exist or inotify cannot be had.
+    /// nil when inotify cannot be had or the path is not absolute.
     public init?(file: String, loop: OpaquePointer?, changed: @escaping () -> Void) {
-        guard let slash = file.lastIndex(of: "/") else { return nil }
-        let directory = slash == file.startIndex ? "/" : String(file[..<slash])
-        let mask = UInt32(IN_CLOSE_WRITE | IN_MOVED_TO | IN_MOVED_FROM | IN_CREATE | IN_DELETE)
-        guard let watch = DirectoryWatch(directory: directory, names: [String(file[file.index(after: slash)...])], mask: mask) else {
-            return nil
-        }
+        guard let watch = PathWatch(file: file) else { return nil }
         self.watch = watch
+        self.file = file
         self.changed = changed
         source = glue_add_fd(loop, watch.fd, Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
             guard let context else { return 0 }
-            let watcher = Unmanaged<ConfigWatcher>.fromOpaque(context).takeUnretainedValue()
-            if watcher.watch.drain() != .unchanged { watcher.changed() }
+            Unmanaged<ConfigWatcher>.fromOpaque(context).takeUnretainedValue().drain()
             return 0
+        }
+    }
+
+    /// Whether the file's directory exists (else the watch waits for it to be made).
+    public var directoryExists: Bool { watch.directoryExists }
+
+    private func drain() {
+        switch watch.drain() {
+        case .unchanged:
+            break
+        case .file:
+            changed()
+        case .directoryGone:
+            Log.info("config: the directory of \(file) is gone; watching for it to be made again")
+        case .directoryBack:
+            Log.info("config: the directory of \(file) is there again")
+            changed()
         }
     }
 

@@ -143,13 +143,21 @@ public final class ControllerRunner {
     }
 
     /// A change to the config file (an editor saving it) reads it again, as `wlr-orient reload` does.
+    /// The file is watched through its directories, which may be removed and made again.
     private func watchConfig() {
         guard let loop else { return }
         configWatcher?.stop()
-        let file = watchedConfigFile
+        var file = watchedConfigFile
+        if !file.hasPrefix("/"), let cwd = getcwd(nil, 0) {
+            file = String(cString: cwd) + "/" + file
+            free(cwd)
+        }
         configWatcher = ConfigWatcher(file: file, loop: loop) { [unowned self] in
             Log.info("config: \(file) changed; reading it again")
             reloader?.reload()
+        }
+        if configWatcher == nil {
+            Log.error("config: cannot watch \(file) (\(String(cString: strerror(errno)))); saving it goes unnoticed, `wlr-orient reload` reads it")
         }
     }
 

@@ -41,15 +41,20 @@ def build_client(directory, name="orient-client"):
 
 class Compositor:
     def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=(), wrapper=(),
-                 plugin=None, extra_env=None, top="", outputs='["HEADLESS-*"]', config_file=None, make_state=None):
+                 plugin=None, extra_env=None, top="", outputs='["HEADLESS-*"]', config_file=None, make_state=None,
+                 user_config=False):
         """`top`: top-level config keys (before the [device] table the test panel needs); `config`:
         what follows that table; `outputs`: the panels' globs; `config_file`: a whole config file,
         used as it is instead of those three; `state`: the text of state.toml, or `make_state`, a
-        function that makes whatever the test wants at its path."""
+        function that makes whatever the test wants at its path. `user_config`: the config is the
+        user's own ($XDG_CONFIG_HOME/wlr-orient/config.toml), not one named to the plugin."""
         self.dir = tempfile.mkdtemp(prefix="wlr-orient-e2e-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
-        config_path = os.path.join(self.dir, "config.toml")
+        config_home = os.path.join(self.dir, "xdg-config")
+        config_path = os.path.join(config_home, "wlr-orient", "config.toml") if user_config \
+            else os.path.join(self.dir, "config.toml")
+        os.makedirs(os.path.dirname(config_path), exist_ok=True)
         with open(config_path, "w") as f:
             if config_file:
                 with open(config_file) as given:
@@ -65,8 +70,8 @@ class Compositor:
                 f.write(state)
         if make_state:
             make_state(os.path.join(state_home, "wlr-orient", "state.toml"))
-        self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, WLR_ORIENT_CONFIG=config_path, XDG_STATE_HOME=state_home,
-                            **(extra_env or {}))
+        named = {"XDG_CONFIG_HOME": config_home} if user_config else {"WLR_ORIENT_CONFIG": config_path}
+        self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=state_home, **named, **(extra_env or {}))
         self.state_file = os.path.join(state_home, "wlr-orient", "state.toml")
         # plugin="": the host loads none (a preloaded one may start inside it).
         plugin_args = [] if plugin == "" else ["--plugin", plugin or PLUGIN]

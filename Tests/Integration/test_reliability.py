@@ -117,3 +117,48 @@ def test_a_huge_valid_config_gets_a_size_message_not_a_crash(tmp_path):
     out = r.stdout + r.stderr
     assert "larger than 1 MiB" in out and "MB" in out, out
     assert "crash" not in out, out
+
+
+def _rules(n):
+    return '[device]\noutputs = ["HEADLESS-*"]\n' + "".join('[[app]]\nmatch = "org.example.App%d"\n' % i for i in range(n))
+
+
+def _save(path, text):
+    """As editors save: a new file renamed over the old one."""
+    with open(path + ".new", "w") as f:
+        f.write(text)
+    os.rename(path + ".new", path)
+
+
+def test_saving_the_config_is_noticed_after_its_directory_is_removed_or_moved_and_made_again():
+    """Point 5, in the user's own config directory ($XDG_CONFIG_HOME/wlr-orient)."""
+    import shutil
+    fake = FakeIIO()
+    fake.add_accel(raw=LEFT_UP)
+    host = Compositor(fake, user_config=True)
+    try:
+        host.wait_frame(1)
+        path = host.config_path
+        directory = os.path.dirname(path)
+        shutil.rmtree(directory)
+        host.log.wait(r"the directory of %s is gone" % path)
+        os.mkdir(directory)
+        _save(path, _rules(1))
+        host.log.wait(r"config applied \(1 app rule,")
+        _save(path, _rules(2))          # and the next save too
+        host.log.wait(r"config applied \(2 app rules")
+        os.rename(directory, directory + ".old")
+        host.log.wait(r"the directory of %s is gone" % path)
+        os.mkdir(directory)
+        _save(path, _rules(3))
+        host.log.wait(r"config applied \(3 app rules")
+        _save(path, _rules(4))
+        host.log.wait(r"config applied \(4 app rules")
+        # The old directory, moved away, is not watched any more: saving there changes nothing.
+        _save(os.path.join(directory + ".old", "config.toml"), _rules(7))
+        _save(path, _rules(5))
+        host.log.wait(r"config applied \(5 app rules")
+        assert not any("7 app rules" in line for line in host.log.available())
+        assert host.p.poll() is None
+    finally:
+        assert host.stop() == 0
