@@ -63,6 +63,10 @@ public final class Daemon {
     /// The configuration being tested or applied, and what it changes.
     private var configuration: HeadConfiguration?
     private var applying = false
+    /// What the configuration being applied shows on each panel: a compositor may describe the
+    /// heads it made (and end with `done`) before it answers `succeeded` (some wlroots 0.17
+    /// ones), or after (phoc). A head that shows this meanwhile shows our own configuration.
+    private var inFlight: [PanelID: Orientation] = [:]
     /// The serial the configuration was made against (a cancelled one is sent again once the
     /// heads have a newer one).
     private var sentSerial: UInt32?
@@ -107,7 +111,9 @@ public final class Daemon {
         // `wlr-orient plugin-inputs` reads the TOML files in a child (a parser that aborts on bad
         // input takes only the child with it): the `wlr-orient` beside this program, or in the
         // bin of its prefix (PluginInputsReader.helperPath).
-        runner = ControllerRunner(configPath: options.configPath)
+        // Foreign-toplevel shows states, not geometry: a window alone on its output covers it
+        // (tiling compositors mark no window maximized).
+        runner = ControllerRunner(configPath: options.configPath, coverEvidence: .statesOnly)
     }
 
     // MARK: starting
@@ -264,6 +270,7 @@ public final class Daemon {
     private func closeConnection() {
         configuration?.destroy()
         configuration = nil
+        inFlight = [:]
         toplevels?.destroy()
         toplevels = nil
         heads?.destroy()
@@ -339,7 +346,7 @@ public final class Daemon {
             case (false, let id?):
                 removePanel(head.proxy, id)
             case (true, let id?):
-                if let before = seen[id], head.showing != before {
+                if let before = seen[id], head.showing != before, inFlight[id] != head.showing {
                     Log.info("\(head.name): set to \(head.showing.rawValue) by someone else; showing that until the device turns")
                     wanted[id] = head.showing
                     dispatch(.panelShowing(id, head.showing))
@@ -401,6 +408,7 @@ public final class Daemon {
             return Log.error("cannot make an output configuration (no serial from the compositor yet)")
         }
         applying = apply
+        inFlight = apply ? change : [:]
         sentSerial = heads.serial
         if apply { configuration.apply() } else { configuration.test() }
     }
@@ -408,6 +416,7 @@ public final class Daemon {
     private func answered(_ answer: HeadConfiguration.Answer, transforms: [OpaquePointer: Int32], change: [PanelID: Orientation]) {
         configuration?.destroy()
         configuration = nil
+        inFlight = [:]
         switch (answer, applying) {
         case (.succeeded, false):
             cancelled = 0

@@ -6,12 +6,14 @@
  *
  *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--debug]
  *                   [--second-output WxH] [--no-foreign-toplevel] [--destroy-plugin-last]
- *                   [-s COMMAND]
+ *                   [--done-before-succeeded] [-s COMMAND]
  *
  * Without a plugin it is a compositor for `wlr-orient daemon`: it applies wlr-output-management
  * configurations (printing "output configuration test|apply succeeded|failed") and describes its
  * toplevels over foreign-toplevel management (app_id, maximized, activated = focused, on the
- * panel), unless --no-foreign-toplevel.
+ * panel), unless --no-foreign-toplevel. An applied configuration is answered `succeeded` and
+ * then the heads are described anew (as phoc does); --done-before-succeeded describes the heads
+ * (ending with `done`) first, as some wlroots 0.17 compositors do.
  *
  * Every toplevel is maximized to the output, or with --tile laid out side by side in equal
  * columns (not maximized, as a tiling compositor does). Each frame is rendered in the order a
@@ -106,6 +108,7 @@ struct host {
 
 	bool tile;
 	bool refuse_configurations; /* "refuse-configurations on": every test and apply fails */
+	bool done_before_succeeded; /* --done-before-succeeded */
 
 	void *plugin_handle;
 	struct wlr_orient *orient;
@@ -449,6 +452,11 @@ static void handle_output_manager_config(struct host *host, struct wlr_output_co
 	bool ok = configure_outputs(host, config, commit);
 	printf("output configuration %s %s\n", commit ? "apply" : "test", ok ? "succeeded" : "failed");
 	fflush(stdout);
+	bool described = false;
+	if (commit && ok && host->done_before_succeeded) {
+		publish_outputs(host); /* the new heads and `done` go out before the answer */
+		described = true;
+	}
 	if (ok) {
 		wlr_output_configuration_v1_send_succeeded(config);
 	} else {
@@ -456,7 +464,9 @@ static void handle_output_manager_config(struct host *host, struct wlr_output_co
 	}
 	wlr_output_configuration_v1_destroy(config);
 	if (commit && ok) {
-		publish_outputs(host);
+		if (!described) {
+			publish_outputs(host);
+		}
 		arrange(host, NULL); /* a turned output has a new box: clients re-layout */
 	}
 }
@@ -880,6 +890,7 @@ int main(int argc, char *argv[]) {
 	int width = 1280, height = 800;
 	int second_width = 0, second_height = 0;
 	bool touch = false, tablet_switch = false, debug = false, plugin_last = false, tile = false, foreign = true;
+	bool done_first = false;
 	static const struct option options[] = {
 		{ "plugin", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 'g' },
@@ -890,6 +901,7 @@ int main(int argc, char *argv[]) {
 		{ "no-foreign-toplevel", no_argument, NULL, 'F' },
 		{ "debug", no_argument, NULL, 'd' },
 		{ "destroy-plugin-last", no_argument, NULL, 'l' },
+		{ "done-before-succeeded", no_argument, NULL, 'D' },
 		{ 0 },
 	};
 	int c;
@@ -904,15 +916,16 @@ int main(int argc, char *argv[]) {
 		case 'F': foreign = false; break;
 		case 'd': debug = true; break;
 		case 'l': plugin_last = true; break;
+		case 'D': done_first = true; break;
 		case 's': command = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--debug] [-s COMMAND]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--done-before-succeeded] [--debug] [-s COMMAND]\n", argv[0]);
 			return 1;
 		}
 	}
 	wlr_log_init(debug ? WLR_DEBUG : WLR_INFO, NULL);
 
-	struct host host = { .tile = tile };
+	struct host host = { .tile = tile, .done_before_succeeded = done_first };
 	wl_list_init(&host.outputs);
 	wl_list_init(&host.toplevels);
 	host.display = wl_display_create();
