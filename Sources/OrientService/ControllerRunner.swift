@@ -32,20 +32,22 @@ public final class ControllerRunner {
     private var sentLean: Double?
 
     /// Reads the config and the saved state (through `wlr-orient plugin-inputs`; what is wrong
-    /// with them is logged, and the defaults are used).
-    public init(configPath: String?) {
+    /// with them is logged, and the defaults are used). `coverEvidence`: what the host can tell
+    /// about a window covering its output (see `Controller.CoverEvidence`).
+    public init(configPath: String?, coverEvidence: Controller.CoverEvidence = .reported) {
         self.configPath = configPath
         var configFile: String?
         switch PluginInputsReader.read(configPath: configPath) {
         case .success(let inputs):
             inputs.messages.forEach(Log.error)
             inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
-            controller = Controller(config: inputs.config, state: inputs.state, desktop: inputs.desktop)
+            controller = Controller(config: inputs.config, state: inputs.state, desktop: inputs.desktop,
+                                    coverEvidence: coverEvidence)
             configFile = inputs.configFile
             stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
         case .failure(let why):
             Log.error("\(why); using built-in defaults, and the saved state is left as it is")
-            controller = Controller(config: Config(), state: PersistentState())
+            controller = Controller(config: Config(), state: PersistentState(), coverEvidence: coverEvidence)
             stateDirectory = nil
         }
         watchedConfigFile = configPath ?? configFile ?? Self.userConfigFile

@@ -334,3 +334,79 @@ def test_a_transform_set_by_someone_else_stands_until_the_device_turns():
         assert s.transform() == "90"
     finally:
         assert s.stop() == 0
+
+
+def test_a_compositor_that_describes_the_heads_before_it_answers_gets_every_decision_right():
+    """Issue #25, point 3: some compositors send the new head state and `done` before
+    `succeeded` (phoc the other way round). A lock and an unlock a few milliseconds apart, 200
+    times: every time the panel ends showing the device's orientation, and the daemon never
+    takes its own configuration for someone else's."""
+    import random
+    import socket
+    import time
+    s = Session(host_args=["--done-before-succeeded"])
+    control = None
+    try:
+        s.log.wait(r"accelerometer: iio:device0")
+        path = os.path.join(s.host.runtime, "wlr-orient.%s.sock" % s.host.client_env["WAYLAND_DISPLAY"])
+        control = socket.socket(socket.AF_UNIX)
+        control.connect(path)
+        replies = control.makefile("rb")
+
+        def ask(request):
+            control.sendall(json.dumps(request).encode() + b"\n")
+            return json.loads(replies.readline())
+
+        rng = random.Random(25)
+        wrong = []
+        for trial in range(200):
+            lock = rng.choice(["left-up", "right-up", "bottom-up"])
+            ask({"command": "lock", "orientations": lock})
+            time.sleep(rng.uniform(0, 0.008))   # a few milliseconds apart, at random: not a wait
+            ask({"command": "unlock"})
+            # Right: the daemon shows the device's orientation and the compositor has it too.
+            deadline = time.monotonic() + 5
+            while True:
+                shown = ask({"command": "status"})["status"]["panels"][0]["shown"]
+                transforms = [int(re.search(r" transform (\d) ", l).group(1)) for l in s.host.out.available()
+                              if l.startswith("frame ")]
+                if shown == "normal" and transforms and transforms[-1] == 0:
+                    break
+                if time.monotonic() > deadline:
+                    wrong.append((trial, lock, shown, transforms[-1:]))
+                    break
+                time.sleep(0.002)
+        assert wrong == [], "%d of 200 ended wrong: %s" % (len(wrong), wrong[:5])
+        assert not any("by someone else" in line for line in s.log.available())
+        assert s.transform() == "normal"
+    finally:
+        if control:
+            control.close()
+        assert s.stop() == 0
+
+
+def test_a_tiled_app_alone_on_the_panel_is_in_front_by_default(client_binary):
+    """Issue #25, point 4: a tiling compositor (the host with --tile) marks no window maximized.
+    With the default scope ("fullscreen"), foot filling the panel as its only window is the app in
+    front, and its rule applies; a second window beside it takes that away."""
+    s = Session(config=FOOT_LANDSCAPE, pose=LEFT_UP, host_args=["--tile"])
+    foot = other = None
+    try:
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        foot = Foot(s.host.client_env)
+        s.log.wait(r"HEADLESS-1: (normal|bottom-up) \(transform")
+        st = s.status()
+        assert st["front"]["app_id"] == "foot" and st["front"]["source"] == "rule", st
+        assert s.transform() in ("normal", "180")
+        # A second window tiles beside it: neither fills the panel; the device decides.
+        other = Client(client_binary, s.host.client_env)
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        assert s.status()["front"] is None
+        other.stop()
+        other = None
+        s.log.wait(r"HEADLESS-1: (normal|bottom-up) \(transform")
+    finally:
+        for c in (foot, other):
+            if c:
+                c.stop()
+        assert s.stop() == 0

@@ -15,10 +15,11 @@ struct ControllerHarness {
     static let external = PanelID(2)
 
     init(config: Config = Config(), state: PersistentState = PersistentState(lastFelt: .normal),
-         desktop: DesktopIndex = DesktopIndex(), panel: PanelShape? = .landscape, showing: Orientation = .normal) {
+         desktop: DesktopIndex = DesktopIndex(), panel: PanelShape? = .landscape, showing: Orientation = .normal,
+         coverEvidence: Controller.CoverEvidence = .reported) {
         var config = config
         config.device.outputs = ["eDP-*"]
-        controller = Controller(config: config, state: state, desktop: desktop)
+        controller = Controller(config: config, state: state, desktop: desktop, coverEvidence: coverEvidence)
         record(controller.start())
         if let panel {
             shown[Self.tablet] = showing

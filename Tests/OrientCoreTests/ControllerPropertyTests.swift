@@ -13,7 +13,7 @@ import Testing
 
     /// One event from a small world: two panels (a tablet and a phone-shaped one), three
     /// toplevels, the apps above, every control command.
-    static let event = zip(Gen.int(in: 0...15), Gen.int(in: 0...3), Gen.int(in: 0...15), Gen.int(in: 0...7), Gen.bool)
+    static let event = zip(Gen.int(in: 0...16), Gen.int(in: 0...3), Gen.int(in: 0...15), Gen.int(in: 0...7), Gen.bool)
         .map { kind, a, b, c, flag -> ControllerEvent in
             let toplevel = ToplevelID(UInt(a % 3 + 1))
             let panel = PanelID(UInt(a % 2 + 1))
@@ -34,6 +34,7 @@ import Testing
             case 12: return .hostFront(panel, flag ? toplevel : nil)
             case 13: return .panelShowing(panel, orientation)
             case 14: return .toplevelAppID(toplevel, appIDs[c % appIDs.count])
+            case 15: return .toplevelPanels(toplevel, Set([PanelID(1), PanelID(2)].filter { b & Int($0.raw) != 0 }))
             default: return flag ? .panelRemoved(panel) : .panelAdded(panel, name: "eDP-\(a % 2 + 1)",
                                                                       shape: a % 2 == 0 ? .landscape : .portrait, showing: orientation)
             }
@@ -140,9 +141,11 @@ import Testing
 /// and looking at every toplevel after every event, as before, must give the same.
 @Suite struct ControllerTellingTests {
     @Test func tellingOnlyTheTouchedClientsSaysWhatTellingEveryoneSays() async {
-        await propertyCheck(count: ControllerPropertyTests.cases, input: ControllerPropertyTests.situations) { config, felt, events in
+        await propertyCheck(count: ControllerPropertyTests.cases, input: zip(ControllerPropertyTests.situations, Gen.bool)) { situation, statesOnly in
+            let (config, felt, events) = situation
             func run(everyone: Bool) -> [ControllerCommand] {
-                var controller = Controller(config: config, state: PersistentState(lastFelt: felt == 4 ? nil : Orientation(clockwiseQuarterTurns: felt)))
+                var controller = Controller(config: config, state: PersistentState(lastFelt: felt == 4 ? nil : Orientation(clockwiseQuarterTurns: felt)),
+                                            coverEvidence: statesOnly ? .statesOnly : .reported)
                 controller.reconcilesEverything = everyone
                 var all = controller.start()
                 for event in events { all += controller.handle(event) }

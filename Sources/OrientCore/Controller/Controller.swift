@@ -70,10 +70,26 @@ public struct Controller: Sendable {
     /// Conflicts already logged (each once until it goes away and comes back).
     private var droppedLogged: Set<DroppedLevel> = []
 
-    public init(config: Config, state: PersistentState, desktop: DesktopIndex = DesktopIndex()) {
+    /// What the host can tell about a window covering its output.
+    public enum CoverEvidence: Sendable, Hashable {
+        /// It reports fullscreen and maximized windows, and lays out every window itself (the
+        /// plugin, inside the compositor).
+        case reported
+        /// It sees only the states a compositor publishes (foreign-toplevel: the daemon). A
+        /// tiling compositor marks no window maximized (sway, river): a window that fills its
+        /// output there is one alone on it. So a shown window that is alone on its panels (no
+        /// other shown window on any of them) counts as covering them too.
+        case statesOnly
+    }
+
+    public let coverEvidence: CoverEvidence
+
+    public init(config: Config, state: PersistentState, desktop: DesktopIndex = DesktopIndex(),
+                coverEvidence: CoverEvidence = .reported) {
         self.config = config
         self.state = state
         self.desktop = desktop
+        self.coverEvidence = coverEvidence
     }
 
     /// The first commands: start (or not) the sensor, and the first status.
@@ -95,9 +111,11 @@ public struct Controller: Sendable {
         // thousands of decisions.
         let decides: Bool
         switch event {
-        case .toplevelAppID(let id, _), .toplevelCovers(let id, _), .toplevelPanels(let id, _),
-             .toplevelMapped(let id, _), .toplevelRemoved(let id), .declaration(let id, _):
+        case .toplevelAppID(let id, _), .declaration(let id, _):
             decides = mayBeInFront(id)
+        case .toplevelCovers(let id, _), .toplevelPanels(let id, _), .toplevelMapped(let id, _), .toplevelRemoved(let id):
+            // Where covering is inferred from being alone, any window shown or gone may decide.
+            decides = coverEvidence == .statesOnly || mayBeInFront(id)
         case .declarationsGone(let ids):
             decides = ids.contains(where: mayBeInFront)
         default:
@@ -274,7 +292,21 @@ public struct Controller: Sendable {
         guard let id = launching ?? focused, let t = toplevels[id], !t.hidden else { return nil }
         switch config.scope {
         case .focused: return id
-        case .fullscreen: return t.covers ? id : nil
+        case .fullscreen: return covers(id) ? id : nil
+        }
+    }
+
+    /// Whether a toplevel covers its output: fullscreen or maximized, or (where only states can
+    /// be seen) shown alone on its panels.
+    private func covers(_ id: ToplevelID) -> Bool {
+        guard let t = toplevels[id] else { return false }
+        if t.covers { return true }
+        guard coverEvidence == .statesOnly, t.added, !t.hidden else { return false }
+        let mine = t.panels
+        return !toplevels.contains { key, other in
+            guard key != id, other.added, !other.hidden else { return false }
+            guard let mine, let theirs = other.panels else { return true }   // nil: on every panel
+            return !mine.isDisjoint(with: theirs)
         }
     }
 
@@ -314,7 +346,7 @@ public struct Controller: Sendable {
 
     /// How a panel turns now: by the app in front's rule and the layout (rule 9).
     private func transitionPlan(front: Front?) -> TransitionPlan {
-        let fills = front.map { toplevels[$0.id]?.covers ?? false } ?? false
+        let fills = front.map { covers($0.id) } ?? false
         let visible = toplevels.values.filter { $0.added && !$0.hidden }.count
         return TransitionPlan.choose(config.transition, app: front?.wish.transition,
                                      layout: .init(frontFills: fills, visibleWindows: visible))
