@@ -32,8 +32,11 @@ cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
 cp "$bin/wlr-orient" "$out/wlr-orient"
 cp "$bin/wlr-orient-daemon" "$out/wlr-orient-daemon"
 [ "$mode" = release ] && strip "$out/libwlr-orient.so" "$out/wlr-orient" "$out/wlr-orient-daemon"
-# The preload for unmodified compositors (wlr-orient run): C, libc only, no policy.
+# The preload for unmodified compositors (wlr-orient run): C, libc only, no policy. It is built
+# for the wlroots it is compiled against, named by that library's soname.
+wlroots_soname=$(objdump -p "$(pkg-config --variable=libdir wlroots)/libwlroots.so" | awk '/SONAME/ { print $2 }')
 cc -shared -fPIC -O2 -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
+    -DWLROOTS_SONAME="\"$wlroots_soname\"" \
     -ISources/CWlrGlue/include $(pkg-config --cflags wlroots wayland-server pixman-1) -ldl
 cc -O2 -Wall -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
     -ISources/CWlrGlue/include $(pkg-config --cflags --libs wlroots wayland-server xkbcommon pixman-1 libdrm) -ldl

@@ -136,3 +136,98 @@ def test_a_compositor_on_another_wlroots_starts_without_the_preload(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "uses libwlroots.so.11, not wlroots 0.15 (libwlroots.so.10)" in lines[0] \
         and "without rotation" in lines[0], result.stderr
+
+
+CLIENTS = os.path.join(ROOT, "Tests", "Integration", "clients")
+HOST_SOURCE = os.path.join(ROOT, "contrib", "host", "wlr-orient-host.c")
+
+
+def pkg(*args):
+    return subprocess.run(["pkg-config"] + list(args), capture_output=True, text=True, check=True).stdout.split()
+
+
+def build_late(directory):
+    """late-loader, late-wayland.so (libwayland-server only) and the reference host as a library
+    (libhost.so, its main as wlr_orient_host_main), in `directory`."""
+    loader = os.path.join(directory, "late-loader")
+    subprocess.run(["cc", "-O2", "-Wall", "-Werror", "-o", loader, os.path.join(CLIENTS, "late-loader.c"), "-ldl"], check=True)
+    wayland = os.path.join(directory, "late-wayland.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", wayland, os.path.join(CLIENTS, "late-wayland.c")]
+                   + pkg("--cflags", "--libs", "wayland-server"), check=True)
+    host = os.path.join(directory, "libhost.so")
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-Dmain=wlr_orient_host_main", "-o", host,
+                    HOST_SOURCE, "-I" + os.path.join(ROOT, "Sources", "CWlrGlue", "include")]
+                   + pkg("--cflags", "--libs", "wlroots", "wayland-server", "xkbcommon", "pixman-1", "libdrm") + ["-ldl"],
+                   check=True)
+    return loader, wayland, host
+
+
+def preload_lines(text):
+    return [l for l in text.splitlines() if "[wlr-orient preload]" in l]
+
+
+def test_a_compositor_that_loads_libwayland_late_runs_on_and_the_preload_says_one_line(tmp_path):
+    """Issue #25, point 1: libwayland-server comes with a library loaded RTLD_LOCAL after start,
+    with no wlroots (as a compositor in Python on another wlroots, or none, would). The preload's
+    wrappers find the real functions there and stay out of the way."""
+    loader, wayland, _ = build_late(str(tmp_path))
+    runtime = tmp_path / "runtime"
+    runtime.mkdir(mode=0o700)
+    result = subprocess.run([RUNNER, "run", "--", loader, wayland, "late_wayland_main"], capture_output=True, text=True,
+                            timeout=60, env=dict(os.environ, XDG_RUNTIME_DIR=str(runtime), LD_PRELOAD=""))
+    assert result.returncode == 0, result
+    assert result.stdout.startswith("ran on wayland-"), result
+    lines = preload_lines(result.stderr)
+    assert lines == ["[wlr-orient preload] this program uses no wlroots (libwlroots.so.10 is not loaded): running without rotation"], result.stderr
+
+
+def test_a_compositor_that_loads_wlroots_late_gets_the_plugin(tmp_path):
+    """The reference host, built as a library and loaded RTLD_LOCAL after start, under `run`: the
+    preload finds this process's wlroots (0.15, the one it is built for) and starts the plugin."""
+    loader, _, host_library = build_late(str(tmp_path))
+    fake = FakeIIO()
+    dev = fake.add_accel()
+    host = Compositor(fake, plugin="", wrapper=[RUNNER, "run", "--", loader, host_library, "wlr_orient_host_main"])
+    try:
+        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.wait_frame(0)
+        fake.set(dev, *LEFT_UP)
+        host.wait_frame(1)
+        host.log.wait(r"rotate transition began \S+ revealed \S+ ended \S+ frames \d+")
+    finally:
+        assert host.stop() == 0
+    assert preload_lines("\n".join(host.log.available())) == []
+
+
+def test_a_preload_built_for_another_wlroots_passes_every_call_on_and_says_one_line(tmp_path, client_binary):
+    """Built for another wlroots (here named libwlroots-0.18.so), the preload in a wlroots 0.15
+    compositor is inert: every call (those whose arguments differ between releases too) reaches
+    wlroots as the compositor made it, the compositor serves clients, and no plugin starts."""
+    from compositor import Client
+    preload = tmp_path / "libwlr-orient-preload.so"
+    subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", str(preload),
+                    os.path.join(ROOT, "contrib", "preload", "wlr-orient-preload.c"), '-DWLROOTS_SONAME="libwlroots-0.18.so"',
+                    "-I" + os.path.join(ROOT, "Sources", "CWlrGlue", "include")]
+                   + pkg("--cflags", "wlroots", "wayland-server", "pixman-1") + ["-ldl"], check=True)
+    fake = FakeIIO()
+    dev = fake.add_accel()
+    host = Compositor(fake, plugin="", extra_env={"LD_PRELOAD": "%s:libumockdev-preload.so.0" % preload,
+                                                   "WLR_ORIENT_PLUGIN": os.path.join(ROOT, "build", "libwlr-orient.so")})
+    client = None
+    try:
+        line = host.log.wait(r"\[wlr-orient preload\] .*", timeout=30).group(0)
+        assert line == ("[wlr-orient preload] this compositor uses libwlroots.so.10, not the wlroots the preload is "
+                        "built for (libwlroots-0.18.so): running without rotation"), line
+        host.wait_frame(0)
+        client = Client(client_binary, host.client_env)
+        client.wait_configure(1280, 800)
+        fake.set(dev, *LEFT_UP)
+        host.command("next-frame", r"^next-frame$")
+        host.command("next-frame", r"^next-frame$")
+        assert host.randr_transform() == "normal"
+    finally:
+        if client:
+            client.stop()
+        assert host.stop() == 0
+    log = "\n".join(host.log.available())
+    assert len(preload_lines(log)) == 1 and "[wlr-orient]" not in log

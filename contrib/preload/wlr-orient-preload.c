@@ -12,30 +12,51 @@
  * the environment as it loads, so the compositor's children never load it. In a process that
  * never starts a wlroots backend it starts nothing (its wrappers only pass calls on). When it
  * cannot start the plugin it says so in one line on stderr and the compositor runs on without
- * rotation. Built for wlroots 0.15: the functions it wraps have other signatures in later ones.
+ * rotation.
+ *
+ * Built for one wlroots (WLROOTS_SONAME, the library it was compiled against); which one the
+ * process uses is found when the first wrapper runs, not from the program's file: a compositor
+ * may load libwayland and wlroots itself, late and with RTLD_LOCAL, as Python loads an extension
+ * module. In any process whose wlroots is another one, or none, the preload stays inert, says so
+ * in one line, and every wrapper only passes its call on, with all its arguments (the functions
+ * whose arguments changed between wlroots releases are declared here with the arguments of each).
  */
 #define _GNU_SOURCE
 #define WLR_USE_UNSTABLE 1
 #include <dlfcn.h>
+#include <link.h>
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <wayland-server-core.h>
+/* wlr_backend_autocreate is declared below with the arguments of every release (see there). */
+#define wlr_backend_autocreate wlr_backend_autocreate_as_this_release_declares_it
 #include <wlr/backend.h>
+#undef wlr_backend_autocreate
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_output.h>
 #include "wlr-orient.h"
+
+#ifndef WLROOTS_SONAME
+#error "build with -DWLROOTS_SONAME=\"libwlroots.so.N\" (the wlroots the preload is compiled against)"
+#endif
 
 /*
  * This library links neither wlroots nor libwayland (a program that is not a compositor loads
  * nothing through it): the few functions it calls are looked up in the process when needed.
  */
 
+/* Whether this process's wlroots is the one the preload was built for: decided once, when the
+ * first wrapper runs. */
+enum verdict { UNDECIDED, ACTIVE, INERT };
+
 /* What the compositor created, and the plugin once started. One compositor per process. */
 static struct {
+	enum verdict verdict;
 	char *plugin_path;                 /* from $WLR_ORIENT_PLUGIN, read at load */
 	void (*destroy)(struct wlr_orient *);
 	struct wlr_orient_host host;
@@ -50,11 +71,70 @@ static struct {
 	struct wl_listener display_destroy;
 } preload;
 
-/* The real `function` (the next definition after ours), looked up once: some run every frame. */
+static void say(const char *line);
+
+/* Where this library is loaded: a definition found there is our own wrapper, never the real one. */
+static void *own_base(void) {
+	static void *base;
+	Dl_info info;
+	if (base == NULL && dladdr((void *)own_base, &info) != 0) {
+		base = info.dli_fbase;
+	}
+	return base;
+}
+
+/* The names of the loaded objects (but the program itself and the vDSO), for find_real: collected
+ * first, and searched after, outside dl_iterate_phdr's lock. */
+struct loaded {
+	char *names[512];
+	int count;
+};
+
+static int collect_loaded(struct dl_phdr_info *info, size_t size, void *data) {
+	struct loaded *loaded = data;
+	if (info->dlpi_name != NULL && info->dlpi_name[0] != '\0' && loaded->count < 512) {
+		loaded->names[loaded->count] = strdup(info->dlpi_name);
+		loaded->count += loaded->names[loaded->count] != NULL;
+	}
+	return 0;
+}
+
+/* The real `name`: the next definition after ours (RTLD_NEXT), else a definition in any object
+ * loaded so far, through that object's own scope: a library a compositor loaded with RTLD_LOCAL
+ * is in no global scope that RTLD_NEXT searches. NULL if none is loaded. */
+static void *find_real(const char *name) {
+	void *found = dlsym(RTLD_NEXT, name);
+	if (found != NULL) {
+		return found;
+	}
+	struct loaded loaded = { .count = 0 };
+	dl_iterate_phdr(collect_loaded, &loaded);
+	for (int i = 0; i < loaded.count; i++) {
+		void *handle = found == NULL ? dlopen(loaded.names[i], RTLD_NOLOAD | RTLD_LAZY) : NULL;
+		if (handle != NULL) {
+			void *symbol = dlsym(handle, name);
+			Dl_info info;
+			if (symbol != NULL && dladdr(symbol, &info) != 0 && info.dli_fbase != own_base()) {
+				found = symbol;
+			}
+			dlclose(handle);
+		}
+		free(loaded.names[i]);
+	}
+	return found;
+}
+
+/* The real `function`, looked up once it is there (some run every frame). NULL, said once, when
+ * no loaded object defines it: the wrapper then returns failure rather than call nothing. */
 #define REAL(function) ({ \
 	static __typeof__(&function) real; \
+	static bool missing_said; \
 	if (real == NULL) { \
-		real = (__typeof__(&function))dlsym(RTLD_NEXT, #function); \
+		real = (__typeof__(&function))find_real(#function); \
+		if (real == NULL && !missing_said) { \
+			missing_said = true; \
+			say("no loaded library defines " #function ", which this program calls: it fails"); \
+		} \
 	} \
 	real; \
 })
@@ -62,15 +142,59 @@ static struct {
 #define CALL(function) ({ \
 	static __typeof__(&function) found; \
 	if (found == NULL) { \
-		found = (__typeof__(&function))dlsym(RTLD_DEFAULT, #function); \
+		found = (__typeof__(&function))find_real(#function); \
 	} \
 	found; \
 })
 
+/* The loaded library whose file name starts with `prefix`, for a message ("" if none). */
+static void loaded_named(const char *prefix, char *out, size_t size) {
+	struct loaded loaded = { .count = 0 };
+	dl_iterate_phdr(collect_loaded, &loaded);
+	out[0] = '\0';
+	for (int i = 0; i < loaded.count; i++) {
+		const char *slash = strrchr(loaded.names[i], '/');
+		const char *base = slash != NULL ? slash + 1 : loaded.names[i];
+		if (out[0] == '\0' && strncmp(base, prefix, strlen(prefix)) == 0) {
+			snprintf(out, size, "%s", base);
+		}
+		free(loaded.names[i]);
+	}
+}
+
+/* Decided at the first wrapper's call: active if the wlroots this process calls is the one we
+ * were built for (the library of that soname is loaded and defines the wlr_backend_start it
+ * calls), else inert, with one line saying why. */
+static enum verdict verdict(void) {
+	if (preload.verdict != UNDECIDED) {
+		return preload.verdict;
+	}
+	void *ours = dlopen(WLROOTS_SONAME, RTLD_NOLOAD | RTLD_LAZY);
+	void *there = ours != NULL ? dlsym(ours, "wlr_backend_start") : NULL;
+	if (ours != NULL) {
+		dlclose(ours);
+	}
+	if (there != NULL && there == find_real("wlr_backend_start")) {
+		preload.verdict = ACTIVE;
+		return ACTIVE;
+	}
+	preload.verdict = INERT;
+	char other[256], line[512];
+	loaded_named("libwlroots", other, sizeof(other));
+	if (other[0] != '\0') {
+		snprintf(line, sizeof(line), "this compositor uses %s, not the wlroots the preload is built for (%s): running without rotation",
+			other, WLROOTS_SONAME);
+	} else {
+		snprintf(line, sizeof(line), "this program uses no wlroots (%s is not loaded): running without rotation", WLROOTS_SONAME);
+	}
+	say(line);
+	return INERT;
+}
+
 /* The first `field` the compositor creates is the one it uses, and the plugin gets a copy of them
- * all when it starts: nothing seen after that can reach it. */
+ * all when it starts: nothing seen after that can reach it. Only where the preload is active. */
 #define REMEMBER(field, value) do { \
-	if (!preload.started && preload.host.field == NULL) { \
+	if (preload.verdict == ACTIVE && !preload.started && preload.host.field == NULL) { \
 		preload.host.field = (value); \
 	} \
 } while (0)
@@ -123,7 +247,9 @@ static void handle_display_destroy(struct wl_listener *listener, void *data) {
 	(void)listener;
 	(void)data;
 	/* The plugin unhooks itself from a display going away; only free it. */
-	CALL(wl_list_remove)(&preload.display_destroy.link);
+	if (CALL(wl_list_remove) != NULL) {
+		CALL(wl_list_remove)(&preload.display_destroy.link);
+	}
 	if (preload.destroy != NULL) {
 		preload.destroy(preload.orient);
 	}
@@ -158,36 +284,55 @@ static void start_plugin(void) {
 		return;
 	}
 	preload.display_destroy.notify = handle_display_destroy;
-	CALL(wl_display_add_destroy_listener)(preload.host.display, &preload.display_destroy);
+	if (CALL(wl_display_add_destroy_listener) != NULL) {
+		CALL(wl_display_add_destroy_listener)(preload.host.display, &preload.display_destroy);
+	}
 }
 
 /* --- What the compositor creates --- */
 
 struct wl_display *wl_display_create(void) {
-	struct wl_display *display = REAL(wl_display_create)();
+	verdict();
+	struct wl_display *display = REAL(wl_display_create) != NULL ? REAL(wl_display_create)() : NULL;
 	REMEMBER(display, display);
 	return display;
 }
 
 /* The backend the compositor asked for: the outermost creation call's result. */
 static struct wlr_backend *created_backend(struct wlr_backend *backend) {
-	if (preload.creating_backend == 0 && preload.top_backend == NULL && backend != NULL) {
+	if (preload.verdict == ACTIVE && preload.creating_backend == 0 && preload.top_backend == NULL && backend != NULL) {
 		preload.top_backend = backend;
 		preload.host.backend = backend;
 	}
 	return backend;
 }
 
-struct wlr_backend *wlr_backend_autocreate(struct wl_display *display) {
+/* wlroots 0.15 to 0.17 take the display; 0.18 on take the event loop and where to put the
+ * session. Both are passed on, whichever this process's wlroots is: under the System V calling
+ * conventions a function that takes fewer arguments ignores the rest. */
+struct wlr_backend *wlr_backend_autocreate(void *display_or_loop, void *session_out);
+
+struct wlr_backend *wlr_backend_autocreate(void *display_or_loop, void *session_out) {
+	verdict();
+	if (REAL(wlr_backend_autocreate) == NULL) {
+		return NULL;
+	}
 	preload.creating_backend++;
-	struct wlr_backend *backend = REAL(wlr_backend_autocreate)(display);
+	struct wlr_backend *backend = REAL(wlr_backend_autocreate)(display_or_loop, session_out);
 	preload.creating_backend--;
 	return created_backend(backend);
 }
 
-struct wlr_backend *wlr_headless_backend_create(struct wl_display *display) {
+/* 0.15 to 0.17 take the display, 0.18 on the event loop: a pointer either way. */
+struct wlr_backend *wlr_headless_backend_create(void *display_or_loop);
+
+struct wlr_backend *wlr_headless_backend_create(void *display_or_loop) {
+	verdict();
+	if (REAL(wlr_headless_backend_create) == NULL) {
+		return NULL;
+	}
 	preload.creating_backend++;
-	struct wlr_backend *backend = REAL(wlr_headless_backend_create)(display);
+	struct wlr_backend *backend = REAL(wlr_headless_backend_create)(display_or_loop);
 	preload.creating_backend--;
 	return created_backend(backend);
 }
@@ -201,7 +346,8 @@ static void compositors_renderer(struct wlr_renderer *renderer) {
 }
 
 struct wlr_renderer *wlr_renderer_autocreate(struct wlr_backend *backend) {
-	struct wlr_renderer *renderer = REAL(wlr_renderer_autocreate)(backend);
+	verdict();
+	struct wlr_renderer *renderer = REAL(wlr_renderer_autocreate) != NULL ? REAL(wlr_renderer_autocreate)(backend) : NULL;
 	compositors_renderer(renderer);
 	return renderer;
 }
@@ -211,72 +357,96 @@ struct wlr_renderer *wlr_pixman_renderer_create(void);
 struct wlr_renderer *wlr_gles2_renderer_create_with_drm_fd(int drm_fd);
 
 struct wlr_renderer *wlr_pixman_renderer_create(void) {
-	struct wlr_renderer *renderer = REAL(wlr_pixman_renderer_create)();
+	verdict();
+	struct wlr_renderer *renderer = REAL(wlr_pixman_renderer_create) != NULL ? REAL(wlr_pixman_renderer_create)() : NULL;
 	compositors_renderer(renderer);
 	return renderer;
 }
 
 struct wlr_renderer *wlr_gles2_renderer_create_with_drm_fd(int drm_fd) {
-	struct wlr_renderer *renderer = REAL(wlr_gles2_renderer_create_with_drm_fd)(drm_fd);
+	verdict();
+	struct wlr_renderer *renderer = REAL(wlr_gles2_renderer_create_with_drm_fd) != NULL
+		? REAL(wlr_gles2_renderer_create_with_drm_fd)(drm_fd) : NULL;
 	compositors_renderer(renderer);
 	return renderer;
 }
 
 struct wlr_allocator *wlr_allocator_autocreate(struct wlr_backend *backend, struct wlr_renderer *renderer) {
-	struct wlr_allocator *allocator = REAL(wlr_allocator_autocreate)(backend, renderer);
+	verdict();
+	struct wlr_allocator *allocator = REAL(wlr_allocator_autocreate) != NULL
+		? REAL(wlr_allocator_autocreate)(backend, renderer) : NULL;
 	REMEMBER(allocator, allocator);
 	return allocator;
 }
 
-struct wlr_output_layout *wlr_output_layout_create(void) {
-	struct wlr_output_layout *layout = REAL(wlr_output_layout_create)();
+/* 0.15 to 0.17 take nothing, 0.18 on the display: passed on either way. */
+struct wlr_output_layout *wlr_output_layout_create(void *display);
+
+struct wlr_output_layout *wlr_output_layout_create(void *display) {
+	verdict();
+	struct wlr_output_layout *layout = REAL(wlr_output_layout_create) != NULL ? REAL(wlr_output_layout_create)(display) : NULL;
 	REMEMBER(output_layout, layout);
 	return layout;
 }
 
 struct wlr_output_manager_v1 *wlr_output_manager_v1_create(struct wl_display *display) {
-	struct wlr_output_manager_v1 *manager = REAL(wlr_output_manager_v1_create)(display);
+	verdict();
+	struct wlr_output_manager_v1 *manager = REAL(wlr_output_manager_v1_create) != NULL
+		? REAL(wlr_output_manager_v1_create)(display) : NULL;
 	REMEMBER(output_manager, manager);
 	return manager;
 }
 
 struct wlr_seat *wlr_seat_create(struct wl_display *display, const char *name) {
-	struct wlr_seat *seat = REAL(wlr_seat_create)(display, name);
+	verdict();
+	struct wlr_seat *seat = REAL(wlr_seat_create) != NULL ? REAL(wlr_seat_create)(display, name) : NULL;
 	REMEMBER(seat, seat);
 	return seat;
 }
 
 struct wlr_cursor *wlr_cursor_create(void) {
-	struct wlr_cursor *cursor = REAL(wlr_cursor_create)();
+	verdict();
+	struct wlr_cursor *cursor = REAL(wlr_cursor_create) != NULL ? REAL(wlr_cursor_create)() : NULL;
 	REMEMBER(cursor, cursor);
 	return cursor;
 }
 
-struct wlr_xdg_shell *wlr_xdg_shell_create(struct wl_display *display) {
-	struct wlr_xdg_shell *shell = REAL(wlr_xdg_shell_create)(display);
+/* 0.15 takes the display, 0.16 on the display and the xdg_wm_base version. */
+struct wlr_xdg_shell *wlr_xdg_shell_create(struct wl_display *display, uint32_t version);
+
+struct wlr_xdg_shell *wlr_xdg_shell_create(struct wl_display *display, uint32_t version) {
+	verdict();
+	struct wlr_xdg_shell *shell = REAL(wlr_xdg_shell_create) != NULL ? REAL(wlr_xdg_shell_create)(display, version) : NULL;
 	REMEMBER(xdg_shell, shell);
 	return shell;
 }
 
 /* Just before the compositor's own backend starts: the panel turns before its first frame. */
 bool wlr_backend_start(struct wlr_backend *backend) {
-	if (!preload.started && backend != NULL && backend == preload.top_backend) {
+	if (verdict() == ACTIVE && !preload.started && backend != NULL && backend == preload.top_backend) {
 		start_plugin();
 	}
-	return REAL(wlr_backend_start)(backend);
+	return REAL(wlr_backend_start) != NULL && REAL(wlr_backend_start)(backend);
 }
 
-/* --- The frame path --- */
+/* --- The frame path (wlroots 0.15 to 0.17 have these; the preload reads wlroots' structures
+ * only where it is active, built for this very wlroots) --- */
 
 bool wlr_output_attach_render(struct wlr_output *output, int *buffer_age) {
-	bool attached = REAL(wlr_output_attach_render)(output, buffer_age);
-	if (attached && preload.committing == 0) {
+	bool attached = REAL(wlr_output_attach_render) != NULL && REAL(wlr_output_attach_render)(output, buffer_age);
+	if (verdict() == ACTIVE && attached && preload.committing == 0) {
 		preload.rendering = output;
 	}
 	return attached;
 }
 
 bool wlr_output_commit(struct wlr_output *output) {
+	if (REAL(wlr_output_commit) == NULL) {
+		return false;
+	}
+	if (verdict() != ACTIVE) {
+		return REAL(wlr_output_commit)(output);
+	}
 	if (output == preload.rendering) {
 		preload.rendering = NULL;
 	}
@@ -295,6 +465,9 @@ bool wlr_output_commit(struct wlr_output *output) {
 }
 
 bool wlr_output_test(struct wlr_output *output) {
+	if (REAL(wlr_output_test) == NULL) {
+		return false;
+	}
 	preload.committing++;
 	bool ok = REAL(wlr_output_test)(output);
 	preload.committing--;
@@ -302,21 +475,26 @@ bool wlr_output_test(struct wlr_output *output) {
 }
 
 void wlr_output_rollback(struct wlr_output *output) {
-	if (output == preload.rendering) {
+	if (verdict() == ACTIVE && output == preload.rendering) {
 		preload.rendering = NULL;
 	}
-	REAL(wlr_output_rollback)(output);
+	if (REAL(wlr_output_rollback) != NULL) {
+		REAL(wlr_output_rollback)(output);
+	}
 }
 
 /* The compositor has drawn the output and is about to end: the plugin draws its part. Not for
  * renders into other buffers (screencopy, cursors: begin_with_buffer) or wlroots' own. */
 void wlr_renderer_end(struct wlr_renderer *renderer) {
 	struct wlr_output *output = preload.rendering;
-	if (preload.render_output != NULL && output != NULL && preload.committing == 0 && renderer != NULL &&
-			renderer == preload.host.renderer && renderer->rendering && !renderer->rendering_with_buffer &&
-			output->back_buffer != NULL && output->renderer == renderer) {
+	if (verdict() == ACTIVE && preload.render_output != NULL && output != NULL && preload.committing == 0 &&
+			renderer != NULL && renderer == preload.host.renderer && renderer->rendering &&
+			!renderer->rendering_with_buffer && output->back_buffer != NULL && output->renderer == renderer &&
+			CALL(wlr_renderer_scissor) != NULL) {
 		CALL(wlr_renderer_scissor)(renderer, NULL);
 		preload.render_output(preload.orient, output);
 	}
-	REAL(wlr_renderer_end)(renderer);
+	if (REAL(wlr_renderer_end) != NULL) {
+		REAL(wlr_renderer_end)(renderer);
+	}
 }
