@@ -5,7 +5,9 @@
 # 2. detection quality on the public traces, ours beside the three peers' reimplementations
 #    (shared/traces/tools/baselines: Android's judge, iio-sensor-proxy, rot8), in one run;
 # 3. the live sensor: wakeups of an idle session, and latency and CPU beside Debian's
-#    iio-sensor-proxy on the same fake device (about two minutes).
+#    iio-sensor-proxy on the same fake device (about two minutes);
+# 4. the plugin, the daemon and the control socket (latency, memory, cost per frame);
+# 5. hostile input: a client flooding our protocol, and five minutes of the fuzz campaign.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh bench
@@ -64,3 +66,9 @@ echo "== transitions: ms per frame each kind adds on pixman, beside memcpy of th
 
 echo "== daemon: step to transform applied beside rot8's model (500 ms polling) and iio-sensor-proxy; idle wakeups; memory"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_vs_polling.py --steps 15
+
+echo "== one client holding thousands of wlr-orient objects: each request at 8,000 (limit 20 us), the stall when 16,000 go (limit 50 ms)"
+/usr/bin/python3 benchmarks/protocol_flood.py --requests 40000
+
+echo "== the fuzz campaign, five minutes: crashes, hangs, and the compositor's longest stall (limit 100 ms)"
+/usr/bin/python3 benchmarks/fuzz.py --seconds 300

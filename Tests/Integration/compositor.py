@@ -77,8 +77,9 @@ class Compositor:
         plugin_args = [] if plugin == "" else ["--plugin", plugin or PLUGIN]
         args = list(wrapper) + [HOST] + plugin_args + ["--size", size] \
             + (["--touch"] if touch else []) + list(extra_args)
+        # A client may name itself in any bytes, and the host prints app_ids as they are.
         self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1)
+                                  stderr=subprocess.PIPE, text=True, bufsize=1, errors="replace")
         self.out = Lines(self.p.stdout)
         self.log = Lines(self.p.stderr)
         socket = self.out.wait(r"^WAYLAND_DISPLAY=(\S+)", timeout=60).group(1)
