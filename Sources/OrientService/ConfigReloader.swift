@@ -82,8 +82,10 @@ public final class ConfigReloader {
         if complete {
             let text = String(decoding: output, as: UTF8.self)
             done(PluginInputs.decode(text).mapError { Problem("\(arguments[0]) plugin-inputs: unreadable answer (\($0))") })
+        } else if output.count > PluginInputsReader.largestAnswer {
+            done(.failure(Problem("\(arguments[0]) plugin-inputs: its answer passed \(PluginInputsReader.largestAnswer >> 20) MiB; stopped it")))
         } else {
-            done(.failure(Problem("\(arguments[0]) plugin-inputs: no complete answer within \(PluginInputsReader.timeout / 1000) s (or over \(PluginInputsReader.largestAnswer >> 20) MiB); stopped it")))
+            done(.failure(Problem("\(arguments[0]) plugin-inputs: no complete answer within \(PluginInputsReader.timeout / 1000) s; stopped it")))
         }
         output = []
         if again, !stopping {

@@ -125,7 +125,11 @@ public enum PluginInputsReader {
             _ = waitpid(pid, &status, 0)
             return .failure(Problem("it closed its output but did not exit within \(timeout / 1000) s; stopped it"))
         }
-        guard finished else { return .failure(Problem("no complete answer within \(timeout / 1000) s (or over \(largestAnswer >> 20) MiB); stopped it")) }
+        guard finished else {
+            return .failure(Problem(output.count > largestAnswer
+                ? "its answer passed \(largestAnswer >> 20) MiB; stopped it"
+                : "no complete answer within \(timeout / 1000) s; stopped it"))
+        }
         if reaped == pid, (status & 0x7f) != 0 || (status >> 8) & 0xff != 0 {
             return .failure(Problem("it failed (wait status \(status))"))
         }
