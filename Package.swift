@@ -1,6 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// The wlroots the plugin is built against, by its pkg-config name: `wlroots` (0.15 to 0.17) or
+/// `wlroots-0.18`, `-0.19`, `-0.20`. scripts/build-plugin.sh finds the one installed, or is told
+/// (`WLR_ORIENT_WLROOTS`). Only the glue's C (Sources/CWlrGlue) reads its headers.
+let wlroots = Context.environment["WLR_ORIENT_WLROOTS"].flatMap { $0.isEmpty ? nil : $0 } ?? "wlroots"
+
 let package = Package(
     name: "wlr-orient",
     products: [
@@ -31,7 +36,7 @@ let package = Package(
             name: "OrientSensor",
             dependencies: ["OrientCore", "CIIO", "CUdev"]
         ),
-        .systemLibrary(name: "CWlroots", pkgConfig: "wlroots", providers: [.apt(["libwlroots-dev"])]),
+        .systemLibrary(name: "CWlroots", pkgConfig: wlroots, providers: [.apt(["libwlroots-dev"])]),
         // json-c (as sway's IPC uses it): the plugin reads the control socket's JSON lines with it.
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
         // Event-loop sources, sockets and processes: the C calls the plugin and the daemon share
@@ -40,7 +45,8 @@ let package = Package(
         // What the plugin and the daemon both run on an event loop: the sensor, the control
         // socket, the config reloader and watcher, the state saver, the log.
         .target(name: "OrientService", dependencies: ["OrientCore", "OrientSensor", "CEventLoop", "CJSONC"]),
-        // Listener trampolines and other C that Swift cannot express, plus the public header.
+        // The plugin's one boundary with wlroots (include/orient_wlr.h, the same for every
+        // release; what differs between releases is in its C files), plus the public header.
         .target(name: "CWlrGlue", dependencies: ["CWlroots"]),
         // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
         .target(

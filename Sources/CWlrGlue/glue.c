@@ -1,41 +1,47 @@
+/*
+ * The plugin object, the log, the display's destroy listener, the layout and output management:
+ * the glue that is the same in every wlroots release but for a name or two.
+ */
 #include <stdlib.h>
-#include "wlr_orient_glue.h"
+#include "internal.h"
+
+const char *orient_wlr_version(void) {
+	return WLR_VERSION_STR;
+}
+
+void orient_wlr_watch_destroy(struct orient_wlr_watch *watch) {
+	if (watch != NULL) {
+		watch->unhook(watch);
+		free(watch); /* the watch's own struct, which starts with it */
+	}
+}
+
+/* --- The display's destroy listener (libwayland keeps the signal private) --- */
 
 struct glue_listener {
 	struct wl_listener listener;
 	void *context;
-	glue_callback callback;
+	void (*callback)(void *context);
 };
 
 static void glue_notify(struct wl_listener *listener, void *data) {
 	struct glue_listener *glue = wl_container_of(listener, glue, listener);
-	glue->callback(glue->context, data);
-}
-
-static struct glue_listener *glue_listener_alloc(void *context, glue_callback callback) {
-	struct glue_listener *glue = calloc(1, sizeof(*glue));
-	if (glue != NULL) {
-		glue->context = context;
-		glue->callback = callback;
-		glue->listener.notify = glue_notify;
-	}
-	return glue;
-}
-
-struct glue_listener *glue_listener_create(struct wl_signal *signal, void *context, glue_callback callback) {
-	struct glue_listener *glue = glue_listener_alloc(context, callback);
-	if (glue != NULL) {
-		wl_signal_add(signal, &glue->listener);
-	}
-	return glue;
+	glue->callback(glue->context);
 }
 
 struct glue_listener *glue_listener_create_display_destroy(struct wl_display *display, void *context,
-		glue_callback callback) {
-	struct glue_listener *glue = glue_listener_alloc(context, callback);
-	if (glue != NULL) {
-		wl_display_add_destroy_listener(display, &glue->listener);
+		void (*callback)(void *context)) {
+	if (display == NULL || callback == NULL) {
+		return NULL;
 	}
+	struct glue_listener *glue = calloc(1, sizeof(*glue));
+	if (glue == NULL) {
+		return NULL;
+	}
+	glue->context = context;
+	glue->callback = callback;
+	glue->listener.notify = glue_notify;
+	wl_display_add_destroy_listener(display, &glue->listener);
 	return glue;
 }
 
@@ -47,55 +53,72 @@ void glue_listener_destroy(struct glue_listener *glue) {
 	free(glue);
 }
 
-/* The public struct, and behind it the plugin object it belongs to. */
+/* --- The plugin object --- */
+
 struct glue_orient {
-	struct wlr_orient base;
+	struct wlr_orient orient;
 	void *impl;
 };
 
 struct wlr_orient *glue_orient_alloc(void *impl) {
-	struct glue_orient *orient = calloc(1, sizeof(*orient));
-	if (orient == NULL) {
+	struct glue_orient *glue = calloc(1, sizeof(*glue));
+	if (glue == NULL) {
 		return NULL;
 	}
-	wl_signal_init(&orient->base.events.output_transformed);
-	wl_signal_init(&orient->base.events.destroy);
-	orient->impl = impl;
-	return &orient->base;
+	glue->impl = impl;
+	wl_signal_init(&glue->orient.events.output_transformed);
+	wl_signal_init(&glue->orient.events.destroy);
+	return &glue->orient;
 }
 
 void *glue_orient_impl(struct wlr_orient *orient) {
-	struct glue_orient *glue = wl_container_of(orient, glue, base);
+	struct glue_orient *glue = wl_container_of(orient, glue, orient);
 	return glue->impl;
 }
 
 void glue_orient_set_impl(struct wlr_orient *orient, void *impl) {
-	struct glue_orient *glue = wl_container_of(orient, glue, base);
+	struct glue_orient *glue = wl_container_of(orient, glue, orient);
 	glue->impl = impl;
 }
 
 void glue_orient_free(struct wlr_orient *orient) {
-	struct glue_orient *glue = wl_container_of(orient, glue, base);
+	struct glue_orient *glue = wl_container_of(orient, glue, orient);
 	free(glue);
 }
 
-void glue_signal_emit(struct wl_signal *signal, void *data) {
-	wl_signal_emit(signal, data);
+void glue_orient_emit_output_transformed(struct wlr_orient *orient, struct wlr_output *output) {
+	wl_signal_emit(&orient->events.output_transformed, output);
 }
 
-void glue_log(enum wlr_log_importance importance, const char *message) {
+void glue_orient_emit_destroy(struct wlr_orient *orient) {
+	wl_signal_emit(&orient->events.destroy, orient);
+}
+
+/* --- The log --- */
+
+void glue_log(enum orient_wlr_log_level level, const char *message) {
+	enum wlr_log_importance importance = level == ORIENT_WLR_LOG_DEBUG ? WLR_DEBUG
+		: level == ORIENT_WLR_LOG_INFO ? WLR_INFO : WLR_ERROR;
 	wlr_log(importance, "[wlr-orient] %s", message);
 }
 
-void glue_output_layout_for_each(struct wlr_output_layout *layout, void *context,
+/* --- The layout and output management --- */
+
+void orient_wlr_layout_for_each(struct wlr_output_layout *layout, void *context,
 		void (*callback)(void *context, struct wlr_output *output)) {
+	if (layout == NULL) {
+		return;
+	}
 	struct wlr_output_layout_output *l_output, *tmp;
 	wl_list_for_each_safe(l_output, tmp, &layout->outputs, link) {
 		callback(context, l_output->output);
 	}
 }
 
-void glue_publish_output_configuration(struct wlr_output_manager_v1 *manager, struct wlr_output_layout *layout) {
+void orient_wlr_publish_output_configuration(struct wlr_output_manager_v1 *manager, struct wlr_output_layout *layout) {
+	if (manager == NULL || layout == NULL) {
+		return;
+	}
 	struct wlr_output_configuration_v1 *config = wlr_output_configuration_v1_create();
 	if (config == NULL) {
 		return;

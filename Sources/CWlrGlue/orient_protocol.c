@@ -4,7 +4,7 @@
  * post a protocol error through glue_orient_object_post_error) and decide what they mean.
  */
 #include <stdlib.h>
-#include "wlr_orient_glue.h"
+#include "internal.h"
 #include "wlr-orient-v1-protocol.h"
 
 struct glue_protocol {
@@ -190,9 +190,14 @@ static void manager_handle_resource_destroy(struct wl_resource *resource) {
 static void manager_handle_get_toplevel_orientation(struct wl_client *client, struct wl_resource *manager,
 		uint32_t id, struct wl_resource *toplevel_resource) {
 	struct glue_protocol *protocol = wl_resource_get_user_data(manager);
-	/* libwayland has checked that it is an xdg_toplevel. In wlroots 0.15 its user data is the
-	 * wlr_xdg_surface (0.15 has no wlr_xdg_toplevel_from_resource), NULL once it is inert. */
+	/* libwayland has checked that it is an xdg_toplevel. Its user data is the wlr_xdg_surface in
+	 * wlroots 0.15 and the wlr_xdg_toplevel from 0.16; NULL once it is inert. */
+#if ORIENT_WLR_AT_LEAST(0, 16)
+	struct wlr_xdg_toplevel *toplevel = wlr_xdg_toplevel_from_resource(toplevel_resource);
+	struct wlr_xdg_surface *surface = toplevel != NULL ? toplevel->base : NULL;
+#else
 	struct wlr_xdg_surface *surface = wl_resource_get_user_data(toplevel_resource);
+#endif
 	if (surface != NULL && surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
 		surface = NULL;
 	}

@@ -1,14 +1,11 @@
 /* The turning old frame of a rotation, drawn on the CPU (see glue_picture and glue_canvas in
- * wlr_orient_glue.h). Mechanism only: where the picture goes is the core's. */
-#define WLR_USE_UNSTABLE 1
+ * orient_wlr.h). Mechanism only: where the picture goes is the core's. */
 #include <drm_fourcc.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <wlr/render/wlr_texture.h>
-#include <wlr/types/wlr_buffer.h>
-#include "wlr_orient_glue.h"
+#include "internal.h"
 
 /* Row `y` of the picture: each pixel the mean of a factor × factor block of the frame, channel by
  * channel (opaque). Red and blue are summed in one word, 16 bits apart: with factor <= 16 a
@@ -77,7 +74,7 @@ void glue_picture_destroy(struct glue_picture *picture) {
 
 /* The canvas is a wlr_buffer over memory of our own, so that any renderer can make a texture of
  * it (pixman's reads the memory each time it draws; others copy, and are updated after each
- * drawing with wlr_texture_write_pixels). */
+ * drawing: wlr_texture_write_pixels in 0.15, wlr_texture_update_from_buffer from 0.16). */
 struct glue_canvas {
 	struct wlr_buffer base;
 	uint32_t *pixels; /* premultiplied ARGB, rows of base.width */
@@ -178,8 +175,15 @@ bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct glue_pictu
 		}
 	}
 	/* Renderers that copied the pixels into a texture of their own need them again; pixman's
-	 * texture reads the buffer itself, and has no write_pixels (false then is fine). */
+	 * texture reads the buffer itself, and cannot be updated (false then is fine). */
+#if ORIENT_WLR_AT_LEAST(0, 16)
+	pixman_region32_t damage;
+	pixman_region32_init_rect(&damage, 0, 0, (unsigned)width, (unsigned)height);
+	wlr_texture_update_from_buffer(canvas->texture, &canvas->base, &damage);
+	pixman_region32_fini(&damage);
+#else
 	wlr_texture_write_pixels(canvas->texture, (uint32_t)canvas->base.width * 4, (uint32_t)width, (uint32_t)height,
 		0, 0, 0, 0, canvas->pixels);
+#endif
 	return true;
 }

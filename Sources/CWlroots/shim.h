@@ -1,3 +1,3 @@
-/* wlroots 0.15 and libwayland-server from Debian. The wlr headers themselves are included by
- * CWlrGlue's header, which also carries the generated xdg-shell-protocol.h they need. */
+/* wlroots (the release Package.swift names) and libwayland-server from Debian. The wlr headers
+ * themselves are included by CWlrGlue's C files only (internal.h); Swift sees none of them. */
 #include <wayland-server-core.h>

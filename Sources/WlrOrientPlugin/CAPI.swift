@@ -9,9 +9,9 @@ public func wlr_orient_create(_ host: UnsafePointer<wlr_orient_host>?) -> Unsafe
     // Our lines go to the compositor's log.
     Log.write = { level, message in
         switch level {
-        case .debug: glue_log(WLR_DEBUG, message)
-        case .info: glue_log(WLR_INFO, message)
-        case .error: glue_log(WLR_ERROR, message)
+        case .debug: glue_log(ORIENT_WLR_LOG_DEBUG, message)
+        case .info: glue_log(ORIENT_WLR_LOG_INFO, message)
+        case .error: glue_log(ORIENT_WLR_LOG_ERROR, message)
         }
     }
     guard let host, let plugin = Plugin(host: host.pointee) else { return nil }
@@ -31,14 +31,21 @@ public func wlr_orient_destroy(_ orient: UnsafeMutablePointer<wlr_orient>?) {
 }
 
 @_cdecl("wlr_orient_render_output")
-public func wlr_orient_render_output(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: UnsafeMutablePointer<wlr_output>?) {
+public func wlr_orient_render_output(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: OpaquePointer?) {
     guard let orient, let output, let impl = glue_orient_impl(orient) else { return }
-    Unmanaged<Plugin>.fromOpaque(impl).takeUnretainedValue().renderOutput(output)
+    Unmanaged<Plugin>.fromOpaque(impl).takeUnretainedValue().renderOutput(output, state: nil)
+}
+
+@_cdecl("wlr_orient_render_output_state")
+public func wlr_orient_render_output_state(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: OpaquePointer?,
+                                           _ state: OpaquePointer?) {
+    guard let orient, let output, let state, let impl = glue_orient_impl(orient) else { return }
+    Unmanaged<Plugin>.fromOpaque(impl).takeUnretainedValue().renderOutput(output, state: state)
 }
 
 @_cdecl("wlr_orient_set_front")
-public func wlr_orient_set_front(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: UnsafeMutablePointer<wlr_output>?,
-                                 _ toplevel: UnsafeMutablePointer<wlr_xdg_toplevel>?) {
+public func wlr_orient_set_front(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: OpaquePointer?,
+                                 _ toplevel: OpaquePointer?) {
     guard let orient, let output, let impl = glue_orient_impl(orient) else { return }
     Unmanaged<Plugin>.fromOpaque(impl).takeUnretainedValue().setFront(output: output, toplevel: toplevel)
 }

@@ -5,10 +5,10 @@ import OrientSensor
 
 /// One panel's transition in the compositor: the old frame as a texture (over the last buffer the
 /// panel showed, no copy and no extra render), drawn each frame as the core's `TransitionRun`
-/// says, in `wlr_orient_render_output`, through the wlr_renderer API only (pixman and GLES2 alike).
+/// says, into the frame the host is making (`wlr_orient_render_output`, or from wlroots 0.17
+/// `wlr_orient_render_output_state`), through the renderer's own API (pixman and GLES2 alike).
 final class PanelTransition {
-    private let renderer: UnsafeMutablePointer<wlr_renderer>
-    private let texture: UnsafeMutablePointer<wlr_texture>
+    private let texture: OpaquePointer
     /// For the frames in which it turns: a smaller copy in memory, turned on the CPU into a canvas
     /// that the renderer only scales up (pixman turns a picture at a high cost per pixel drawn;
     /// see glue_picture in the glue's header). Nil where the frame cannot be read on the CPU: then
@@ -17,29 +17,29 @@ final class PanelTransition {
     private(set) var run: TransitionRun
     /// The toplevels sent a configure for the new layout, with its serial: the old frame stays
     /// until each has committed it (or is gone, or hidden).
-    private var awaited: [(surface: UnsafeMutablePointer<wlr_xdg_surface>, serial: UInt32)] = []
+    private var awaited: [(surface: OpaquePointer, serial: UInt32)] = []
     private(set) var finished = false
     private(set) var frames = 0
     /// How long taking the old frame took (milliseconds, outside the frames: in the sensor's event).
     private let setUpMs: Double
 
-    /// Takes the old frame; call before the transform changes, outside rendering (a texture
-    /// cannot be made between wlr_renderer_begin and _end).
-    init?(renderer: UnsafeMutablePointer<wlr_renderer>, frame: UnsafeMutablePointer<wlr_buffer>, run: TransitionRun) {
-        guard let texture = wlr_texture_from_buffer(renderer, frame) else { return nil }
-        self.renderer = renderer
+    /// Takes the old frame; call before the transform changes, outside rendering (wlroots 0.15
+    /// to 0.17 make no texture between wlr_renderer_begin and _end).
+    init?(renderer: OpaquePointer, frame: OpaquePointer, run: TransitionRun) {
+        guard let texture = orient_wlr_texture_from_buffer(renderer, frame) else { return nil }
         self.texture = texture
         self.run = run
         turning = run.plan.kind == .rotate ? Self.turningCanvas(renderer: renderer, frame: frame) : nil
         setUpMs = monotonicMilliseconds() - run.startedAt
     }
 
-    private static func turningCanvas(renderer: UnsafeMutablePointer<wlr_renderer>, frame: UnsafeMutablePointer<wlr_buffer>)
+    private static func turningCanvas(renderer: OpaquePointer, frame: OpaquePointer)
         -> (UnsafeMutablePointer<glue_picture>, OpaquePointer)? {
         guard let picture = glue_picture_scaled_down(frame, Int32(TransitionRun.turningSourceDivisor)) else { return nil }
         let divisor = Int32(TransitionRun.turningCanvasDivisor)
-        guard let canvas = glue_canvas_create(renderer, (frame.pointee.width + divisor - 1) / divisor,
-                                              (frame.pointee.height + divisor - 1) / divisor) else {
+        var width: Int32 = 0, height: Int32 = 0
+        orient_wlr_buffer_size(frame, &width, &height)
+        guard let canvas = glue_canvas_create(renderer, (width + divisor - 1) / divisor, (height + divisor - 1) / divisor) else {
             glue_picture_destroy(picture)
             return nil
         }
@@ -47,7 +47,7 @@ final class PanelTransition {
     }
 
     deinit {
-        wlr_texture_destroy(texture)
+        orient_wlr_texture_destroy(texture)
         if let turning {
             glue_canvas_destroy(turning.canvas)
             glue_picture_destroy(turning.picture)
@@ -60,25 +60,29 @@ final class PanelTransition {
     func awaitConfigures(of toplevels: [Toplevel]) {
         guard run.waitsForClients else { return }
         awaited = toplevels.compactMap { t in
-            t.surface.pointee.configure_idle != nil ? (t.surface, t.surface.pointee.scheduled_serial) : nil
+            var serial: UInt32 = 0
+            return orient_wlr_toplevel_configure_pending(t.surface, &serial) ? (t.surface, serial) : nil
         }
     }
 
     /// Forgets a toplevel that is going away.
-    func forget(_ surface: UnsafeMutablePointer<wlr_xdg_surface>) {
+    func forget(_ surface: OpaquePointer) {
         awaited.removeAll { $0.surface == surface }
     }
 
     private var clientsReady: Bool {
         awaited.allSatisfy { surface, serial in
-            let s = surface.pointee
-            return TransitionRun.clientAnswered(awaited: serial, committed: s.current.configure_serial,
-                                                mapped: s.mapped, everConfigured: s.configured)
+            var committed: UInt32 = 0
+            var mapped = false, configured = false
+            orient_wlr_toplevel_configure_facts(surface, &committed, &mapped, &configured)
+            return TransitionRun.clientAnswered(awaited: serial, committed: committed, mapped: mapped, everConfigured: configured)
         }
     }
 
-    /// Draws this frame's part over what the host rendered. `width` × `height`: the buffer.
-    func render(width: Int32, height: Int32, now: Double, panel name: String) {
+    /// Draws this frame's part over what the host rendered into `frame`.
+    func render(into frame: OpaquePointer, now: Double, panel name: String) {
+        var width: Int32 = 0, height: Int32 = 0
+        orient_wlr_frame_size(frame, &width, &height)
         guard !finished else { return }
         switch run.frame(at: now, clientsReady: clientsReady) {
         case .finished:
@@ -86,18 +90,21 @@ final class PanelTransition {
             report(ended: now, panel: name)
         case .old(let placement):
             frames += 1
-            if placement.isMoved, let turning, drawTurned(placement, through: turning, width: width, height: height) { return }
-            var matrix = placement.matrix(width: Double(width), height: Double(height))
-            draw(texture, with: &matrix, alpha: placement.alpha, through: placement.footprint(width: Int(width), height: Int(height)))
+            if placement.isMoved, let turning,
+               drawTurned(placement, through: turning, into: frame, width: width, height: height) { return }
+            draw(texture, into: frame, with: placement.matrix(width: Double(width), height: Double(height)),
+                 alpha: placement.alpha, through: placement.footprint(width: Int(width), height: Int(height)))
         }
     }
 
     /// The moved picture turned on the CPU into the canvas, which the renderer scales up.
     private func drawTurned(_ placement: OldFramePlacement, through turning: (picture: UnsafeMutablePointer<glue_picture>, canvas: OpaquePointer),
-                            width: Int32, height: Int32) -> Bool {
-        guard let texture = glue_canvas_texture(turning.canvas),
-              let canvasDraw = placement.canvasDraw(width: Int(width), height: Int(height),
-                                                    canvasWidth: Int(texture.pointee.width), canvasHeight: Int(texture.pointee.height),
+                            into frame: OpaquePointer, width: Int32, height: Int32) -> Bool {
+        guard let texture = glue_canvas_texture(turning.canvas) else { return false }
+        var canvasWidth: Int32 = 0, canvasHeight: Int32 = 0
+        orient_wlr_texture_size(texture, &canvasWidth, &canvasHeight)
+        guard let canvasDraw = placement.canvasDraw(width: Int(width), height: Int(height),
+                                                    canvasWidth: Int(canvasWidth), canvasHeight: Int(canvasHeight),
                                                     scale: TransitionRun.turningCanvasDivisor,
                                                     pictureWidth: Int(turning.picture.pointee.width),
                                                     pictureHeight: Int(turning.picture.pointee.height)),
@@ -105,18 +112,17 @@ final class PanelTransition {
                                       canvasDraw.rows.map { glue_span(start: Int32($0.start), end: Int32($0.end)) },
                                       canvasDraw.pictureMap)
         else { return false }
-        var matrix = canvasDraw.matrix
-        draw(texture, with: &matrix, alpha: placement.alpha, through: canvasDraw.boxes)
-        return true
+        return draw(texture, into: frame, with: canvasDraw.matrix, alpha: placement.alpha, through: canvasDraw.boxes)
     }
 
-    private func draw(_ texture: UnsafeMutablePointer<wlr_texture>, with matrix: inout [Float], alpha: Double, through boxes: [OldFramePlacement.Box]) {
-        for box in boxes {
-            var scissor = wlr_box(x: Int32(box.x), y: Int32(box.y), width: Int32(box.width), height: Int32(box.height))
-            wlr_renderer_scissor(renderer, &scissor)
-            wlr_render_texture_with_matrix(renderer, texture, &matrix, Float(alpha))
-        }
-        wlr_renderer_scissor(renderer, nil)
+    /// The texture through `matrix`, only within `boxes` (which spare the renderer the pixels the
+    /// quad does not cover). False where the renderer cannot draw it so (a turned quad from
+    /// wlroots 0.18).
+    @discardableResult
+    private func draw(_ texture: OpaquePointer, into frame: OpaquePointer, with matrix: [Float], alpha: Double,
+                      through boxes: [OldFramePlacement.Box]) -> Bool {
+        let clips = boxes.map { orient_wlr_box(x: Int32($0.x), y: Int32($0.y), width: Int32($0.width), height: Int32($0.height)) }
+        return orient_wlr_frame_draw(frame, texture, matrix, Float(alpha), clips, clips.count)
     }
 }
 

@@ -19,10 +19,10 @@ final class Plugin {
     private var protocolServer: ProtocolServer?
     /// Starts the control socket once the loop runs (the host has named its display by then).
     private var controlStart: OpaquePointer?
-    private var listeners: [Listener] = []
-    /// Listeners on the backend, the xdg-shell and the seat, each removed when its object is
-    /// destroyed (they may go before we do).
-    private var groups: [ListenerGroup] = []
+    private var displayDestroy: DisplayDestroyListener?
+    /// Watches on the backend, the xdg-shell and the seat (each unhooks itself if its object is
+    /// destroyed before we are).
+    private var watches: [Watch] = []
 
     init?(host: wlr_orient_host) {
         guard host.display != nil, host.backend != nil, host.output_layout != nil else {
@@ -39,53 +39,47 @@ final class Plugin {
 
     /// Hooks into the compositor: outputs, input devices, toplevels, focus, the event loop.
     func attach() {
-        let backend = host.backend
         guard let loop = wl_display_get_event_loop(host.display) else { return }
         runner.attach(loop: loop, perform: { [unowned self] in perform($0) })
         // If the compositor destroys its display before calling wlr_orient_destroy, everything we
         // hooked (signals, event sources) is going away: unhook it now, while it exists.
-        listeners += [Listener(displayDestroy: host.display) { [unowned self] _ in unhook() }].compactMap { $0 }
-        groups.append(ListenerGroup(destroy: signal(backend, \.events.destroy), [
-            Listener(signal(backend, \.events.new_output)) { [unowned self] data in
-                addOutput(data?.assumingMemoryBound(to: wlr_output.self))
-            },
-            Listener(signal(backend, \.events.new_input)) { [unowned self] data in
-                addInput(data?.assumingMemoryBound(to: wlr_input_device.self))
-            },
-        ]))
+        displayDestroy = DisplayDestroyListener(display: host.display) { [unowned self] in unhook() }
+        let context = Unmanaged.passUnretained(self).toOpaque()
+        var backend = orient_wlr_backend_events(
+            context: context,
+            new_output: { context, output in owner(context, as: Plugin.self)?.addOutput(output) },
+            new_input: { context, device in owner(context, as: Plugin.self)?.addInput(device) })
+        watches += [Watch(orient_wlr_watch_backend(host.backend, &backend))].compactMap { $0 }
         if let shell = host.xdg_shell {
             protocolServer = ProtocolServer(display: host.display, declared: { [unowned self] in controller.declaration(of: $0) },
                                             report: { [unowned self] in dispatch($0) })
-            groups.append(ListenerGroup(destroy: signal(shell, \.events.destroy), [
-                Listener(signal(shell, \.events.new_surface)) { [unowned self] data in
-                    addToplevel(data?.assumingMemoryBound(to: wlr_xdg_surface.self))
-                },
-            ]))
+            var events = orient_wlr_shell_events(
+                context: context,
+                new_toplevel: { context, surface in owner(context, as: Plugin.self)?.addToplevel(surface) })
+            watches += [Watch(orient_wlr_watch_shell(shell, &events))].compactMap { $0 }
         }
         if let seat = host.seat {
-            groups.append(ListenerGroup(destroy: signal(seat, \.events.destroy), [
-                Listener(signal(seat, \.keyboard_state.events.focus_change)) { [unowned self] data in
-                    let event = data?.assumingMemoryBound(to: wlr_seat_keyboard_focus_change_event.self)
-                    focusChanged(to: event?.pointee.new_surface)
-                },
-            ]))
+            var events = orient_wlr_seat_events(
+                context: context,
+                focus: { context, surface, nothing in owner(context, as: Plugin.self)?.focusChanged(to: surface, nothing: nothing) })
+            watches += [Watch(orient_wlr_watch_seat(seat, &events))].compactMap { $0 }
         }
         let config = controller.config
         Log.info("started; panels match \(config.device.outputs.joined(separator: ", "))"
-                 + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
-        controlStart = glue_add_idle(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
+                 + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? "")
+                 + "; built for wlroots \(String(cString: orient_wlr_version()))")
+        controlStart = glue_add_idle(loop, context) { context in
             guard let context else { return }
             Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().startControlServer()
         }
         runner.start()
-        glue_output_layout_for_each(host.output_layout, Unmanaged.passUnretained(self).toOpaque()) { context, output in
-            guard let context else { return }
-            Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().addOutput(output)
+        orient_wlr_layout_for_each(host.output_layout, context) { context, output in
+            owner(context, as: Plugin.self)?.addOutput(output)
         }
     }
 
     func destroy() {
-        glue_signal_emit(signal(orient, \.events.destroy), orient)
+        glue_orient_emit_destroy(orient)
         unhook()
         glue_orient_free(orient)
     }
@@ -98,10 +92,10 @@ final class Plugin {
         protocolServer = nil
         if let controlStart { wl_event_source_remove(controlStart) }
         controlStart = nil
-        listeners.forEach { $0.remove() }
-        listeners = []
-        groups.forEach { $0.removeAll() }
-        groups = []
+        displayDestroy?.remove()
+        displayDestroy = nil
+        watches.forEach { $0.remove() }
+        watches = []
         panels.forEach { $0.detach() }
         panels = []
         toplevels.values.forEach { $0.detach() }
@@ -147,10 +141,8 @@ final class Plugin {
         }
         Log.info("\(panel.name): \(orientation.rawValue) (transform \(orientation.outputTransform))"
                  + (transition.map { ", \($0.plan.kind.rawValue) transition" } ?? ""))
-        if let manager = host.output_manager {
-            glue_publish_output_configuration(manager, host.output_layout)
-        }
-        glue_signal_emit(signal(orient, \.events.output_transformed), UnsafeMutableRawPointer(panel.output))
+        orient_wlr_publish_output_configuration(host.output_manager, host.output_layout)
+        glue_orient_emit_output_transformed(orient, panel.output)
         // The host has re-configured its clients by now: the old frame waits for their answers.
         transition?.awaitConfigures(of: Array(toplevels.values))
         panel.transition?.giveWay(at: monotonicMilliseconds(), panel: panel.name)
@@ -159,14 +151,20 @@ final class Plugin {
 
     // MARK: the frame path
 
-    /// Whether the host calls wlr_orient_render_output (else there are no transitions).
+    /// Whether the host calls wlr_orient_render_output or _state (else there are no transitions).
     private var hostRenders = false
 
-    /// The host rendered `output` and has not committed it yet: a transition draws its part.
-    func renderOutput(_ output: UnsafeMutablePointer<wlr_output>) {
+    /// The host is making a frame of `output`: while a transition runs, it draws its part. `state`:
+    /// the output state the host built (wlroots 0.17 on); nil: the renderer is between begin and
+    /// end on the output's buffer (0.15 to 0.17).
+    func renderOutput(_ output: OpaquePointer, state: OpaquePointer?) {
         hostRenders = true
-        guard let panel = panels.first(where: { $0.output == output }), let transition = panel.transition else { return }
-        transition.render(width: output.pointee.width, height: output.pointee.height, now: monotonicMilliseconds(), panel: panel.name)
+        guard let panel = panels.first(where: { $0.output == output }), let transition = panel.transition, !transition.finished,
+              let renderer = host.renderer else { return }
+        let frame = state.map { orient_wlr_frame_of_state(renderer, output, $0) } ?? orient_wlr_frame_rendering(renderer, output)
+        guard let frame else { return }
+        transition.render(into: frame, now: monotonicMilliseconds(), panel: panel.name)
+        orient_wlr_frame_end(frame)
     }
 
     // MARK: the control socket
@@ -182,9 +180,9 @@ final class Plugin {
 
     // MARK: outputs, toplevels, focus
 
-    private func addOutput(_ output: UnsafeMutablePointer<wlr_output>?) {
+    private func addOutput(_ output: OpaquePointer?) {
         guard let output, !panels.contains(where: { $0.output == output }) else { return }
-        let name = output.pointee.name.map { String(cString: $0) } ?? ""
+        let name = String(cString: orient_wlr_output_name(output))
         guard controller.config.device.isBuiltInPanel(outputName: name) else { return }
         let panel = Panel(output: output) { [unowned self] gone in
             gone.detach()
@@ -196,8 +194,8 @@ final class Plugin {
         dispatch(.panelAdded(panel.id, name: name, shape: panel.shape, showing: panel.current))
     }
 
-    private func addToplevel(_ surface: UnsafeMutablePointer<wlr_xdg_surface>?) {
-        guard let surface, surface.pointee.role == WLR_XDG_SURFACE_ROLE_TOPLEVEL else { return }
+    private func addToplevel(_ surface: OpaquePointer?) {
+        guard let surface else { return }
         let toplevel = Toplevel(surface: surface, report: { [unowned self] in dispatch($0) }) { [unowned self] gone in
             gone.detach()
             panels.forEach { $0.transition?.forget(gone.surface) }
@@ -210,31 +208,31 @@ final class Plugin {
 
     /// The seat's keyboard focus moved. Focus on a surface that is no toplevel of ours (a panel,
     /// a launcher) leaves the app in front as it was.
-    private func focusChanged(to surface: UnsafeMutablePointer<wlr_surface>?) {
-        guard let surface else { return dispatch(.focus(nil)) }
-        guard wlr_surface_is_xdg_surface(surface), let xdg = wlr_xdg_surface_from_wlr_surface(surface) else { return }
-        let id = Toplevel.id(of: xdg)
+    private func focusChanged(to surface: OpaquePointer?, nothing: Bool) {
+        if nothing { return dispatch(.focus(nil)) }
+        guard let surface else { return }
+        let id = Toplevel.id(of: surface)
         guard toplevels[id] != nil else { return }
         dispatch(.focus(id))
     }
 
     /// The host names the toplevel in front on an output (`wlr_orient_set_front`).
-    func setFront(output: UnsafeMutablePointer<wlr_output>, toplevel: UnsafeMutablePointer<wlr_xdg_toplevel>?) {
+    func setFront(output: OpaquePointer, toplevel: OpaquePointer?) {
         guard let panel = panels.first(where: { $0.output == output }) else { return }
-        let id = toplevel.flatMap { $0.pointee.base }.map(Toplevel.id(of:))
+        let id = orient_wlr_toplevel_of(toplevel).map(Toplevel.id(of:))
         dispatch(.hostFront(panel.id, id.flatMap { toplevels[$0] != nil ? $0 : nil }))
     }
 
     // MARK: input devices
 
-    private func addInput(_ device: UnsafeMutablePointer<wlr_input_device>?) {
+    private func addInput(_ device: OpaquePointer?) {
         guard let device else { return }
-        switch device.pointee.type {
-        case WLR_INPUT_DEVICE_TOUCH, WLR_INPUT_DEVICE_TABLET_TOOL:
+        switch orient_wlr_input_kind(device) {
+        case ORIENT_WLR_INPUT_POSITIONAL:
             // Touchscreens and pen tablets are mapped to the panel, so that their coordinates follow it.
-            guard let cursor = host.cursor, let panel = panels.first else { return }
-            wlr_cursor_map_input_to_output(cursor, device, panel.output)
-        case WLR_INPUT_DEVICE_SWITCH:
+            guard let panel = panels.first else { return }
+            orient_wlr_cursor_map_to_output(host.cursor, device, panel.output)
+        case ORIENT_WLR_INPUT_SWITCH:
             let device = SwitchDevice(device: device, report: { [unowned self] in dispatch($0) }) { [unowned self] gone in
                 gone.detach()
                 switches.removeAll { $0 === gone }

@@ -89,8 +89,8 @@ final class ProtocolServer {
 
     // MARK: events
 
-    private func surface(_ id: ToplevelID) -> UnsafeMutablePointer<wlr_xdg_surface>? {
-        UnsafeMutablePointer(bitPattern: id.raw)
+    private func surface(_ id: ToplevelID) -> OpaquePointer? {
+        OpaquePointer(bitPattern: id.raw)
     }
 
     /// `output_orientation`: sent before the output turns, so before the configure with the new size.

@@ -4,33 +4,35 @@ import OrientCore
 /// A switch input device: its tablet-mode toggles become controller events (lid switches and
 /// others are ignored).
 final class SwitchDevice {
-    let device: UnsafeMutablePointer<wlr_input_device>
-    private var listeners: [Listener] = []
-    /// The last state, for a TOGGLE event (which only says "it changed").
+    let device: OpaquePointer
+    private var watch: Watch?
+    private let report: (ControllerEvent) -> Void
+    private let onDestroy: (SwitchDevice) -> Void
+    /// The last state, for a "changed" toggle (which only says that it changed).
     private var tablet: Bool?
 
-    init(device: UnsafeMutablePointer<wlr_input_device>, report: @escaping (ControllerEvent) -> Void,
-         onDestroy: @escaping (SwitchDevice) -> Void) {
+    init(device: OpaquePointer, report: @escaping (ControllerEvent) -> Void, onDestroy: @escaping (SwitchDevice) -> Void) {
         self.device = device
-        listeners = [
-            Listener(signal(device, \.events.destroy)) { [unowned self] _ in onDestroy(self) },
-            Listener(signal(device.pointee.switch_device, \.events.toggle)) { [unowned self] data in
-                guard let event = data?.assumingMemoryBound(to: wlr_event_switch_toggle.self).pointee,
-                      event.switch_type == WLR_SWITCH_TYPE_TABLET_MODE else { return }
-                let on: Bool
-                switch event.switch_state {
-                case WLR_SWITCH_STATE_ON: on = true
-                case WLR_SWITCH_STATE_OFF: on = false
-                default: on = !(tablet ?? false)
-                }
-                tablet = on
-                report(.tabletMode(on))
-            },
-        ].compactMap { $0 }
+        self.report = report
+        self.onDestroy = onDestroy
+        var events = orient_wlr_switch_events(
+            context: Unmanaged.passUnretained(self).toOpaque(),
+            tablet_mode: { context, state in owner(context, as: SwitchDevice.self)?.toggled(state) },
+            destroyed: { context in
+                guard let device = owner(context, as: SwitchDevice.self) else { return }
+                device.onDestroy(device)
+            })
+        watch = Watch(orient_wlr_watch_switch(device, &events))
+    }
+
+    private func toggled(_ state: Int32) {
+        let on = state < 0 ? !(tablet ?? false) : state == 1
+        tablet = on
+        report(.tabletMode(on))
     }
 
     func detach() {
-        listeners.forEach { $0.remove() }
-        listeners = []
+        watch?.remove()
+        watch = nil
     }
 }

@@ -4,53 +4,69 @@ import OrientCore
 /// An xdg toplevel the plugin follows: its app_id, whether it is shown, whether it covers its
 /// output (fullscreen or maximized). Reports each change as a controller event.
 final class Toplevel {
-    let surface: UnsafeMutablePointer<wlr_xdg_surface>
+    /// Its xdg_surface, which names it in every wlroots release.
+    let surface: OpaquePointer
     let id: ToplevelID
     private(set) var covers: Bool
-    private var listeners: [Listener] = []
+    private var watch: Watch?
+    private let report: (ControllerEvent) -> Void
+    private let onDestroy: (Toplevel) -> Void
 
-    static func id(of surface: UnsafeMutablePointer<wlr_xdg_surface>) -> ToplevelID {
+    static func id(of surface: OpaquePointer) -> ToplevelID {
         ToplevelID(UInt(bitPattern: surface))
     }
 
-    /// Called at the toplevel's initial commit (xdg-shell's `new_surface` in wlroots 0.15), before
-    /// its first configure is sent. The host's own handler has run: what it scheduled (maximized,
-    /// fullscreen) counts, as does what the client asked for before mapping.
-    init(surface: UnsafeMutablePointer<wlr_xdg_surface>, report: @escaping (ControllerEvent) -> Void,
-         onDestroy: @escaping (Toplevel) -> Void) {
+    /// Called at the toplevel's initial commit, before its first configure is sent, after the
+    /// host's own handling of it: what the host scheduled (maximized, fullscreen) counts, as does
+    /// what the client asked for before mapping.
+    init(surface: OpaquePointer, report: @escaping (ControllerEvent) -> Void, onDestroy: @escaping (Toplevel) -> Void) {
         self.surface = surface
         self.id = Self.id(of: surface)
-        let toplevel = surface.pointee.toplevel
-        let scheduled = toplevel?.pointee.scheduled
-        let requested = toplevel?.pointee.requested
-        covers = (scheduled?.fullscreen ?? false) || (scheduled?.maximized ?? false)
-            || (requested?.fullscreen ?? false) || (requested?.maximized ?? false)
-        let id = self.id
-        listeners = [
-            Listener(signal(surface, \.events.destroy)) { [unowned self] _ in onDestroy(self) },
-            Listener(signal(surface, \.events.map)) { _ in report(.toplevelMapped(id, true)) },
-            Listener(signal(surface, \.events.unmap)) { _ in report(.toplevelMapped(id, false)) },
-            Listener(signal(toplevel, \.events.set_app_id)) { [unowned self] _ in report(.toplevelAppID(id, appID)) },
-            Listener(signal(surface.pointee.surface, \.events.commit)) { [unowned self] _ in
-                // What counts is the state the client has acked. This listener also runs for the
-                // initial commit it was added in, whose acked state is still empty: skip that one.
-                guard surface.pointee.configured, let state = surface.pointee.toplevel?.pointee.current else { return }
-                let now = state.fullscreen || state.maximized
-                if now != covers {
-                    covers = now
-                    report(.toplevelCovers(id, now))
-                }
+        self.report = report
+        self.onDestroy = onDestroy
+        covers = orient_wlr_toplevel_will_cover(surface)
+        var events = orient_wlr_toplevel_events(
+            context: Unmanaged.passUnretained(self).toOpaque(),
+            mapped: { context, mapped in
+                guard let t = owner(context, as: Toplevel.self) else { return }
+                t.report(.toplevelMapped(t.id, mapped))
             },
-        ].compactMap { $0 }
+            app_id: { context in
+                guard let t = owner(context, as: Toplevel.self) else { return }
+                t.report(.toplevelAppID(t.id, t.appID))
+            },
+            committed: { context in owner(context, as: Toplevel.self)?.committed() },
+            destroyed: { context in
+                guard let t = owner(context, as: Toplevel.self) else { return }
+                t.onDestroy(t)
+            })
+        watch = Watch(orient_wlr_watch_toplevel(surface, &events))
+    }
+
+    /// What counts is the state the client has acked (before it acked a first configure, none:
+    /// the initial commit's state is still empty).
+    private func committed() {
+        guard Self.configured(surface) else { return }
+        let now = orient_wlr_toplevel_covers(surface)
+        guard now != covers else { return }
+        covers = now
+        report(.toplevelCovers(id, now))
+    }
+
+    private static func configured(_ surface: OpaquePointer) -> Bool {
+        var serial: UInt32 = 0
+        var mapped = false, configured = false
+        orient_wlr_toplevel_configure_facts(surface, &serial, &mapped, &configured)
+        return configured
     }
 
     var appID: String {
-        surface.pointee.toplevel?.pointee.app_id.map { String(cString: $0) } ?? ""
+        String(cString: orient_wlr_toplevel_app_id(surface))
     }
 
     /// Removes every listener (the toplevel is going away, or the plugin is).
     func detach() {
-        listeners.forEach { $0.remove() }
-        listeners = []
+        watch?.remove()
+        watch = nil
     }
 }

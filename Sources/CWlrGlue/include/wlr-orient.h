@@ -1,5 +1,6 @@
 /*
- * wlr-orient: screen auto-rotation for wlroots 0.15 compositors.
+ * wlr-orient: screen auto-rotation for wlroots compositors (0.15 to 0.20; the plugin is built for
+ * one of them, see `pkg-config --variable=wlroots wlr-orient`).
  *
  * A compositor loads libwlr-orient.so (link it, or dlopen it and look up the functions
  * below), hands it what it already has, and the built-in panel rotates with the device:
@@ -35,6 +36,7 @@ struct wlr_cursor;
 struct wlr_xdg_shell;
 struct wlr_xdg_toplevel;
 struct wlr_output;
+struct wlr_output_state;
 
 /* What the compositor already has. Pointers may be NULL where noted. */
 struct wlr_orient_host {
@@ -100,6 +102,24 @@ void wlr_orient_destroy(struct wlr_orient *orient);
  * A host that never calls it gets no transitions (the panel turns at once). NULL is fine.
  */
 void wlr_orient_render_output(struct wlr_orient *orient, struct wlr_output *output);
+
+/*
+ * The same for wlroots 0.17 and later, where a frame is an output state: after the compositor
+ * built the state it will commit for `output` (for a host on wlr_scene, wlr_scene_output_build_state)
+ * and before it commits it, the plugin draws into the state's buffer with a render pass and marks
+ * the state's damage whole. The sequence of a host on wlr_scene:
+ *
+ *     struct wlr_output_state state;
+ *     wlr_output_state_init(&state);
+ *     wlr_scene_output_build_state(scene_output, &state, NULL);
+ *     wlr_orient_render_output_state(orient, output, &state);
+ *     wlr_output_commit_state(output, &state);
+ *     wlr_output_state_finish(&state);
+ *
+ * While a transition runs, lock out direct scan-out (wlr_output_lock_attach_render) or the state's
+ * buffer may be a client's own. A host that never calls it gets no transitions. NULL is fine.
+ */
+void wlr_orient_render_output_state(struct wlr_orient *orient, struct wlr_output *output, struct wlr_output_state *state);
 
 /*
  * Optional, for compositors that know better than keyboard focus which toplevel is in front on
