@@ -15,6 +15,15 @@ bash scripts/generate-protocols.sh   # Wayland protocol glue from its XML (not c
 mode=${1:-release}
 out=${2:-build}
 mkdir -p "$out"
+# The wlroots to build against: $WLR_ORIENT_WLROOTS (a pkg-config name), else the newest installed.
+if [ -z "${WLR_ORIENT_WLROOTS:-}" ]; then
+    for name in wlroots-0.20 wlroots-0.19 wlroots-0.18 wlroots; do
+        if pkg-config --exists "$name"; then WLR_ORIENT_WLROOTS=$name; break; fi
+    done
+fi
+pkg-config --exists "${WLR_ORIENT_WLROOTS:-}" || { echo "build-plugin.sh: no wlroots development files (${WLR_ORIENT_WLROOTS:-none found})" >&2; exit 1; }
+export WLR_ORIENT_WLROOTS
+wlroots_version=$(pkg-config --modversion "$WLR_ORIENT_WLROOTS")
 if [ "$mode" = release ]; then
     flags=(-c release -Xswiftc -static-stdlib --scratch-path .build-static
            -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
@@ -34,10 +43,20 @@ cp "$bin/wlr-orient-daemon" "$out/wlr-orient-daemon"
 [ "$mode" = release ] && strip "$out/libwlr-orient.so" "$out/wlr-orient" "$out/wlr-orient-daemon"
 # The preload for unmodified compositors (wlr-orient run): C, libc only, no policy. It is built
 # for the wlroots it is compiled against, named by that library's soname.
-wlroots_soname=$(objdump -p "$(pkg-config --variable=libdir wlroots)/libwlroots.so" | awk '/SONAME/ { print $2 }')
+libdir=$(pkg-config --variable=libdir "$WLR_ORIENT_WLROOTS")
+library=$(pkg-config --libs-only-l "$WLR_ORIENT_WLROOTS" | tr ' ' '\n' | sed -n 's/^-l\(wlroots.*\)/lib\1.so/p' | head -n 1)
+wlroots_soname=$(objdump -p "$libdir/$library" | awk '/SONAME/ { print $2 }')
 cc -shared -fPIC -O2 -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
     -DWLROOTS_SONAME="\"$wlroots_soname\"" \
-    -ISources/CWlrGlue/include $(pkg-config --cflags wlroots wayland-server pixman-1) -ldl
-cc -O2 -Wall -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
-    -ISources/CWlrGlue/include $(pkg-config --cflags --libs wlroots wayland-server xkbcommon pixman-1 libdrm) -ldl
-echo "$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-daemon $out/libwlr-orient-preload.so $out/wlr-orient-host"
+    -ISources/CWlrGlue/include $(pkg-config --cflags "$WLR_ORIENT_WLROOTS" wayland-server pixman-1) -ldl
+# What they are built for, for `wlr-orient run` and for the .pc file: the soname and the release.
+printf '%s %s\n' "$wlroots_soname" "$wlroots_version" >"$out/wlroots"
+built="$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-daemon $out/libwlr-orient-preload.so"
+case "$wlroots_version" in
+    0.15.*)
+        cc -O2 -Wall -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
+            -ISources/CWlrGlue/include $(pkg-config --cflags --libs "$WLR_ORIENT_WLROOTS" wayland-server xkbcommon pixman-1 libdrm) -ldl
+        built="$built $out/wlr-orient-host"
+        ;;
+esac
+echo "$built (wlroots $wlroots_version)"

@@ -104,6 +104,12 @@ void orient_wlr_output_schedule_frame(struct wlr_output *output) {
 	}
 }
 
+void orient_wlr_output_hold_composited(struct wlr_output *output, bool hold) {
+	if (output != NULL) {
+		wlr_output_lock_attach_render(output, hold);
+	}
+}
+
 void orient_wlr_output_damage_whole(struct wlr_output *output) {
 	if (output == NULL) {
 		return;

@@ -68,7 +68,7 @@ public enum DesktopIndexReader {
         let file = g_key_file_new()
         defer { g_key_file_free(file) }
         var error: UnsafeMutablePointer<GError>?
-        guard g_key_file_load_from_data(file, text, gsize(text.utf8.count), G_KEY_FILE_NONE, &error) != 0 else {
+        guard g_key_file_load_from_data(file, text, gsize(text.utf8.count), GKeyFileFlags(rawValue: 0), &error) != 0 else {
             defer { g_error_free(error) }
             return .failure(DesktopFileError(error.map { String(cString: $0.pointee.message) } ?? "unreadable"))
         }

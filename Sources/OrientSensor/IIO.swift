@@ -44,6 +44,11 @@ final class IIOContext {
 
 /// One IIO device (not owned: lives as long as its context).
 struct IIODevice {
+    /// The text libiio wrote into `buffer`, up to its terminating NUL.
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     let pointer: OpaquePointer
 
     var id: String { iio_device_get_id(pointer).map { String(cString: $0) } ?? "" }
@@ -57,7 +62,7 @@ struct IIODevice {
     func attribute(_ name: String) -> String? {
         var buffer = [CChar](repeating: 0, count: 256)
         let n = iio_device_attr_read(pointer, name, &buffer, buffer.count)
-        return n > 0 ? String(cString: buffer) : nil
+        return n > 0 ? Self.text(buffer) : nil
     }
 
     /// A device attribute read as a number (nil when missing or not one).
@@ -88,7 +93,7 @@ struct IIOChannel {
         var buffer = [CChar](repeating: 0, count: 128)
         let n = iio_channel_attr_read(pointer, name, &buffer, buffer.count)
         if n < 0 { throw SensorError(operation: "read \(name)", errno: Int32(-n)) }
-        return String(cString: buffer)
+        return IIODevice.text(buffer)
     }
 
     /// The sysfs file name of a channel attribute (`in_accel_x_raw`).

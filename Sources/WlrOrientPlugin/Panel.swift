@@ -18,8 +18,14 @@ final class Panel {
     /// The last buffer the panel showed (locked): the old frame of the next transition.
     private(set) var lastFrame: OpaquePointer?
     /// The transition running, if any. It is let go after the frame in which it finished was
-    /// committed (a texture is better not destroyed in the middle of rendering).
-    var transition: PanelTransition?
+    /// committed (a texture is better not destroyed in the middle of rendering). While there is
+    /// one, every frame is composited: a client's buffer scanned out directly could not be drawn
+    /// over.
+    var transition: PanelTransition? {
+        didSet {
+            if (oldValue == nil) != (transition == nil) { orient_wlr_output_hold_composited(output, transition != nil) }
+        }
+    }
     private var watch: Watch?
     private let onDestroy: (Panel) -> Void
     private var failureLogged = false

@@ -39,6 +39,12 @@
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_output.h>
+#include <wlr/version.h>
+#if WLR_VERSION_NUM >= ((0 << 16) | (18 << 8))
+#include <wlr/types/wlr_scene.h>
+#elif WLR_VERSION_NUM >= ((0 << 16) | (16 << 8))
+#error "the preload is built for wlroots 0.15 or for 0.18 and later (Debian has no 0.16 or 0.17)"
+#endif
 #include "wlr-orient.h"
 
 #ifndef WLROOTS_SONAME
@@ -65,6 +71,8 @@ static struct {
 	bool started;                      /* the plugin was started, or could not be */
 	struct wlr_orient *orient;
 	void (*render_output)(struct wlr_orient *, struct wlr_output *);
+	void (*render_output_state)(struct wlr_orient *, struct wlr_output *, struct wlr_output_state *);
+	bool scene_builds;                 /* the compositor builds its frames with wlr_scene (0.18+) */
 	struct wlr_output *rendering;      /* attached for rendering, not committed or rolled back */
 	int committing;                    /* inside wlr_output_commit/_test */
 	bool trace_frames;                 /* $WLR_ORIENT_TRACE_FRAMES: log each frame committed */
@@ -255,6 +263,7 @@ static void handle_display_destroy(struct wl_listener *listener, void *data) {
 	}
 	preload.orient = NULL;
 	preload.render_output = NULL;
+	preload.render_output_state = NULL;
 }
 
 static void start_plugin(void) {
@@ -276,11 +285,13 @@ static void start_plugin(void) {
 	}
 	wlr_orient_create_func create = (wlr_orient_create_func)dlsym(handle, "wlr_orient_create");
 	*(void **)&preload.render_output = dlsym(handle, "wlr_orient_render_output");
+	*(void **)&preload.render_output_state = dlsym(handle, "wlr_orient_render_output_state");
 	*(void **)&preload.destroy = dlsym(handle, "wlr_orient_destroy");
 	preload.orient = create != NULL ? create(&preload.host) : NULL;
 	if (preload.orient == NULL) {
 		say("the plugin did not start (see its log above): running without rotation");
 		preload.render_output = NULL;
+		preload.render_output_state = NULL;
 		return;
 	}
 	preload.display_destroy.notify = handle_display_destroy;
@@ -429,8 +440,53 @@ bool wlr_backend_start(struct wlr_backend *backend) {
 	return REAL(wlr_backend_start) != NULL && REAL(wlr_backend_start)(backend);
 }
 
-/* --- The frame path (wlroots 0.15 to 0.17 have these; the preload reads wlroots' structures
- * only where it is active, built for this very wlroots) --- */
+#if WLR_VERSION_NUM >= ((0 << 16) | (18 << 8))
+
+/* --- The frame path, wlroots 0.18 on: a frame is an output state ---
+ * Compositors on wlr_scene build it with wlr_scene_output_build_state (sway, labwc; cage through
+ * wlr_scene_output_commit, which calls it through the PLT like every call between wlroots'
+ * exported functions), then commit it. The plugin draws into the built state's buffer. Others
+ * (wayfire) render on their own and commit: for them it draws just before the commit. */
+
+bool wlr_scene_output_build_state(struct wlr_scene_output *scene_output, struct wlr_output_state *state,
+		const struct wlr_scene_output_state_options *options) {
+	if (REAL(wlr_scene_output_build_state) == NULL) {
+		return false;
+	}
+	bool built = REAL(wlr_scene_output_build_state)(scene_output, state, options);
+	if (verdict() == ACTIVE) {
+		preload.scene_builds = true;
+		if (built && preload.render_output_state != NULL && scene_output != NULL && state != NULL) {
+			preload.render_output_state(preload.orient, scene_output->output, state);
+		}
+	}
+	return built;
+}
+
+bool wlr_output_commit_state(struct wlr_output *output, const struct wlr_output_state *state) {
+	if (REAL(wlr_output_commit_state) == NULL) {
+		return false;
+	}
+	if (verdict() == ACTIVE && !preload.scene_builds && preload.render_output_state != NULL && output != NULL &&
+			state != NULL && (state->committed & WLR_OUTPUT_STATE_BUFFER)) {
+		/* The compositor's own state, which it passes as const only to say that wlroots keeps
+		 * nothing of it: the plugin draws into its buffer and widens its damage. */
+		preload.render_output_state(preload.orient, output, (struct wlr_output_state *)state);
+	}
+	bool committed = REAL(wlr_output_commit_state)(output, state);
+	if (committed && preload.trace_frames && output != NULL && state != NULL && (state->committed & WLR_OUTPUT_STATE_BUFFER)) {
+		/* For benchmarks ($WLR_ORIENT_TRACE_FRAMES): when each frame reached the output. */
+		struct timespec now;
+		clock_gettime(CLOCK_MONOTONIC, &now);
+		fprintf(stderr, "[wlr-orient preload] frame %s transform %d at %.6f\n", output->name, (int)output->transform,
+			now.tv_sec + now.tv_nsec / 1e9);
+	}
+	return committed;
+}
+
+#else
+
+/* --- The frame path, wlroots 0.15: the renderer between begin and end on the output's buffer --- */
 
 bool wlr_output_attach_render(struct wlr_output *output, int *buffer_age) {
 	bool attached = REAL(wlr_output_attach_render) != NULL && REAL(wlr_output_attach_render)(output, buffer_age);
@@ -498,3 +554,5 @@ void wlr_renderer_end(struct wlr_renderer *renderer) {
 		REAL(wlr_renderer_end)(renderer);
 	}
 }
+
+#endif

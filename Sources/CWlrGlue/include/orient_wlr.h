@@ -85,6 +85,9 @@ int orient_wlr_output_transform(struct wlr_output *output);
 /* Tests a new transform, then commits it; false (and nothing changed) if either fails. */
 bool orient_wlr_output_set_transform(struct wlr_output *output, int transform);
 void orient_wlr_output_schedule_frame(struct wlr_output *output);
+/* While held, every frame of the output is composited by the renderer: no client buffer is
+ * scanned out directly (a transition draws into each frame). Holds are counted. */
+void orient_wlr_output_hold_composited(struct wlr_output *output, bool hold);
 /* Asks for a whole new frame in a way every compositor obeys: the output's damage event for all
  * of it (which a compositor's damage tracking turns into damage and a frame), then a scheduled
  * frame (for hosts without damage tracking). A scheduled frame alone is not enough: sway, cage and
