@@ -31,6 +31,7 @@ INSTALLED = \
 	$(LIBEXECDIR)/wlr-orient-daemon \
 	$(LIBDIR)/libwlr-orient.so \
 	$(LIBDIR)/libwlr-orient-preload.so \
+	$(LIBDIR)/libwlr-orient-preload.wlroots \
 	$(LIBDIR)/pkgconfig/wlr-orient.pc \
 	$(INCLUDEDIR)/wlr-orient.h \
 	$(MANDIR)/man1/wlr-orient.1 \
@@ -58,10 +59,13 @@ install: all
 	install -Dm755 $(BUILD)/wlr-orient-daemon $(DESTDIR)$(LIBEXECDIR)/wlr-orient-daemon
 	install -Dm755 $(BUILD)/libwlr-orient.so $(DESTDIR)$(LIBDIR)/libwlr-orient.so
 	install -Dm755 $(BUILD)/libwlr-orient-preload.so $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.so
+	install -Dm644 $(BUILD)/libwlr-orient-preload.wlroots $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.wlroots
 	install -Dm644 Sources/CWlrGlue/include/wlr-orient.h $(DESTDIR)$(INCLUDEDIR)/wlr-orient.h
 	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
+	read soname release package < $(BUILD)/libwlr-orient-preload.wlroots && \
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@VERSION@|$(VERSION)|' contrib/pkgconfig/wlr-orient.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wlr-orient.pc
+		-e 's|@VERSION@|$(VERSION)|' -e "s|@WLROOTS_PACKAGE@|$$package|" -e "s|@WLROOTS_RELEASE@|$$release|" \
+		-e "s|@WLROOTS_SONAME@|$$soname|" contrib/pkgconfig/wlr-orient.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wlr-orient.pc
 	install -Dm644 $(MAN)/wlr-orient.1 $(DESTDIR)$(MANDIR)/man1/wlr-orient.1
 	install -Dm644 $(MAN)/wlr-orient.5 $(DESTDIR)$(MANDIR)/man5/wlr-orient.5
 	@mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \

@@ -49,8 +49,9 @@ wlroots_soname=$(objdump -p "$libdir/$library" | awk '/SONAME/ { print $2 }')
 cc -shared -fPIC -O2 -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
     -DWLROOTS_SONAME="\"$wlroots_soname\"" \
     -ISources/CWlrGlue/include $(pkg-config --cflags "$WLR_ORIENT_WLROOTS" wayland-server pixman-1) -ldl
-# What they are built for, for `wlr-orient run` and for the .pc file: the soname and the release.
-printf '%s %s\n' "$wlroots_soname" "$wlroots_version" >"$out/wlroots"
+# What they are built for, beside the preload, for `wlr-orient run` and the .pc file: the
+# library's soname, the release and its pkg-config name.
+printf '%s %s %s\n' "$wlroots_soname" "$wlroots_version" "$WLR_ORIENT_WLROOTS" >"$out/libwlr-orient-preload.wlroots"
 built="$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-daemon $out/libwlr-orient-preload.so"
 case "$wlroots_version" in
     0.15.*)

@@ -25,8 +25,8 @@ common="pkg-config gcc libc6-dev binutils git ca-certificates python3 python3-gi
 
 packages_for() {
     case "$1" in
-        trixie) echo "$common libcurl4t64 libpython3.13 libwlroots-0.18-dev sway labwc cage" ;;
-        sid) echo "$common libcurl4t64 libpython3.13 libwlroots-0.19-dev libwlroots-0.20-dev sway labwc cage wayfire" ;;
+        trixie) echo "$common libcurl4t64 libpython3.13 libwlroots-0.18-dev libwlroots-0.18-examples sway labwc cage phoc" ;;
+        sid) echo "$common libcurl4t64 libpython3.13 libwlroots-0.19-dev libwlroots-0.20-dev libwlroots-0.20-examples sway labwc cage wayfire" ;;
         *) echo "debian-root.sh: no root for '$1' (trixie, sid)" >&2; exit 2 ;;
     esac
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import OrientConfig
 
 /// `wlr-orient run COMPOSITOR [ARGS…]`: the compositor, with the plugin started inside it by
 /// the preload library (contrib/preload). This command only finds the two libraries, names them
@@ -7,14 +8,15 @@ import Foundation
 /// environment again, so the compositor's children never see it.
 struct Run: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Start a wlroots 0.15 compositor (sway, phoc, cage…) with the plugin inside it.",
+        abstract: "Start a wlroots compositor (sway, labwc, cage, phoc…) with the plugin inside it.",
         discussion: """
             The compositor runs unmodified: libwlr-orient-preload.so, preloaded, sees what it \
             creates, starts the plugin just before its backend starts and draws the transitions \
             in its frame path. If it cannot, it says so in one line and the compositor runs on \
-            without rotation. A compositor linked with another wlroots than 0.15 is started \
-            without it. The libraries are looked for beside this program, then in the lib \
-            directory of the prefix it was installed into (../lib, ../lib/TRIPLET).
+            without rotation. The plugin and the preload are built for one wlroots release \
+            (libwlr-orient-preload.wlroots beside them names it); a compositor linked with \
+            another is started without them. The libraries are looked for beside this program, \
+            then in the lib directory of the prefix it was installed into (../lib, ../lib/TRIPLET).
 
             Examples: wlr-orient run sway; wlr-orient run -- cage -d foot
             """
@@ -45,10 +47,10 @@ struct Run: ParsableCommand {
             printError("wlr-orient run: libwlr-orient.so was not found beside \(Self.executableDirectory) or in its ../lib; name it with --plugin")
             throw ExitCode(1)
         }
-        // The preload wraps wlroots 0.15's functions; in a compositor on another wlroots their
-        // signatures differ, and the plugin could not work there anyway.
-        if let other = Self.linkedWlroots(compositor), other != Self.wlroots015 {
-            printError("wlr-orient run: \(compositor) uses \(other), not wlroots 0.15 (\(Self.wlroots015)) that the plugin is built for: starting it without rotation")
+        // The plugin and the preload work with the wlroots they were built against only.
+        let builtFor = Self.builtFor(preload: preload)
+        if let other = Self.linkedWlroots(compositor), other != builtFor.soname {
+            printError("wlr-orient run: \(compositor) uses \(other), not wlroots \(builtFor.release) (\(builtFor.soname)) that the plugin is built for: starting it without rotation")
         } else if preload.contains(":") || preload.contains(" ") {
             // LD_PRELOAD splits its list at colons and spaces: such a path would name other files.
             printError("wlr-orient run: \(preload) has a ':' or a space in its path, which LD_PRELOAD cannot carry; install wlr-orient where the path has neither")
@@ -69,8 +71,16 @@ struct Run: ParsableCommand {
         throw ExitCode(error == ENOENT || error == ENOTDIR ? 127 : 126)
     }
 
-    /// The soname of wlroots 0.15, which the preload and the plugin are built against.
-    static let wlroots015 = "libwlroots.so.10"
+    /// The wlroots the preload (and the plugin beside it) were built against: the soname and the
+    /// release, from `libwlr-orient-preload.wlroots` beside it (scripts/build-plugin.sh writes it).
+    /// Without that file, wlroots 0.15, which builds before it had one were for.
+    static func builtFor(preload: String) -> (soname: String, release: String) {
+        let file = String(preload.dropLast(".so".count)) + ".wlroots"
+        guard case .success(let text) = UserFile.read(file, limit: 4096) else { return ("libwlroots.so.10", "0.15") }
+        let words = text.split(whereSeparator: \.isWhitespace).map(String.init)
+        guard words.count >= 2 else { return ("libwlroots.so.10", "0.15") }
+        return (words[0], words[1])
+    }
 
     /// The wlroots library `command` (a path, or a name on PATH) is linked with, as the dynamic
     /// linker resolves it (ldd); nil when none shows: not found, not an executable, a script that
