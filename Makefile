@@ -42,7 +42,7 @@ INSTALLED = \
 	$(DOCDIR)/config.example.toml \
 	$(SYSTEMDUSERDIR)/wlr-orient.service
 
-.PHONY: all build install uninstall
+.PHONY: all build install install-header uninstall
 
 all: build $(MAN)/wlr-orient.1 $(MAN)/wlr-orient.5
 
@@ -54,18 +54,12 @@ $(MAN)/%: docs/man/%.scd
 	@mkdir -p $(MAN)
 	scdoc < $< > $@
 
-install: all
+install: all install-header
 	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
 	install -Dm755 $(BUILD)/wlr-orient-daemon $(DESTDIR)$(LIBEXECDIR)/wlr-orient-daemon
 	install -Dm755 $(BUILD)/libwlr-orient.so $(DESTDIR)$(LIBDIR)/libwlr-orient.so
 	install -Dm755 $(BUILD)/libwlr-orient-preload.so $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.so
 	install -Dm644 $(BUILD)/libwlr-orient-preload.wlroots $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.wlroots
-	install -Dm644 Sources/CWlrGlue/include/wlr-orient.h $(DESTDIR)$(INCLUDEDIR)/wlr-orient.h
-	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
-	read soname release package < $(BUILD)/libwlr-orient-preload.wlroots && \
-	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
-		-e 's|@VERSION@|$(VERSION)|' -e "s|@WLROOTS_PACKAGE@|$$package|" -e "s|@WLROOTS_RELEASE@|$$release|" \
-		-e "s|@WLROOTS_SONAME@|$$soname|" contrib/pkgconfig/wlr-orient.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wlr-orient.pc
 	install -Dm644 $(MAN)/wlr-orient.1 $(DESTDIR)$(MANDIR)/man1/wlr-orient.1
 	install -Dm644 $(MAN)/wlr-orient.5 $(DESTDIR)$(MANDIR)/man5/wlr-orient.5
 	@mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
@@ -76,6 +70,15 @@ install: all
 	install -Dm644 contrib/config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
 	@mkdir -p $(DESTDIR)$(SYSTEMDUSERDIR)
 	sed -e 's|@BINDIR@|$(BINDIR)|' contrib/systemd/wlr-orient.service.in > $(DESTDIR)$(SYSTEMDUSERDIR)/wlr-orient.service
+
+# The header and the pkg-config file alone (what a compositor builds against), for the build in $(BUILD).
+install-header:
+	install -Dm644 Sources/CWlrGlue/include/wlr-orient.h $(DESTDIR)$(INCLUDEDIR)/wlr-orient.h
+	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
+	read soname release package < $(BUILD)/libwlr-orient-preload.wlroots && \
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
+		-e 's|@VERSION@|$(VERSION)|' -e "s|@WLROOTS_PACKAGE@|$$package|" -e "s|@WLROOTS_RELEASE@|$$release|" \
+		-e "s|@WLROOTS_SONAME@|$$soname|" contrib/pkgconfig/wlr-orient.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wlr-orient.pc
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))

@@ -3,7 +3,10 @@
 #  1. Swift tests: the pure core, the CLI as a user runs it, the trace corpus;
 #  2. integration tests, driven by Debian's python3: the sensor layer against fake
 #     accelerometers under umockdev (real libiio and libudev), and the plugin end to end in
-#     the reference host compositor with real clients (wlr-randr, grim, our own).
+#     the reference host compositor with real clients (wlr-randr, grim, our own);
+#  3. the plugin built against wlroots 0.18, 0.19 and 0.20 in Debian roots, and run inside their
+#     own sway, labwc, cage, phoc and wayfire (scripts/test-roots.sh; the roots are made once and
+#     cached outside the clone).
 # Ends with one line "tests: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -26,6 +29,9 @@ swift_status=${PIPESTATUS[0]}
 WLR_ORIENT_BIN="$(swift build --show-bin-path)/wlr-orient" \
     /usr/bin/python3 -m pytest -q -p no:cacheprovider Tests/Integration 2>&1 | tee "$pylog" | tail -n 25
 py_status=${PIPESTATUS[0]}
+rootlog=$(mktemp)
+bash scripts/test-roots.sh 2>&1 | tee "$rootlog" | grep -E '^(roots|test-roots|a C program)' 
+roots_status=${PIPESTATUS[0]}
 set -e
 
 swift_total=$(sed -nE 's/.*Test run with ([0-9]+) tests.*/\1/p' "$log" | tail -n 1)
@@ -42,7 +48,14 @@ if [ "$swift_total" -eq 0 ] || { [ "$py_passed" -eq 0 ] && [ "$py_failed" -eq 0 
 fi
 if [ "$swift_status" -ne 0 ] && [ "$swift_failed" -eq 0 ]; then swift_failed=1; fi
 if [ "$py_status" -ne 0 ] && [ "$py_failed" -eq 0 ]; then py_failed=1; fi
-passed=$((swift_total - swift_failed + py_passed))
-failed=$((swift_failed + py_failed))
+roots_summary=$(grep -E '^roots: ' "$rootlog" | tail -n 1 || true)
+roots_passed=$(sed -nE 's/^roots: ([0-9]+) passed.*/\1/p' <<<"$roots_summary")
+roots_failed=$(sed -nE 's/.*, ([0-9]+) failed$/\1/p' <<<"$roots_summary")
+roots_passed=${roots_passed:-0}
+roots_failed=${roots_failed:-0}
+if [ "$roots_status" -ne 0 ] && [ "$roots_failed" -eq 0 ]; then roots_failed=1; fi
+rm -f "$rootlog"
+passed=$((swift_total - swift_failed + py_passed + roots_passed))
+failed=$((swift_failed + py_failed + roots_failed))
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]

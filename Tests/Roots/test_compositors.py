@@ -1,0 +1,230 @@
+"""The plugin in the compositors of Debian 13 (wlroots 0.18) and unstable (0.19, 0.20), under
+`wlr-orient run` (issue #23, point 3). These run inside a Debian root (scripts/test-roots.sh), with
+the plugin, the CLI and the preload built there for one wlroots ($WLR_ORIENT_BUILD, made for
+$WLR_ORIENT_WLROOTS), each compositor as Debian builds it, headless with pixman, a umockdev
+accelerometer, our test client as its app, as nobody (sway and cage refuse root).
+
+For each compositor on that wlroots: the device turns through the four orientations and the
+compositor shows each (its own wlr-output-management, through wlr-randr; a screenshot of the
+turned size, with the app's top band up where it covers the output); `wlr-orient lock landscape`
+while held portrait turns it to landscape and `unlock` back; an `[[app]]` rule for the app turns
+it while the app has focus. A compositor that cannot do one of these is named in
+COMPOSITORS with why."""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+import pytest
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Integration"))
+from compositor import build_client  # noqa: E402
+from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO, Lines  # noqa: E402
+
+BUILD = os.environ.get("WLR_ORIENT_BUILD", "")
+WLROOTS = os.environ.get("WLR_ORIENT_WLROOTS", "")
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+TURNS = [(LEFT_UP, "left-up", "90"), (BOTTOM_UP, "bottom-up", "180"), (RIGHT_UP, "right-up", "270"),
+         (NORMAL, "normal", "normal")]
+APP_ID = "wlr-orient-test"
+RED = (255, 0, 0)
+
+
+def sway(app, where):
+    config = os.path.join(where, "sway.config")
+    with open(config, "w") as f:
+        f.write("xwayland disable\ndefault_border none\nexec %s\n" % app)
+    return ["sway", "-c", config]
+
+
+def labwc(app, where):
+    return ["labwc", "-s", app]
+
+
+def cage(app, where):
+    return ["cage", "--"] + app.split()
+
+
+def wayfire(app, where):
+    config = os.path.join(where, "wayfire.ini")
+    with open(config, "w") as f:
+        f.write("[core]\nplugins = autostart\nxwayland = false\n[autostart]\nautostart_wf_shell = false\napp = %s\n" % app)
+    return ["wayfire", "-c", config]
+
+
+def phoc(app, where):
+    ini = os.path.join(where, "phoc.ini")
+    with open(ini, "w") as f:
+        f.write("[core]\nxwayland=false\n")
+    return ["phoc", "-C", ini, "-E", app]
+
+
+# The compositors of each wlroots in Debian, and whether the app covers the output there (then its
+# top band shows on the screenshot).
+COMPOSITORS = {
+    "wlroots-0.18": [("sway", sway, True), ("labwc", labwc, False), ("cage", cage, True), ("phoc", phoc, True)],
+    "wlroots-0.19": [("wayfire", wayfire, False)],
+    "wlroots-0.20": [("sway", sway, True), ("labwc", labwc, False), ("cage", cage, True)],
+}
+HERE = COMPOSITORS.get(WLROOTS, [])
+
+
+@pytest.fixture(scope="session")
+def client(tmp_path_factory):
+    return build_client(str(tmp_path_factory.mktemp("client")))
+
+
+class Session:
+    """A compositor started as nobody by `wlr-orient run`, its app our test client (a card: red
+    top band), a fake accelerometer held as `pose`."""
+
+    def __init__(self, command, client_binary, config="", pose=NORMAL, top=""):
+        if not BUILD or not os.path.exists(os.path.join(BUILD, "wlr-orient")):
+            pytest.fail("WLR_ORIENT_BUILD names no build: run these through scripts/test-roots.sh")
+        self.fake = FakeIIO()
+        self.dev = self.fake.add_accel(raw=pose)
+        subprocess.run(["chmod", "-R", "a+rwX", self.fake.tb.get_root_dir()], check=True)
+        self.dir = tempfile.mkdtemp(prefix="wlr-orient-root-")
+        os.chmod(self.dir, 0o755)
+        self.client = os.path.join(self.dir, "orient-client")
+        shutil.copy(client_binary, self.client)
+        os.chmod(self.client, 0o755)
+        self.runtime = os.path.join(self.dir, "runtime")
+        for d in (self.runtime, os.path.join(self.dir, "state")):
+            os.mkdir(d, 0o700)
+            os.chown(d, 65534, 65534)
+        self.config = os.path.join(self.dir, "config.toml")
+        with open(self.config, "w") as f:
+            f.write(top + '[device]\noutputs = ["HEADLESS-*"]\n' + config)
+        app = "%s --card %s" % (self.client, APP_ID)
+        args = command(app, self.dir)
+        for name in os.listdir(self.dir):
+            if not os.path.isdir(os.path.join(self.dir, name)):
+                os.chmod(os.path.join(self.dir, name), 0o755)
+        self.env = self.fake.env(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=os.path.join(self.dir, "state"),
+                                 HOME=self.dir, WLR_BACKENDS="headless", WLR_RENDERER="pixman",
+                                 WLR_LIBINPUT_NO_DEVICES="1", WLR_XWAYLAND="/bin/false", GSETTINGS_BACKEND="memory")
+        self.p = subprocess.Popen(NOBODY + [os.path.join(BUILD, "wlr-orient"), "run", "--config", self.config, "--"] + args,
+                                  env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                  text=True, errors="replace", bufsize=1)
+        self.out = Lines(self.p.stdout)
+        self.log = Lines(self.p.stderr)
+
+    def socket(self, prefix, suffix):
+        names = [n for n in os.listdir(self.runtime) if n.startswith(prefix) and n.endswith(suffix)]
+        return os.path.join(self.runtime, names[0]) if names else None
+
+    def client_env(self):
+        display = next((n for n in os.listdir(self.runtime) if n.startswith("wayland-") and not n.endswith(".lock")), "")
+        return dict(self.env, LD_PRELOAD="", WAYLAND_DISPLAY=display)
+
+    def cli(self, *args):
+        return subprocess.run(NOBODY + [os.path.join(BUILD, "wlr-orient")] + list(args) + ["--socket", self.socket("wlr-orient.", ".sock") or "none"],
+                              env=self.client_env(), capture_output=True, text=True, timeout=30)
+
+    def status(self):
+        if self.socket("wlr-orient.", ".sock") is None:
+            return None
+        r = self.cli("status", "--json")
+        return json.loads(r.stdout) if r.returncode == 0 else None
+
+    def until(self, predicate, what, timeout=20):
+        """Polls the plugin's status (the compositors print none of its lines) until `predicate`."""
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            assert self.p.poll() is None, "the compositor ended: %s" % self.log.available()[-5:]
+            status = self.status()
+            if status is not None and predicate(status):
+                return status
+            time.sleep(0.05)
+        raise AssertionError("timed out waiting for %s; its log: %s" % (what, self.log.available()[-6:]))
+
+    def shown(self, orientation):
+        return self.until(lambda s: bool(s["panels"]) and s["panels"][0]["shown"] == orientation, orientation)
+
+    def randr_transform(self):
+        out = subprocess.run(NOBODY + ["wlr-randr"], env=self.client_env(), capture_output=True, text=True,
+                             timeout=30).stdout
+        for line in out.splitlines():
+            if "Transform:" in line:
+                return line.split()[-1]
+        return None
+
+    def screenshot(self):
+        from PIL import Image
+        path = os.path.join(self.runtime, "shot.png")
+        shot = subprocess.run(NOBODY + ["grim", path], env=self.client_env(), capture_output=True, text=True, timeout=30)
+        assert shot.returncode == 0, shot.stderr
+        return Image.open(path).convert("RGB")
+
+    def stop(self):
+        self.p.terminate()
+        try:
+            self.p.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            self.p.kill()
+            self.p.wait()
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def names(entries):
+    return [e[0] for e in entries]
+
+
+@pytest.mark.parametrize("name,command,covers", HERE, ids=names(HERE))
+def test_the_panel_turns_with_the_device_and_the_lock_holds(name, command, covers, client):
+    s = Session(command, client)
+    try:
+        s.until(lambda st: bool(st["panels"]), "the panel")
+        for pose, orientation, randr in TURNS:
+            s.fake.set(s.dev, *pose)
+            s.shown(orientation)
+            deadline = time.monotonic() + 15
+            while s.randr_transform() != randr and time.monotonic() < deadline:
+                time.sleep(0.05)
+            assert s.randr_transform() == randr, (name, orientation)
+            for _ in range(100):   # the compositor's next frames: the turned size, the app upright
+                image = s.screenshot()
+                w, h = image.size
+                turned = (w < h) == (orientation in ("left-up", "right-up"))
+                if turned and (not covers or image.getpixel((w // 2, 3)) == RED):
+                    break
+            assert turned, "%s held %s: a screenshot of %dx%d" % (name, orientation, w, h)
+            if covers:
+                assert image.getpixel((w // 2, 3)) == RED, "%s held %s: the app's top is not up" % (name, orientation)
+        # Held portrait, locked to landscape: a landscape orientation, then back on unlock.
+        s.fake.set(s.dev, *LEFT_UP)
+        s.shown("left-up")
+        assert s.cli("lock", "landscape").returncode == 0
+        s.until(lambda st: st["lock"] == "landscape" and st["panels"][0]["shown"] in ("normal", "bottom-up"), "the lock")
+        assert s.cli("unlock").returncode == 0
+        s.shown("left-up")
+        assert s.p.poll() is None, "%s runs on" % name
+    finally:
+        s.stop()
+
+
+@pytest.mark.parametrize("name,command,covers", HERE, ids=names(HERE))
+def test_an_app_rule_turns_the_panel_while_the_app_has_focus(name, command, covers, client):
+    # Held portrait; the app supports landscape only, and is in front while it has focus.
+    s = Session(command, client, pose=LEFT_UP, top='scope = "focused"\n',
+                config='[[app]]\nmatch = "%s"\norientations = ["landscape"]\n' % APP_ID)
+    try:
+        status = s.until(lambda st: st["front"] is not None, "the app in front", timeout=30)
+        assert status["front"]["app_id"] == APP_ID and status["front"]["source"] == "rule", status
+        s.until(lambda st: st["panels"][0]["shown"] in ("normal", "bottom-up"), "a landscape orientation for the app")
+    finally:
+        s.stop()
+
+
+def test_this_root_has_its_compositors():
+    """What the tests above run in: each compositor is installed and on this wlroots."""
+    assert WLROOTS in COMPOSITORS, "WLR_ORIENT_WLROOTS=%r: run these through scripts/test-roots.sh" % WLROOTS
+    for name, _, _ in HERE:
+        path = shutil.which(name)
+        assert path, "%s is not installed in this root" % name
+        linked = subprocess.run(["ldd", path], capture_output=True, text=True).stdout
+        assert "lib%s.so" % WLROOTS in linked, "%s is not on %s: %s" % (name, WLROOTS, linked)

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Inside a Debian root (scripts/debian-root.sh run ROOT), for one wlroots (its pkg-config name):
+# builds the plugin, the CLI, the daemon and the preload against it (debug), compiles a C program
+# against the installed header with pkg-config, and runs Tests/Roots/ with them. Ends with the line
+# "roots WLROOTS: N passed, M failed".
+#   bash /src/scripts/in-root.sh wlroots-0.18
+set -euo pipefail
+wlroots=$1
+# A copy of the tree (what git tracks, and new files it does not ignore), kept in the root between
+# runs so that Swift builds only what changed.
+mkdir -p /work/src
+(cd /src && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - 2>/dev/null) | tar -C /work/src -xf -
+cd /work/src
+build=build-$wlroots
+export WLR_ORIENT_WLROOTS=$wlroots
+bash scripts/build-plugin.sh debug "$build" 2>&1 | tail -n 1
+
+# A compositor author's build: the header and wlr-orient.pc installed, a program compiled with them.
+prefix=/tmp/prefix-$wlroots
+rm -rf "$prefix"
+make -s install-header PREFIX="$prefix" BUILD="$build"
+cat >/tmp/uses-wlr-orient.c <<'PROGRAM'
+#include <wlr-orient.h>
+int main(void) {
+	struct wlr_orient_host host = { 0 };
+	wlr_orient_create_func create = wlr_orient_create;
+	(void)create;
+	wlr_orient_destroy(NULL);
+	wlr_orient_render_output_state(NULL, NULL, NULL);
+	return host.display == NULL ? 0 : 1;
+}
+PROGRAM
+# Linked against the plugin built here (the .pc names -lwlr-orient in the prefix's lib).
+mkdir -p "$prefix/lib" && cp "$build/libwlr-orient.so" "$prefix/lib/"
+PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc -Wall -Werror -o /tmp/uses-wlr-orient /tmp/uses-wlr-orient.c \
+    $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --cflags --libs wlr-orient)
+echo "a C program compiled against wlr-orient.h and linked with pkg-config: wlroots $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --variable=wlroots wlr-orient)"
+
+log=$(mktemp)
+set +e
+WLR_ORIENT_BUILD=/work/src/$build WLR_ORIENT_BIN=/work/src/$build/wlr-orient \
+    python3 -m pytest -q -p no:cacheprovider Tests/Roots 2>&1 | tee "$log" | tail -n 15
+set -e
+summary=$(tail -n 1 "$log")
+passed=$( (grep -oE '[0-9]+ passed' <<<"$summary" || echo 0) | grep -oE '[0-9]+' | head -n 1)
+failed=$( (grep -oE '[0-9]+ (failed|errors?)' <<<"$summary" || true) | awk '{s+=$1} END {print s+0}')
+echo "roots $wlroots: ${passed:-0} passed, ${failed:-0} failed"
+[ "${failed:-0}" -eq 0 ] && [ "${passed:-0}" -gt 0 ]
