@@ -53,8 +53,10 @@ cc -shared -fPIC -O2 -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/pr
 # library's soname, the release and its pkg-config name.
 printf '%s %s %s\n' "$wlroots_soname" "$wlroots_version" "$WLR_ORIENT_WLROOTS" >"$out/libwlr-orient-preload.wlroots"
 built="$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-daemon $out/libwlr-orient-preload.so"
+# The reference host, for wlroots 0.15 and for 0.18 on (Debian never had 0.16 or 0.17).
 case "$wlroots_version" in
-    0.15.*)
+    0.16.* | 0.17.*) ;;
+    *)
         cc -O2 -Wall -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
             -ISources/CWlrGlue/include $(pkg-config --cflags --libs "$WLR_ORIENT_WLROOTS" wayland-server xkbcommon pixman-1 libdrm) -ldl
         built="$built $out/wlr-orient-host"

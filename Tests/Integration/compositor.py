@@ -11,10 +11,10 @@ import subprocess
 import tempfile
 import time
 
-from fakeiio import ROOT, Lines
+from fakeiio import BUILD, ROOT, Lines
 
-HOST = os.path.join(ROOT, "build", "wlr-orient-host")
-PLUGIN = os.path.join(ROOT, "build", "libwlr-orient.so")
+HOST = os.path.join(BUILD, "wlr-orient-host")
+PLUGIN = os.path.join(BUILD, "libwlr-orient.so")
 CLIENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "clients")
 XDG_SHELL = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
 
@@ -267,13 +267,21 @@ class Flood:
         return self.p.wait(timeout=30)
 
 
+def foot_colors_section():
+    """foot 1.22 renamed its [colors] to [colors-dark] (and ignores the old name's keys)."""
+    version = subprocess.run(["foot", "--version"], capture_output=True, text=True).stdout.split()
+    numbers = version[2].split(".") if len(version) > 2 else ["1", "0"]
+    major, minor = int(numbers[0]), int(numbers[1]) if len(numbers) > 1 else 0
+    return "colors-dark" if (major, minor) >= (1, 22) else "colors"
+
+
 class Foot:
     """The real foot terminal, with its protocol traffic logged (WAYLAND_DEBUG) so that a test sees
     every configure it receives. No server-side decorations in the host: foot draws its own title
     bar, here red over a white background, so the raw panel shows where foot's top edge is."""
 
     def __init__(self, env, app_id=None):
-        args = ["foot", "-o", "csd.color=ffff0000", "-o", "colors.background=ffffff"]
+        args = ["foot", "-o", "csd.color=ffff0000", "-o", "%s.background=ffffff" % foot_colors_section()]
         if app_id:
             args += ["--app-id", app_id]
         self.p = subprocess.Popen(args, env=dict(env, WAYLAND_DEBUG="1"), stdin=subprocess.DEVNULL,
@@ -282,12 +290,12 @@ class Foot:
 
     def wait_configure(self, timeout=10.0):
         """The size of the next xdg_toplevel.configure foot receives."""
-        m = self.log.wait(r"xdg_toplevel@\d+\.configure\((\d+), (\d+),", timeout)
+        m = self.log.wait(r"xdg_toplevel[@#]\d+\.configure\((\d+), (\d+),", timeout)
         return int(m.group(1)), int(m.group(2))
 
     def wait_configure_of(self, width, height, timeout=10.0):
         """Waits for a configure with this size (others before it are skipped)."""
-        self.log.wait(r"xdg_toplevel@\d+\.configure\(%d, %d," % (width, height), timeout)
+        self.log.wait(r"xdg_toplevel[@#]\d+\.configure\(%d, %d," % (width, height), timeout)
 
     def stop(self):
         self.p.terminate()

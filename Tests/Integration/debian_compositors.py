@@ -8,9 +8,9 @@ import shutil
 import subprocess
 import tempfile
 
-from fakeiio import NORMAL, ROOT, FakeIIO, Lines
+from fakeiio import BUILD, NORMAL, ROOT, FakeIIO, Lines
 
-RUNNER = os.path.join(ROOT, "build", "wlr-orient")
+RUNNER = os.path.join(BUILD, "wlr-orient")
 NOBODY = 65534
 AS_NOBODY = ["setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups"]
 
@@ -121,7 +121,7 @@ class Session:
     def app_configured(self, size, timeout=15):
         """Waits for the app to be configured to `size` (a compositor may send others first)."""
         if self.foot:
-            self.log.wait(r"xdg_toplevel@\d+\.configure\(%d, %d," % size, timeout)
+            self.log.wait(r"xdg_toplevel[@#]\d+\.configure\(%d, %d," % size, timeout)
         else:
             self.out.wait(r'^\{"configure": \[%d, %d\]\}$' % size, timeout)
 
@@ -180,7 +180,7 @@ RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
 
 def foot_configure(s, timeout=15):
     """The size of the next xdg_toplevel.configure with a size that foot receives."""
-    line = s.log.next(lambda l: re.search(r"xdg_toplevel@\d+\.configure\((\d+), (\d+),", l)
+    line = s.log.next(lambda l: re.search(r"xdg_toplevel[@#]\d+\.configure\((\d+), (\d+),", l)
                       and ".configure(0, 0," not in l, timeout, "a configure of foot")
     m = re.search(r"configure\((\d+), (\d+),", line)
     return int(m.group(1)), int(m.group(2))

@@ -27,6 +27,8 @@ from gi.repository import UMockdev  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("WLR_ORIENT_BIN", os.path.join(ROOT, ".build", "debug", "wlr-orient"))
+# What scripts/build-plugin.sh built: the plugin, the host, the preload (another build: in a root).
+BUILD = os.environ.get("WLR_ORIENT_BUILD", os.path.join(ROOT, "build"))
 G_COUNTS = 1000  # raw counts per g with the default scale below
 # The raw readings of a device held upright in each orientation (iio-sensor-proxy's convention).
 NORMAL, LEFT_UP, BOTTOM_UP, RIGHT_UP = (0, -G_COUNTS, 0), (G_COUNTS, 0, 0), (0, G_COUNTS, 0), (-G_COUNTS, 0, 0)

@@ -8,10 +8,10 @@ import shutil
 import subprocess
 
 from compositor import Compositor
-from fakeiio import LEFT_UP, ROOT, FakeIIO
+from fakeiio import BUILD, LEFT_UP, ROOT, FakeIIO
 
-RUNNER = os.path.join(ROOT, "build", "wlr-orient")
-PRELOAD = os.path.join(ROOT, "build", "libwlr-orient-preload.so")
+RUNNER = os.path.join(BUILD, "wlr-orient")
+PRELOAD = os.path.join(BUILD, "libwlr-orient-preload.so")
 
 
 def run_host(fake, extra_args=(), config="", extra_env=None):
@@ -109,7 +109,7 @@ def test_run_refuses_a_preload_path_that_ld_preload_cannot_carry(tmp_path):
     odd = tmp_path / "with space"
     odd.mkdir()
     for name in ("wlr-orient", "libwlr-orient-preload.so", "libwlr-orient.so"):
-        shutil.copy(os.path.join(ROOT, "build", name), odd / name)
+        shutil.copy(os.path.join(BUILD, name), odd / name)
     result = subprocess.run([str(odd / "wlr-orient"), "run", "true"], capture_output=True, text=True, timeout=30)
     assert result.returncode == 1, result
     assert "has a ':' or a space in its path, which LD_PRELOAD cannot carry" in result.stderr, result.stderr
@@ -213,7 +213,7 @@ def test_a_preload_built_for_another_wlroots_passes_every_call_on_and_says_one_l
     fake = FakeIIO()
     dev = fake.add_accel()
     host = Compositor(fake, plugin="", extra_env={"LD_PRELOAD": "%s:libumockdev-preload.so.0" % preload,
-                                                   "WLR_ORIENT_PLUGIN": os.path.join(ROOT, "build", "libwlr-orient.so")})
+                                                   "WLR_ORIENT_PLUGIN": os.path.join(BUILD, "libwlr-orient.so")})
     client = None
     try:
         line = host.log.wait(r"\[wlr-orient preload\] .*", timeout=30).group(0)

@@ -96,7 +96,7 @@ class App:
         self.log = Lines(self.p.stderr) if watch_configures else None
 
     def first_configure(self):
-        m = self.log.wait(r"xdg_toplevel@\d+\.configure\((\d+), (\d+),")
+        m = self.log.wait(r"xdg_toplevel[@#]\d+\.configure\((\d+), (\d+),")
         return int(m.group(1)), int(m.group(2))
 
     def close(self):

@@ -61,6 +61,7 @@
 #include <time.h>
 #include <unistd.h>
 #include <wayland-server-core.h>
+#include <wlr/version.h>
 #include <wlr/backend.h>
 #include <wlr/backend/headless.h>
 #include <wlr/interfaces/wlr_touch.h>
@@ -75,7 +76,6 @@
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
-#include <wlr/types/wlr_output_damage.h>
 #include <wlr/types/wlr_output_management_v1.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_screencopy_v1.h>
@@ -87,6 +87,17 @@
 #include <wlr/util/log.h>
 #include <drm_fourcc.h>
 
+/* wlroots 0.15, or the output-state generation (0.18 on): where the two differ, an #if on this. */
+#define HOST_STATES (WLR_VERSION_NUM >= ((0 << 16) | (18 << 8)))
+#if HOST_STATES
+#include <wlr/interfaces/wlr_switch.h>
+#include <wlr/types/wlr_subcompositor.h>
+#elif WLR_VERSION_NUM >= ((0 << 16) | (16 << 8))
+#error "the reference host is written for wlroots 0.15 and for 0.18 and later"
+#else
+#include <wlr/types/wlr_output_damage.h>
+#endif
+
 #include "wlr-orient.h"
 
 struct host {
@@ -95,6 +106,12 @@ struct host {
 	struct wlr_renderer *renderer;
 	struct wlr_allocator *allocator;
 	struct wlr_scene *scene;
+#if HOST_STATES
+	struct wlr_scene_output_layout *scene_layout;
+	/* Input devices of our own (0.16 dropped the headless backend's): a touchscreen and a switch. */
+	struct wlr_touch touch_device;
+	struct wlr_switch switch_device;
+#endif
 	struct wlr_output_layout *output_layout;
 	struct wlr_output_manager_v1 *output_manager;
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevels; /* NULL with --no-foreign-toplevel */
@@ -114,6 +131,7 @@ struct host {
 	struct wlr_orient *orient;
 	wlr_orient_destroy_func orient_destroy;
 	void (*orient_render_output)(struct wlr_orient *, struct wlr_output *);
+	void (*orient_render_output_state)(struct wlr_orient *, struct wlr_output *, struct wlr_output_state *);
 	void (*orient_set_front)(struct wlr_orient *, struct wlr_output *, struct wlr_xdg_toplevel *);
 
 	struct wl_listener new_output;
@@ -147,6 +165,7 @@ struct host_output {
 	struct wlr_buffer *last_frame; /* locked: the frame the panel shows */
 	int last_transform;            /* of the last frame reported on stdout, -1 before any */
 	bool report_next_frame;        /* a "next-frame" command is waiting */
+	char *pending_dump;            /* a "dump" asked before any frame: answered at the first */
 	double orient_ms;              /* the plugin's share of the frame being committed */
 	double orient_cpu_ms;          /* the same, in this thread's CPU time */
 	double presented;              /* when the frame being committed was presented */
@@ -170,7 +189,38 @@ struct host_toplevel {
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener destroy;
+#if HOST_STATES
+	struct wl_listener commit; /* its initial commit: the first configure is the host's to send */
+#endif
 };
+
+/* What the toplevel calls take: the wlr_xdg_surface in 0.15, the wlr_xdg_toplevel from 0.16. */
+#if HOST_STATES
+#define TOPLEVEL_ARG(t) ((t)->xdg_surface->toplevel)
+#define SURFACE_MAPPED(xdg) ((xdg)->surface->mapped)
+#else
+#define TOPLEVEL_ARG(t) ((t)->xdg_surface)
+#define SURFACE_MAPPED(xdg) ((xdg)->mapped)
+#endif
+
+static bool dump_frame(struct host *host, const char *path);
+
+/* Where `output` lies in the layout; false if it is not in it. */
+static bool output_box(struct host *host, struct wlr_output *output, struct wlr_box *box) {
+	if (output == NULL) {
+		return false;
+	}
+#if HOST_STATES
+	wlr_output_layout_get_box(host->output_layout, output, box);
+	return !wlr_box_empty(box);
+#else
+	struct wlr_box *found = wlr_output_layout_get_box(host->output_layout, output);
+	if (found != NULL) {
+		*box = *found;
+	}
+	return found != NULL;
+#endif
+}
 
 static struct wlr_output *first_output(struct host *host) {
 	if (wl_list_empty(&host->outputs)) {
@@ -184,11 +234,11 @@ static struct wlr_output *first_output(struct host *host) {
  * clients re-layout after a rotation. `only`: the one new toplevel, when the others keep their
  * place (not when tiling, where a new column narrows the others). */
 static void arrange(struct host *host, struct host_toplevel *only) {
-	struct wlr_output *output = first_output(host);
-	struct wlr_box *box = output != NULL ? wlr_output_layout_get_box(host->output_layout, output) : NULL;
-	if (box == NULL) {
+	struct wlr_box layout_box;
+	if (!output_box(host, first_output(host), &layout_box)) {
 		return;
 	}
+	struct wlr_box *box = &layout_box;
 	int count = wl_list_length(&host->toplevels), i = 0;
 	struct host_toplevel *toplevel;
 	wl_list_for_each_reverse(toplevel, &host->toplevels, link) {
@@ -196,14 +246,21 @@ static void arrange(struct host *host, struct host_toplevel *only) {
 			i++;
 			continue;
 		}
+#if HOST_STATES
+		/* Nothing may be configured before its initial commit (0.19 asserts it). */
+		if (!toplevel->xdg_surface->initialized) {
+			i++;
+			continue;
+		}
+#endif
 		if (host->tile) {
 			int x = box->width * i / count, next = box->width * (i + 1) / count;
 			wlr_scene_node_set_position(toplevel->node, box->x + x, box->y);
-			wlr_xdg_toplevel_set_size(toplevel->xdg_surface, next - x, box->height);
+			wlr_xdg_toplevel_set_size(TOPLEVEL_ARG(toplevel), next - x, box->height);
 		} else {
 			wlr_scene_node_set_position(toplevel->node, box->x, box->y);
-			wlr_xdg_toplevel_set_maximized(toplevel->xdg_surface, true);
-			wlr_xdg_toplevel_set_size(toplevel->xdg_surface, box->width, box->height);
+			wlr_xdg_toplevel_set_maximized(TOPLEVEL_ARG(toplevel), true);
+			wlr_xdg_toplevel_set_size(TOPLEVEL_ARG(toplevel), box->width, box->height);
 		}
 		i++;
 	}
@@ -224,6 +281,31 @@ static double monotonic_seconds(void) {
 	return clock_seconds(CLOCK_MONOTONIC);
 }
 
+#if HOST_STATES
+/*
+ * The frame path of a compositor on wlr_scene from wlroots 0.18 that gives the plugin its
+ * transitions: build the scene's output state, wlr_orient_render_output_state (the plugin draws
+ * the old frame of a rotation into its buffer), commit it. While a transition runs the plugin
+ * damages the whole output each frame, so the scene builds every refresh.
+ */
+static bool render_output(struct host_output *o) {
+	struct host *host = o->host;
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	bool committed = false;
+	if (wlr_scene_output_build_state(o->scene_output, &state, NULL) && (state.committed & WLR_OUTPUT_STATE_BUFFER)) {
+		double before = monotonic_seconds(), cpu_before = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+		if (host->orient_render_output_state != NULL) {
+			host->orient_render_output_state(host->orient, o->output, &state);
+		}
+		o->orient_ms = (monotonic_seconds() - before) * 1000;
+		o->orient_cpu_ms = (clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_before) * 1000;
+		committed = wlr_output_commit_state(o->output, &state);
+	}
+	wlr_output_state_finish(&state);
+	return committed;
+}
+#else
 /*
  * The frame path of a wlroots 0.15 compositor on wlr_scene that gives the plugin its transitions:
  * attach a render buffer, begin, render the scene, wlr_orient_render_output, end, commit. The
@@ -270,6 +352,7 @@ static bool render_output(struct host_output *o) {
 	}
 	return true;
 }
+#endif
 
 static void output_handle_frame(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, frame);
@@ -314,28 +397,43 @@ static void record_frame(struct host_output *o, struct wlr_buffer *buffer) {
 static void output_handle_present(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, present);
 	struct wlr_output_event_present *event = data;
+#if WLR_VERSION_NUM >= ((0 << 16) | (19 << 8))
+	o->presented = event->when.tv_sec + event->when.tv_nsec / 1e9;
+#else
 	o->presented = event->when != NULL ? event->when->tv_sec + event->when->tv_nsec / 1e9 : monotonic_seconds();
+#endif
 }
 
 static void output_handle_commit(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, commit);
 	struct wlr_output_event_commit *event = data;
-	if (event->buffer == NULL) {
+#if HOST_STATES
+	struct wlr_buffer *buffer = (event->state->committed & WLR_OUTPUT_STATE_BUFFER) ? event->state->buffer : NULL;
+#else
+	struct wlr_buffer *buffer = event->buffer;
+#endif
+	if (buffer == NULL) {
 		return;
 	}
 	if (o->last_frame != NULL) {
 		wlr_buffer_unlock(o->last_frame);
 	}
-	o->last_frame = wlr_buffer_lock(event->buffer);
+	o->last_frame = wlr_buffer_lock(buffer);
+	if (o->pending_dump != NULL) {
+		printf(dump_frame(o->host, o->pending_dump) ? "dumped %s\n" : "dump failed %s\n", o->pending_dump);
+		fflush(stdout);
+		free(o->pending_dump);
+		o->pending_dump = NULL;
+	}
 	if (o->recording && o->recorded < RECORD_MAX) {
-		record_frame(o, event->buffer);
+		record_frame(o, buffer);
 	}
 	/* Reported once per transform: the first frame that shows it. */
 	if ((int)o->output->transform != o->last_transform) {
 		o->last_transform = o->output->transform;
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		printf("frame %d %d transform %d at %.6f\n", event->buffer->width, event->buffer->height,
+		printf("frame %d %d transform %d at %.6f\n", buffer->width, buffer->height,
 			o->output->transform, now.tv_sec + now.tv_nsec / 1e9);
 		fflush(stdout);
 	}
@@ -356,6 +454,7 @@ static void free_record(struct host_output *o) {
 
 static void output_handle_destroy(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, destroy);
+	free(o->pending_dump);
 	if (o->last_frame != NULL) {
 		wlr_buffer_unlock(o->last_frame);
 	}
@@ -373,10 +472,10 @@ static void publish_outputs(struct host *host) {
 	struct host_output *o;
 	wl_list_for_each(o, &host->outputs, link) {
 		struct wlr_output_configuration_head_v1 *head = wlr_output_configuration_head_v1_create(config, o->output);
-		struct wlr_box *box = wlr_output_layout_get_box(host->output_layout, o->output);
-		if (head != NULL && box != NULL) {
-			head->state.x = box->x;
-			head->state.y = box->y;
+		struct wlr_box box;
+		if (head != NULL && output_box(host, o->output, &box)) {
+			head->state.x = box.x;
+			head->state.y = box.y;
 		}
 	}
 	wlr_output_manager_v1_set_configuration(host->output_manager, config);
@@ -389,11 +488,22 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	/* Every frame is rendered, never a client's buffer scanned out directly: in wlroots 0.15 the
 	 * commit event of a scanned-out buffer carries no buffer, and `dump` must see what is shown. */
 	wlr_output_lock_attach_render(output, true);
+#if HOST_STATES
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_enabled(&state, true);
+	bool enabled = wlr_output_commit_state(output, &state);
+	wlr_output_state_finish(&state);
+	if (!enabled) {
+		return;
+	}
+#else
 	wlr_output_enable(output, true);
 	if (!wlr_output_commit(output)) {
 		wlr_output_rollback(output);
 		return;
 	}
+#endif
 	struct host_output *o = calloc(1, sizeof(*o));
 	o->host = host;
 	o->output = output;
@@ -407,8 +517,14 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	o->destroy.notify = output_handle_destroy;
 	wl_signal_add(&output->events.destroy, &o->destroy);
 	wl_list_insert(host->outputs.prev, &o->link); /* in creation order: the first is the panel */
+#if HOST_STATES
+	struct wlr_output_layout_output *l_output = wlr_output_layout_add_auto(host->output_layout, output);
+	o->scene_output = wlr_scene_output_create(host->scene, output);
+	wlr_scene_output_layout_add_output(host->scene_layout, l_output, o->scene_output);
+#else
 	wlr_output_layout_add_auto(host->output_layout, output);
 	o->scene_output = wlr_scene_output_create(host->scene, output);
+#endif
 	publish_outputs(host);
 }
 
@@ -417,6 +533,31 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 static bool configure_outputs(struct host *host, struct wlr_output_configuration_v1 *config, bool commit) {
 	bool ok = !host->refuse_configurations;
 	struct wlr_output_configuration_head_v1 *head;
+#if HOST_STATES
+	/* Each head's state, tested; committed only if all pass (and this is no test). */
+	wl_list_for_each(head, &config->heads, link) {
+		struct wlr_output_state state;
+		wlr_output_state_init(&state);
+		wlr_output_head_v1_state_apply(&head->state, &state);
+		ok = ok && wlr_output_test_state(head->state.output, &state);
+		wlr_output_state_finish(&state);
+	}
+	wl_list_for_each(head, &config->heads, link) {
+		if (!ok || !commit) {
+			continue;
+		}
+		struct wlr_output_state state;
+		wlr_output_state_init(&state);
+		wlr_output_head_v1_state_apply(&head->state, &state);
+		ok = wlr_output_commit_state(head->state.output, &state) && ok;
+		wlr_output_state_finish(&state);
+		if (head->state.enabled) {
+			wlr_output_layout_add(host->output_layout, head->state.output, head->state.x, head->state.y);
+		} else {
+			wlr_output_layout_remove(host->output_layout, head->state.output);
+		}
+	}
+#else
 	wl_list_for_each(head, &config->heads, link) {
 		struct wlr_output *output = head->state.output;
 		wlr_output_enable(output, head->state.enabled);
@@ -445,6 +586,7 @@ static bool configure_outputs(struct host *host, struct wlr_output_configuration
 			wlr_output_layout_remove(host->output_layout, output);
 		}
 	}
+#endif
 	return ok;
 }
 
@@ -533,7 +675,7 @@ static void toplevel_handle_unmap(struct wl_listener *listener, void *data) {
 	}
 	struct host_toplevel *other;
 	wl_list_for_each(other, &host->toplevels, link) {
-		if (other != toplevel && other->xdg_surface->mapped) {
+		if (other != toplevel && SURFACE_MAPPED(other->xdg_surface)) {
 			focus_toplevel(other);
 			return;
 		}
@@ -550,6 +692,9 @@ static void toplevel_handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&toplevel->map.link);
 	wl_list_remove(&toplevel->unmap.link);
 	wl_list_remove(&toplevel->destroy.link);
+#if HOST_STATES
+	wl_list_remove(&toplevel->commit.link);
+#endif
 	wl_list_remove(&toplevel->link);
 	struct host *host = toplevel->host;
 	free(toplevel);
@@ -558,6 +703,37 @@ static void toplevel_handle_destroy(struct wl_listener *listener, void *data) {
 	}
 }
 
+#if HOST_STATES
+/* From 0.18 the compositor sends the first configure itself, at the initial commit: the size set
+ * here goes out in it (the plugin, hearing of the toplevel after us, may turn the output first,
+ * and then arrange runs again on output_transformed). */
+static void toplevel_handle_commit(struct wl_listener *listener, void *data) {
+	struct host_toplevel *toplevel = wl_container_of(listener, toplevel, commit);
+	if (toplevel->xdg_surface->initial_commit) {
+		arrange(toplevel->host, toplevel);
+	}
+}
+
+/* A toplevel announced before its first commit (its app_id may come later). */
+static void handle_new_xdg_toplevel(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, new_xdg_surface);
+	struct wlr_xdg_toplevel *xdg_toplevel = data;
+	struct wlr_xdg_surface *xdg_surface = xdg_toplevel->base;
+	struct host_toplevel *toplevel = calloc(1, sizeof(*toplevel));
+	toplevel->host = host;
+	toplevel->xdg_surface = xdg_surface;
+	toplevel->map.notify = toplevel_handle_map;
+	wl_signal_add(&xdg_surface->surface->events.map, &toplevel->map);
+	toplevel->unmap.notify = toplevel_handle_unmap;
+	wl_signal_add(&xdg_surface->surface->events.unmap, &toplevel->unmap);
+	toplevel->commit.notify = toplevel_handle_commit;
+	wl_signal_add(&xdg_surface->surface->events.commit, &toplevel->commit);
+	toplevel->destroy.notify = toplevel_handle_destroy;
+	wl_signal_add(&xdg_toplevel->events.destroy, &toplevel->destroy);
+	wl_list_insert(&host->toplevels, &toplevel->link);
+	toplevel->node = &wlr_scene_xdg_surface_create(&host->scene->tree, xdg_surface)->node;
+}
+#else
 /* In 0.15 this fires at the toplevel's initial commit: the size set here is in its first configure. */
 static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 	struct host *host = wl_container_of(listener, host, new_xdg_surface);
@@ -579,15 +755,48 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 	arrange(host, toplevel);
 }
 
+#endif
+
 static void handle_new_input(struct wl_listener *listener, void *data) {
 	struct host *host = wl_container_of(listener, host, new_input);
 	struct wlr_input_device *device = data;
+#if HOST_STATES
+	if (device->type == WLR_INPUT_DEVICE_TOUCH || device->type == WLR_INPUT_DEVICE_TABLET) {
+#else
 	if (device->type == WLR_INPUT_DEVICE_TOUCH || device->type == WLR_INPUT_DEVICE_TABLET_TOOL) {
+#endif
 		wlr_cursor_attach_input_device(host->cursor, device);
 		wlr_seat_set_capabilities(host->seat, WL_SEAT_CAPABILITY_TOUCH);
 	}
 }
 
+#if HOST_STATES
+static void handle_touch_down(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, cursor_touch_down);
+	struct wlr_touch_down_event *event = data;
+	double lx, ly, sx, sy;
+	wlr_cursor_absolute_to_layout_coords(host->cursor, &event->touch->base, event->x, event->y, &lx, &ly);
+	struct wlr_scene_node *node = wlr_scene_node_at(&host->scene->tree.node, lx, ly, &sx, &sy);
+	struct wlr_scene_surface *scene_surface = node != NULL && node->type == WLR_SCENE_NODE_BUFFER
+		? wlr_scene_surface_try_from_buffer(wlr_scene_buffer_from_node(node)) : NULL;
+	if (scene_surface == NULL) {
+		printf("touch-down nothing at %.1f %.1f\n", lx, ly);
+		fflush(stdout);
+		return;
+	}
+	wlr_seat_touch_notify_down(host->seat, scene_surface->surface, event->time_msec, event->touch_id, sx, sy);
+	wlr_seat_touch_notify_frame(host->seat);
+	printf("touch-down layout %.1f %.1f\n", lx, ly);
+	fflush(stdout);
+}
+
+static void handle_touch_up(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, cursor_touch_up);
+	struct wlr_touch_up_event *event = data;
+	wlr_seat_touch_notify_up(host->seat, event->time_msec, event->touch_id);
+	wlr_seat_touch_notify_frame(host->seat);
+}
+#else
 static void handle_touch_down(struct wl_listener *listener, void *data) {
 	struct host *host = wl_container_of(listener, host, cursor_touch_down);
 	struct wlr_event_touch_down *event = data;
@@ -612,6 +821,8 @@ static void handle_touch_up(struct wl_listener *listener, void *data) {
 	wlr_seat_touch_notify_up(host->seat, event->time_msec, event->touch_id);
 	wlr_seat_touch_notify_frame(host->seat);
 }
+
+#endif
 
 /* XRGB8888 pixels as a binary PPM. */
 static bool write_ppm(const char *path, const void *data, int width, int height, size_t stride) {
@@ -743,16 +954,24 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 	int count, width, height;
 	char path[400], word[256];
 	if (sscanf(line, "touch-down %lf %lf", &x, &y) == 2 && host->touch != NULL) {
+#if HOST_STATES
+		struct wlr_touch_down_event event = { .touch = &host->touch_device, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
+		wl_signal_emit(&host->touch_device.events.down, &event);
+		struct wlr_touch_up_event up = { .touch = &host->touch_device, .time_msec = now_ms(), .touch_id = 0 };
+		wl_signal_emit(&host->touch_device.events.up, &up);
+		wl_signal_emit(&host->touch_device.events.frame, NULL);
+#else
 		struct wlr_event_touch_down event = { .device = host->touch, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
 		wl_signal_emit(&host->touch->touch->events.down, &event);
 		struct wlr_event_touch_up up = { .device = host->touch, .time_msec = now_ms(), .touch_id = 0 };
 		wl_signal_emit(&host->touch->touch->events.up, &up);
 		wl_signal_emit(&host->touch->touch->events.frame, NULL);
+#endif
 	} else if (sscanf(line, "focus %255s", word) == 1) {
 		struct host_toplevel *toplevel, *found = NULL;
 		wl_list_for_each(toplevel, &host->toplevels, link) {
 			const char *app_id = toplevel->xdg_surface->toplevel->app_id;
-			if (found == NULL && toplevel->xdg_surface->mapped && app_id != NULL && strcmp(app_id, word) == 0) {
+			if (found == NULL && SURFACE_MAPPED(toplevel->xdg_surface) && app_id != NULL && strcmp(app_id, word) == 0) {
 				found = toplevel;
 			}
 		}
@@ -762,11 +981,19 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 			printf("focus failed %s\n", word);
 		}
 	} else if (sscanf(line, "tablet-mode %255s", word) == 1 && host->tablet_switch != NULL) {
+#if HOST_STATES
+		struct wlr_switch_toggle_event event = {
+			.time_msec = now_ms(), .switch_type = WLR_SWITCH_TYPE_TABLET_MODE,
+			.switch_state = strcmp(word, "on") == 0 ? WLR_SWITCH_STATE_ON : WLR_SWITCH_STATE_OFF,
+		};
+		wl_signal_emit(&host->switch_device.events.toggle, &event);
+#else
 		struct wlr_event_switch_toggle event = {
 			.device = host->tablet_switch, .time_msec = now_ms(), .switch_type = WLR_SWITCH_TYPE_TABLET_MODE,
 			.switch_state = strcmp(word, "on") == 0 ? WLR_SWITCH_STATE_ON : WLR_SWITCH_STATE_OFF,
 		};
 		wl_signal_emit(&host->tablet_switch->switch_device->events.toggle, &event);
+#endif
 		printf("tablet-mode %s\n", word);
 	} else if (sscanf(line, "front %255s", word) == 1 && host->orient_set_front != NULL && host->orient != NULL) {
 		struct host_toplevel *toplevel, *found = NULL;
@@ -791,6 +1018,14 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		}
 		printf(pid > 0 ? "spawned %d\n" : "spawn failed\n", (int)pid);
 	} else if (sscanf(line, "dump %399s", path) == 1) {
+		struct host_output *first = wl_list_empty(&host->outputs) ? NULL : wl_container_of(host->outputs.next, first, link);
+		if (first != NULL && first->last_frame == NULL) {
+			/* Nothing shown yet (a scene commits its first frame at the next refresh): then. */
+			free(first->pending_dump);
+			first->pending_dump = strdup(path);
+			wlr_output_schedule_frame(first->output);
+			return 0;
+		}
 		printf(dump_frame(host, path) ? "dumped %s\n" : "dump failed %s\n", path);
 	} else if (strncmp(line, "next-frame", 10) == 0 && !wl_list_empty(&host->outputs)) {
 		struct host_output *o = wl_container_of(host->outputs.next, o, link);
@@ -858,6 +1093,7 @@ static void load_plugin(struct host *host, const char *path) {
 	host->orient_destroy = (wlr_orient_destroy_func)dlsym(host->plugin_handle, "wlr_orient_destroy");
 	*(void **)&host->orient_set_front = dlsym(host->plugin_handle, "wlr_orient_set_front");
 	*(void **)&host->orient_render_output = dlsym(host->plugin_handle, "wlr_orient_render_output");
+	*(void **)&host->orient_render_output_state = dlsym(host->plugin_handle, "wlr_orient_render_output_state");
 	if (create == NULL || host->orient_destroy == NULL) {
 		wlr_log(WLR_ERROR, "%s is not a wlr-orient plugin (no wlr_orient_create/destroy); running without it", path);
 		dlclose(host->plugin_handle);
@@ -929,16 +1165,27 @@ int main(int argc, char *argv[]) {
 	wl_list_init(&host.outputs);
 	wl_list_init(&host.toplevels);
 	host.display = wl_display_create();
+#if HOST_STATES
+	host.backend = wlr_headless_backend_create(wl_display_get_event_loop(host.display));
+#else
 	host.backend = wlr_headless_backend_create(host.display);
+#endif
 	host.renderer = wlr_pixman_renderer_create();
 	if (host.backend == NULL || host.renderer == NULL) {
 		return 1;
 	}
 	wlr_renderer_init_wl_display(host.renderer, host.display);
 	host.allocator = wlr_allocator_autocreate(host.backend, host.renderer);
+#if HOST_STATES
+	wlr_compositor_create(host.display, 6, host.renderer);
+	wlr_subcompositor_create(host.display);
+	wlr_data_device_manager_create(host.display);
+	host.output_layout = wlr_output_layout_create(host.display);
+#else
 	wlr_compositor_create(host.display, host.renderer);
 	wlr_data_device_manager_create(host.display);
 	host.output_layout = wlr_output_layout_create();
+#endif
 	wlr_xdg_output_manager_v1_create(host.display, host.output_layout);
 	wlr_screencopy_manager_v1_create(host.display);
 	host.output_manager = wlr_output_manager_v1_create(host.display);
@@ -950,8 +1197,13 @@ int main(int argc, char *argv[]) {
 		host.foreign_toplevels = wlr_foreign_toplevel_manager_v1_create(host.display);
 	}
 	host.scene = wlr_scene_create();
+#if HOST_STATES
+	host.scene_layout = wlr_scene_attach_output_layout(host.scene, host.output_layout);
+	host.xdg_shell = wlr_xdg_shell_create(host.display, 3);
+#else
 	wlr_scene_attach_output_layout(host.scene, host.output_layout);
 	host.xdg_shell = wlr_xdg_shell_create(host.display);
+#endif
 	host.seat = wlr_seat_create(host.display, "seat0");
 	host.cursor = wlr_cursor_create();
 	wlr_cursor_attach_output_layout(host.cursor, host.output_layout);
@@ -960,8 +1212,13 @@ int main(int argc, char *argv[]) {
 	wl_signal_add(&host.backend->events.new_output, &host.new_output);
 	host.new_input.notify = handle_new_input;
 	wl_signal_add(&host.backend->events.new_input, &host.new_input);
+#if HOST_STATES
+	host.new_xdg_surface.notify = handle_new_xdg_toplevel;
+	wl_signal_add(&host.xdg_shell->events.new_toplevel, &host.new_xdg_surface);
+#else
 	host.new_xdg_surface.notify = handle_new_xdg_surface;
 	wl_signal_add(&host.xdg_shell->events.new_surface, &host.new_xdg_surface);
+#endif
 	host.cursor_touch_down.notify = handle_touch_down;
 	wl_signal_add(&host.cursor->events.touch_down, &host.cursor_touch_down);
 	host.cursor_touch_up.notify = handle_touch_up;
@@ -972,12 +1229,28 @@ int main(int argc, char *argv[]) {
 		load_plugin(&host, plugin);
 	}
 	wlr_headless_add_output(host.backend, width, height);
+#if HOST_STATES
+	/* Announced as the backend announces its own devices. */
+	static const struct wlr_touch_impl touch_impl = { .name = "wlr-orient-host-touch" };
+	static const struct wlr_switch_impl switch_impl = { .name = "wlr-orient-host-switch" };
+	if (touch) {
+		wlr_touch_init(&host.touch_device, &touch_impl, "touchscreen");
+		host.touch = &host.touch_device.base;
+		wl_signal_emit(&host.backend->events.new_input, host.touch);
+	}
+	if (tablet_switch) {
+		wlr_switch_init(&host.switch_device, &switch_impl, "tablet-mode switch");
+		host.tablet_switch = &host.switch_device.base;
+		wl_signal_emit(&host.backend->events.new_input, host.tablet_switch);
+	}
+#else
 	if (touch) {
 		host.touch = wlr_headless_add_input_device(host.backend, WLR_INPUT_DEVICE_TOUCH);
 	}
 	if (tablet_switch) {
 		host.tablet_switch = wlr_headless_add_input_device(host.backend, WLR_INPUT_DEVICE_SWITCH);
 	}
+#endif
 
 	const char *socket = wl_display_add_socket_auto(host.display);
 	if (socket == NULL || !wlr_backend_start(host.backend)) {
@@ -1016,12 +1289,36 @@ int main(int argc, char *argv[]) {
 	wl_list_remove(&host.output_manager_apply.link);
 	wl_list_remove(&host.output_manager_test.link);
 	wl_display_destroy_clients(host.display);
+#if HOST_STATES
+	/* From 0.18 the backend is not the display's: it goes first, and its outputs with it; then
+	 * the scene, the input devices, the cursor, the renderer; the display last (its globals, and
+	 * the layout made with it). From 0.19 wlroots asserts that an object going has no listener
+	 * left: ours go first. */
+	wl_list_remove(&host.new_output.link);
+	wl_list_remove(&host.new_input.link);
+	wl_list_remove(&host.new_xdg_surface.link);
+	wl_list_remove(&host.cursor_touch_down.link);
+	wl_list_remove(&host.cursor_touch_up.link);
+	wlr_backend_destroy(host.backend);
+	wlr_scene_node_destroy(&host.scene->tree.node);
+	if (host.touch != NULL) {
+		wlr_touch_finish(&host.touch_device);
+	}
+	if (host.tablet_switch != NULL) {
+		wlr_switch_finish(&host.switch_device);
+	}
+	wlr_cursor_destroy(host.cursor);
+	wlr_allocator_destroy(host.allocator);
+	wlr_renderer_destroy(host.renderer);
+	wl_display_destroy(host.display);
+#else
 	wlr_cursor_destroy(host.cursor);
 	wl_display_destroy(host.display);
 	wlr_output_layout_destroy(host.output_layout);
 	wlr_scene_node_destroy(&host.scene->node);
 	wlr_allocator_destroy(host.allocator);
 	wlr_renderer_destroy(host.renderer);
+#endif
 	if (host.orient != NULL) {
 		host.orient_destroy(host.orient);
 	}
