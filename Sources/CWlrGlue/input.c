@@ -82,6 +82,38 @@ void orient_wlr_cursor_map_to_output(struct wlr_cursor *cursor, struct wlr_input
 	}
 }
 
+struct input_watch {
+	struct orient_wlr_watch base;
+	struct orient_wlr_input_events events;
+	struct wl_listener destroy;
+};
+
+static void input_watch_unhook(struct orient_wlr_watch *base) {
+	struct input_watch *watch = wl_container_of(base, watch, base);
+	orient_wlr_unlisten(&watch->destroy);
+}
+
+static void input_handle_destroy(struct wl_listener *listener, void *data) {
+	struct input_watch *watch = wl_container_of(listener, watch, destroy);
+	struct orient_wlr_input_events events = watch->events;
+	input_watch_unhook(&watch->base);
+	events.destroyed(events.context);
+}
+
+struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device, const struct orient_wlr_input_events *events) {
+	if (device == NULL || events == NULL) {
+		return NULL;
+	}
+	struct input_watch *watch = calloc(1, sizeof(*watch));
+	if (watch == NULL) {
+		return NULL;
+	}
+	watch->base.unhook = input_watch_unhook;
+	watch->events = *events;
+	orient_wlr_listen(&device->events.destroy, &watch->destroy, input_handle_destroy);
+	return &watch->base;
+}
+
 /* --- Switches --- */
 
 struct switch_watch {

@@ -16,6 +16,7 @@ final class Plugin {
     var panels: [Panel] = []
     var toplevels: [ToplevelID: Toplevel] = [:]
     var switches: [SwitchDevice] = []
+    var positionalDevices: [PositionalDevice] = []
     private var protocolServer: ProtocolServer?
     /// Starts the control socket once the loop runs (the host has named its display by then).
     private var controlStart: OpaquePointer?
@@ -102,6 +103,8 @@ final class Plugin {
         toplevels = [:]
         switches.forEach { $0.detach() }
         switches = []
+        positionalDevices.forEach { $0.detach() }
+        positionalDevices = []
     }
 
     // MARK: events in, commands out
@@ -187,9 +190,11 @@ final class Plugin {
         let panel = Panel(output: output) { [unowned self] gone in
             gone.detach()
             panels.removeAll { $0 === gone }
+            mapPositionalDevices()
             dispatch(.panelRemoved(gone.id))
         }
         panels.append(panel)
+        mapPositionalDevices()
         Log.info("\(name): a built-in panel (\(panel.shape.rawValue)); it follows the device")
         dispatch(.panelAdded(panel.id, name: name, shape: panel.shape, showing: panel.current))
     }
@@ -225,13 +230,23 @@ final class Plugin {
 
     // MARK: input devices
 
+    /// Touchscreens and pen tablets follow the first built-in panel, whenever it comes (the
+    /// backend may announce them before it) or changes.
+    private func mapPositionalDevices() {
+        guard let panel = panels.first else { return }
+        positionalDevices.forEach { $0.map(cursor: host.cursor, to: panel.output) }
+    }
+
     private func addInput(_ device: OpaquePointer?) {
         guard let device else { return }
         switch orient_wlr_input_kind(device) {
         case ORIENT_WLR_INPUT_POSITIONAL:
-            // Touchscreens and pen tablets are mapped to the panel, so that their coordinates follow it.
-            guard let panel = panels.first else { return }
-            orient_wlr_cursor_map_to_output(host.cursor, device, panel.output)
+            let device = PositionalDevice(device: device) { [unowned self] gone in
+                gone.detach()
+                positionalDevices.removeAll { $0 === gone }
+            }
+            positionalDevices.append(device)
+            if let panel = panels.first { device.map(cursor: host.cursor, to: panel.output) }
         case ORIENT_WLR_INPUT_SWITCH:
             let device = SwitchDevice(device: device, report: { [unowned self] in dispatch($0) }) { [unowned self] gone in
                 gone.detach()

@@ -71,10 +71,14 @@ def turn_and_record(host, fake, dev, pose, directory):
 
 
 def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(client_binary):
-    with session('[transition]\nkind = "crossfade"\nduration-ms = 400\ncurve = "linear"\n', client_binary) as (fake, dev, host, cards):
+    # The client answers its configure 50 ms late, so that there is something to hold (a client
+    # that redraws before the next refresh is revealed at once, as it should be).
+    with session('[transition]\nkind = "crossfade"\nduration-ms = 400\ncurve = "linear"\n', client_binary,
+                 late_ms=50) as (fake, dev, host, cards):
         _, _, old = host.raw_panel()
         (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
         assert kind == "crossfade"
+        assert revealed - began >= 0.03, "held while the client had not answered"
         new = frames[-1][2][2]
         assert new == host.raw_panel()[2], "the last frame is the plain rendering of the new orientation"
         assert new != old
@@ -121,14 +125,14 @@ def old_picture_direction(w, h, rgb):
 
 def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new_orientation(client_binary):
     with session('[transition]\nkind = "rotate"\nduration-ms = 500\ncurve = "linear"\n', client_binary) as (fake, dev, host, cards):
+        w, h, old = host.raw_panel()
         (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
         assert kind == "rotate"
-        w, h, _ = frames[0][2]
         angles = [old_picture_direction(*f) for t, _, f in frames if revealed + 0.001 <= t < ended - 0.001]
         angles = [a for a in angles if a is not None]
         # Held, the old landscape card's bottom points down (90°); turned into left-up (the content
         # turns a quarter counter-clockwise on the panel) it points right (0°).
-        assert abs(old_picture_direction(w, h, frames[0][2][2]) - 90) < 3
+        assert abs(old_picture_direction(w, h, old) - 90) < 3
         assert len(angles) >= 8, angles
         assert all(b < a + 1 for a, b in zip(angles, angles[1:])), "the angle goes one way: %s" % angles
         assert sum(1 for a in angles if 10 < a < 80) >= 5, "intermediate angles: %s" % angles

@@ -174,6 +174,9 @@ struct host_output {
 	int recorded;
 	double *idle;                  /* RECORD_MAX refreshes that committed nothing, while recording */
 	int idle_count;
+#if HOST_STATES
+	struct wl_event_source *refresh; /* while recording: the refresh no frame event brings */
+#endif
 	struct wl_listener frame;
 	struct wl_listener commit;
 	struct wl_listener present;
@@ -288,12 +291,21 @@ static double monotonic_seconds(void) {
  * the old frame of a rotation into its buffer), commit it. While a transition runs the plugin
  * damages the whole output each frame, so the scene builds every refresh.
  */
+static bool scene_needs_frame(struct wlr_scene_output *scene_output) {
+#if WLR_VERSION_NUM >= ((0 << 16) | (19 << 8))
+	return wlr_scene_output_needs_frame(scene_output);
+#else
+	return scene_output->output->needs_frame || pixman_region32_not_empty(&scene_output->pending_commit_damage);
+#endif
+}
+
 static bool render_output(struct host_output *o) {
 	struct host *host = o->host;
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
 	bool committed = false;
-	if (wlr_scene_output_build_state(o->scene_output, &state, NULL) && (state.committed & WLR_OUTPUT_STATE_BUFFER)) {
+	if (scene_needs_frame(o->scene_output) && wlr_scene_output_build_state(o->scene_output, &state, NULL) &&
+			(state.committed & WLR_OUTPUT_STATE_BUFFER)) {
 		double before = monotonic_seconds(), cpu_before = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
 		if (host->orient_render_output_state != NULL) {
 			host->orient_render_output_state(host->orient, o->output, &state);
@@ -354,12 +366,23 @@ static bool render_output(struct host_output *o) {
 }
 #endif
 
-static void output_handle_frame(struct wl_listener *listener, void *data) {
-	struct host_output *o = wl_container_of(listener, o, frame);
-	/* The headless backend refreshes on a timer whether or not anything changed: a refresh that
-	 * commits nothing during a transition is one the animation missed. */
+#if HOST_STATES
+static int refresh_period_ms(struct host_output *o) {
+	return o->output->refresh > 0 ? 1000000 / o->output->refresh : 16;
+}
+#endif
+
+/* A refresh of the panel: the scene's frame (with the plugin's part) if anything changed. */
+static void output_refresh(struct host_output *o) {
+	/* A refresh that commits nothing during a transition is one the animation missed. 0.15's
+	 * headless backend refreshes on a timer whether or not anything changed; from 0.18 it sends
+	 * a frame only after a commit or when asked for one, so while recording the host keeps the
+	 * steady refresh of a display with a timer of its own. */
 	if (!render_output(o) && o->recording && o->idle_count < RECORD_MAX) {
 		o->idle[o->idle_count++] = monotonic_seconds();
+#if HOST_STATES
+		wl_event_source_timer_update(o->refresh, refresh_period_ms(o));
+#endif
 	}
 	/* After the frame was committed: whatever clients sent before is on screen. */
 	if (o->report_next_frame) {
@@ -372,10 +395,31 @@ static void output_handle_frame(struct wl_listener *listener, void *data) {
 	wlr_scene_output_send_frame_done(o->scene_output, &now);
 }
 
+static void output_handle_frame(struct wl_listener *listener, void *data) {
+	struct host_output *o = wl_container_of(listener, o, frame);
+	output_refresh(o);
+}
+
+#if HOST_STATES
+/* A refresh with no frame event: unless a frame is on its way (it comes as the event). */
+static int handle_refresh_timer(void *data) {
+	struct host_output *o = data;
+	if (o->recording && !o->output->frame_pending) {
+		output_refresh(o);
+	}
+	return 0;
+}
+#endif
+
 static void record_frame(struct host_output *o, struct wlr_buffer *buffer) {
 	struct recorded_frame *r = &o->record[o->recorded++];
 	*r = (struct recorded_frame){
-		.presented = o->presented, .transform = o->output->transform, .orient_ms = o->orient_ms,
+#if HOST_STATES
+		.presented = -1, /* from 0.18 the present event comes after the commit: filled in there */
+#else
+		.presented = o->presented,
+#endif
+		.transform = o->output->transform, .orient_ms = o->orient_ms,
 		.orient_cpu_ms = o->orient_cpu_ms,
 		.width = buffer->width, .height = buffer->height,
 	};
@@ -402,6 +446,9 @@ static void output_handle_present(struct wl_listener *listener, void *data) {
 #else
 	o->presented = event->when != NULL ? event->when->tv_sec + event->when->tv_nsec / 1e9 : monotonic_seconds();
 #endif
+	if (o->recording && o->recorded > 0 && o->record[o->recorded - 1].presented < 0) {
+		o->record[o->recorded - 1].presented = o->presented;
+	}
 }
 
 static void output_handle_commit(struct wl_listener *listener, void *data) {
@@ -459,6 +506,11 @@ static void output_handle_destroy(struct wl_listener *listener, void *data) {
 		wlr_buffer_unlock(o->last_frame);
 	}
 	free_record(o);
+#if HOST_STATES
+	if (o->refresh != NULL) {
+		wl_event_source_remove(o->refresh);
+	}
+#endif
 	wl_list_remove(&o->frame.link);
 	wl_list_remove(&o->commit.link);
 	wl_list_remove(&o->present.link);
@@ -518,6 +570,7 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	wl_signal_add(&output->events.destroy, &o->destroy);
 	wl_list_insert(host->outputs.prev, &o->link); /* in creation order: the first is the panel */
 #if HOST_STATES
+	o->refresh = wl_event_loop_add_timer(wl_display_get_event_loop(host->display), handle_refresh_timer, o);
 	struct wlr_output_layout_output *l_output = wlr_output_layout_add_auto(host->output_layout, output);
 	o->scene_output = wlr_scene_output_create(host->scene, output);
 	wlr_scene_output_layout_add_output(host->scene_layout, l_output, o->scene_output);
@@ -1039,6 +1092,9 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		o->idle = calloc(RECORD_MAX, sizeof(*o->idle));
 		o->recording = o->record != NULL && o->idle != NULL;
 		o->record_pixels = strstr(line, "times") == NULL;
+#if HOST_STATES
+		wl_event_source_timer_update(o->refresh, refresh_period_ms(o));
+#endif
 		printf(o->recording ? "recording\n" : "record failed\n");
 	} else if (sscanf(line, "record stop %399s", path) == 1 && !wl_list_empty(&host->outputs)) {
 		struct host_output *o = wl_container_of(host->outputs.next, o, link);

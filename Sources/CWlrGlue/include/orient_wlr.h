@@ -161,6 +161,13 @@ enum orient_wlr_input_kind {
 enum orient_wlr_input_kind orient_wlr_input_kind(struct wlr_input_device *device);
 void orient_wlr_cursor_map_to_output(struct wlr_cursor *cursor, struct wlr_input_device *device, struct wlr_output *output);
 
+/* An input device going away (a touchscreen kept to be mapped to a panel that comes later). */
+struct orient_wlr_input_events {
+	void *context;
+	void (*destroyed)(void *context);
+};
+struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device, const struct orient_wlr_input_events *events);
+
 /* A switch's tablet-mode toggles (lid switches and others are not reported): 1 on, 0 off, -1
  * changed (the releases that have a toggle state). */
 struct orient_wlr_switch_events {
