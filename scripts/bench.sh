@@ -72,3 +72,6 @@ echo "== one client holding thousands of wlr-orient objects: each request at 8,0
 
 echo "== the fuzz campaign, five minutes: crashes, hangs, and the compositor's longest stall (limit 100 ms)"
 /usr/bin/python3 benchmarks/fuzz.py --seconds 300
+
+echo "== wlroots 0.18 (trixie) and 0.20 (sid): the reference host's latency, memory and transition cost, and their sway's latency"
+bash scripts/bench-roots.sh

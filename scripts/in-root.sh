@@ -4,13 +4,32 @@
 # against the installed header with pkg-config, and runs Tests/Roots/ with them. Ends with the line
 # "roots WLROOTS: N passed, M failed".
 #   bash /src/scripts/in-root.sh wlroots-0.18
+# With `bench`, builds for release and runs the benchmarks of that wlroots instead (named numbers,
+# each prefixed with the wlroots: wlroots_0_18_...; see scripts/bench-roots.sh).
+#   bash /src/scripts/in-root.sh wlroots-0.18 bench
 set -euo pipefail
 wlroots=$1
+what=${2:-test}
 # A copy of the tree (what git tracks, and new files it does not ignore), kept in the root between
 # runs so that Swift builds only what changed.
 mkdir -p /work/src
 (cd /src && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - 2>/dev/null) | tar -C /work/src -xf -
 cd /work/src
+
+if [ "$what" = bench ]; then
+    build=/work/src/build-$wlroots-release
+    WLR_ORIENT_WLROOTS=$wlroots bash scripts/build-plugin.sh release "$build" 2>&1 | tail -n 1
+    export WLR_ORIENT_BUILD=$build WLR_ORIENT_BIN=$build/wlr-orient
+    prefix="${wlroots//[.-]/_}_"
+    echo "== $wlroots, the reference host: sample to first frame with the new transform, over 100 rotations; resident memory the plugin adds"
+    python3 benchmarks/rotation_latency.py --rotations 100 | sed "s/^/$prefix/"
+    echo "== $wlroots, the reference host: ms per frame each transition adds on pixman, beside memcpy of three frames"
+    python3 benchmarks/transition_cost.py --turns 20 --plugin "$build/libwlr-orient.so" | sed "s/^/$prefix/"
+    echo "== $wlroots, sway $(sway --version | awk '{print $3}') under wlr-orient run: sample to first frame with the new transform"
+    python3 benchmarks/rotation_latency_sway.py --rotations 40 | sed "s/^/$prefix/"
+    exit 0
+fi
+
 build=build-$wlroots
 export WLR_ORIENT_WLROOTS=$wlroots
 bash scripts/build-plugin.sh debug "$build" 2>&1 | tail -n 1
