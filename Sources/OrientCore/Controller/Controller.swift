@@ -58,6 +58,10 @@ public struct Controller: Sendable {
     private var feltStale = false
     /// The device's in-plane angle, as the sensor last read it (nil while unknown or stale).
     private var lean: Double?
+    /// A lean came since the last decision: the next event decides, whatever it is about (the
+    /// lean may settle a tie that the last decision left, as when someone else set a transform
+    /// the device does not support).
+    private var leanUnsettled = false
     private var lastStatus: ControllerStatus?
     /// What the clients were last told for (`TellingContext`), and the toplevels touched since:
     /// while the context holds, only those can need telling, so an event costs the same with one
@@ -109,7 +113,7 @@ public struct Controller: Sendable {
         // what any panel shows, the sensor or the status: only those windows' clients may need
         // telling. So a client closing thousands of windows costs thousands of small steps, not
         // thousands of decisions.
-        let decides: Bool
+        var decides: Bool
         switch event {
         case .toplevelAppID(let id, _), .declaration(let id, _):
             decides = mayBeInFront(id)
@@ -121,11 +125,13 @@ public struct Controller: Sendable {
         default:
             decides = true
         }
+        decides = decides || leanUnsettled
         switch event {
         case .lean(let angle):
             // Only remembered: a lean alone never turns the screen; it settles a tie when another
             // event brings a decision.
             lean = angle.isFinite ? angle : nil
+            leanUnsettled = true
             return []
         case .felt(let o):
             feltStale = false
@@ -196,6 +202,7 @@ public struct Controller: Sendable {
             out.append(.log(.info, "config applied (\(config.apps.count) app rule\(config.apps.count == 1 ? "" : "s"), \(desktop.entries.count) .desktop file\(desktop.entries.count == 1 ? "" : "s") with orientations)"))
         }
         if decides || reconcilesEverything {
+            leanUnsettled = false
             reconcile(into: &out)
         } else {
             tellTouched(into: &out)
