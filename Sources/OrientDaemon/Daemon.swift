@@ -55,35 +55,10 @@ public final class Daemon {
     private var sources: [OpaquePointer] = []
     private var exit: Exit?
 
-    /// The panels: head proxy → panel, and what the controller last asked each to show.
-    private var panels: [OpaquePointer: PanelID] = [:]
-    private var names: [PanelID: String] = [:]
-    private var wanted: [PanelID: Orientation] = [:]
-    private var nextPanel: UInt = 1
-    /// The configuration being tested or applied, and what it changes.
+    /// Which heads are panels and what to send them: decided in the core, carried out here.
+    private var reconciler: HeadsReconciler
+    /// The configuration being tested or applied (the reconciler sends one at a time).
     private var configuration: HeadConfiguration?
-    private var applying = false
-    /// What the configuration being applied shows on each panel: a compositor may describe the
-    /// heads it made (and end with `done`) before it answers `succeeded` (some wlroots 0.17
-    /// ones), or after (phoc). A head that shows this meanwhile shows our own configuration.
-    private var inFlight: [PanelID: Orientation] = [:]
-    /// The serial the configuration was made against (a cancelled one is sent again once the
-    /// heads have a newer one).
-    private var sentSerial: UInt32?
-
-    /// Configurations cancelled in a row (the heads changed under them); bounded, never a loop.
-    private var cancelled = 0
-    private static let cancelLimit = 3
-    /// Heads named as panels that cannot be one now (disabled, no mode), each said once.
-    private var unusable: Set<String> = []
-    /// Refusals already logged, each once.
-    private var refusalsLogged: Set<String> = []
-
-    /// The controller asked for something to be shown: sent once the current batch is told.
-    private var needsSubmit = false
-    /// What each panel's head showed at the last `done` (or as applied since): a change that is
-    /// neither is someone else's (the user's own `wlr-randr`).
-    private var seen: [PanelID: Orientation] = [:]
 
     /// Connects and starts; nil (with the reason logged) when it cannot.
     public static func run(_ options: Options) -> Exit {
@@ -114,6 +89,7 @@ public final class Daemon {
         // Foreign-toplevel shows states, not geometry: a window alone on its output covers it
         // (tiling compositors mark no window maximized).
         runner = ControllerRunner(configPath: options.configPath, coverEvidence: .statesOnly)
+        reconciler = HeadsReconciler(device: runner.controller.config.device)
     }
 
     // MARK: starting
@@ -131,7 +107,7 @@ public final class Daemon {
         // `rotate-when` (the switches are opened or closed).
         runner.attach(loop: loop, perform: { [unowned self] in perform($0) }, configApplied: { [unowned self] in
             followRotateWhen()
-            headsDone()
+            reconcile(.device(controller.config.device))
         })
         let config = controller.config
         Log.info("started on \(ControllerRunner.displayName); panels match \(config.device.outputs.joined(separator: ", "))"
@@ -174,9 +150,7 @@ public final class Daemon {
             return 0
         }
         heads.done = { [unowned self] in headsDone() }
-        heads.removed = { [unowned self] proxy in
-            if let id = panels[proxy] { removePanel(proxy, id) }
-        }
+        heads.removed = { [unowned self] proxy in reconcile(.headGone(Self.key(proxy))) }
         heads.finished = { [unowned self] in
             Log.error("the compositor withdrew wlr-output-management")
             exit = .displayGone
@@ -204,9 +178,8 @@ public final class Daemon {
             // What the controller wants, once everything that arrived together has been told
             // (a window's arrival, outputs and focus come as several events: a configuration
             // sent in between would turn the panel for a state that lasts a moment).
-            if wl_display_dispatch_pending(display) >= 0, needsSubmit {
-                needsSubmit = false
-                submit()
+            if wl_display_dispatch_pending(display) >= 0 {
+                reconcile(.settle)
             }
             // Requests made while handling anything (a rotation, a reply) go out before waiting.
             if wl_display_dispatch_pending(display) < 0 || wl_display_flush(display) < 0 && errno != EAGAIN {
@@ -261,7 +234,7 @@ public final class Daemon {
     /// Forgets everything the connection brought (the controller hears the panels and toplevels
     /// go), then disconnects.
     private func detachConnection() {
-        for (proxy, id) in panels.sorted(by: { $0.value < $1.value }) { removePanel(proxy, id) }
+        reconcile(.disconnected)
         toplevels?.removeAll()
         closeConnection()
     }
@@ -270,7 +243,6 @@ public final class Daemon {
     private func closeConnection() {
         configuration?.destroy()
         configuration = nil
-        inFlight = [:]
         toplevels?.destroy()
         toplevels = nil
         heads?.destroy()
@@ -305,162 +277,81 @@ public final class Daemon {
         switch command {
         case .show(let id, let orientation, _):
             // Transitions are the plugin's: a client cannot draw in the compositor's frames.
-            wanted[id] = orientation
-            needsSubmit = true
+            reconcile(.want(id, orientation))
         default:
             break   // .tellShown, .tellFelt: our protocol is the plugin's; no client speaks it to the daemon
         }
     }
 
-    // MARK: panels
+    // MARK: the heads
 
-    /// The heads are consistent again: panels come and go, and a transform changed by someone
-    /// else (the user's own `wlr-randr`) is what the panel shows from now on.
+    private static func key(_ proxy: OpaquePointer) -> HeadsReconciler.HeadKey { UInt(bitPattern: Int(bitPattern: proxy)) }
+
+    private static func proxy(_ key: HeadsReconciler.HeadKey) -> OpaquePointer? { OpaquePointer(bitPattern: Int(bitPattern: key)) }
+
+    /// The heads are consistent again (the manager's `done`): the reconciler sees them as they are.
     private func headsDone() {
         guard let heads else { return }
-        for (proxy, id) in panels where heads.heads[proxy] == nil {
-            removePanel(proxy, id)
+        let list = heads.heads.values.map { head in
+            HeadsReconciler.Head(key: Self.key(head.proxy), name: head.name, enabled: head.enabled,
+                                 shape: head.size.map { PanelShape(width: Int($0.width), height: Int($0.height)) },
+                                 showing: head.showing)
         }
-        for head in heads.heads.values.sorted(by: { $0.name < $1.name }) {
-            let named = controller.config.device.isBuiltInPanel(outputName: head.name)
-            let builtIn = named && head.enabled && head.size != nil
-            if named, !builtIn, unusable.insert(head.name).inserted {
-                // sway 1.7 reports an output without a mode (a headless one) so; carried back as
-                // reported, it would be switched off.
-                Log.info("\(head.name) matches [device] outputs, but the compositor reports it disabled or without a mode; leaving it alone")
-            } else if builtIn {
-                unusable.remove(head.name)
-            }
-            switch (builtIn, panels[head.proxy]) {
-            case (true, nil):
-                guard let size = head.size else { continue }
-                let id = PanelID(nextPanel)
-                nextPanel += 1
-                panels[head.proxy] = id
-                names[id] = head.name
-                wanted[id] = head.showing
-                seen[id] = head.showing
-                let shape = PanelShape(width: Int(size.width), height: Int(size.height))
-                Log.info("\(head.name): a built-in panel (\(shape.rawValue)); it follows the device")
-                dispatch(.panelAdded(id, name: head.name, shape: shape, showing: head.showing))
-            case (false, let id?):
-                removePanel(head.proxy, id)
-            case (true, let id?):
-                if let before = seen[id], head.showing != before, inFlight[id] != head.showing {
-                    Log.info("\(head.name): set to \(head.showing.rawValue) by someone else; showing that until the device turns")
-                    wanted[id] = head.showing
-                    dispatch(.panelShowing(id, head.showing))
-                }
-                seen[id] = head.showing
-            default:
-                break
-            }
-        }
-        toplevels?.panelsChanged()
-        needsSubmit = true
+        reconcile(.heads(list, serial: heads.serial))
     }
 
-    private func removePanel(_ proxy: OpaquePointer, _ id: PanelID) {
-        panels[proxy] = nil
-        wanted[id] = nil
-        seen[id] = nil
-        Log.info("\(names.removeValue(forKey: id) ?? "a panel"): gone")
-        dispatch(.panelRemoved(id))
+    /// Hands one event to the reconciler and carries out what it says.
+    private func reconcile(_ event: HeadsReconciler.Event) {
+        for command in reconciler.handle(event) {
+            switch command {
+            case .controller(let event):
+                dispatch(event)
+            case .test(let transforms):
+                send(transforms, apply: false)
+            case .apply(let transforms):
+                send(transforms, apply: true)
+            case .assume(let key, let transform):
+                if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
+            case .panelsChanged:
+                toplevels?.panelsChanged()
+            case .info(let line):
+                Log.info(line)
+            case .error(let line):
+                Log.error(line)
+            }
+        }
+    }
+
+    /// A configuration of every head as reported, with `transforms` changed: tested or applied.
+    private func send(_ transforms: [HeadsReconciler.HeadKey: OutputTransform], apply: Bool) {
+        configuration?.destroy()
+        configuration = nil
+        guard let heads else { return reconcile(.notSent) }
+        var raw: [OpaquePointer: Int32] = [:]
+        for (key, transform) in transforms {
+            if let proxy = Self.proxy(key) { raw[proxy] = transform.rawValue }
+        }
+        configuration = HeadConfiguration(heads: heads, transforms: raw) { [unowned self] answer in
+            configuration?.destroy()
+            configuration = nil
+            reconcile(.answered(answer))
+        }
+        guard let configuration else { return reconcile(.notSent) }
+        if apply { configuration.apply() } else { configuration.test() }
     }
 
     /// The panels a toplevel is on, from its wl_outputs' names. While that cannot be known (no
     /// output entered yet, or a nameless one: wl_output before version 4, as in wlroots 0.15),
     /// it counts as on every panel.
     private func panels(of outputs: Set<OpaquePointer>) -> Set<PanelID> {
-        let every = Set(panels.values)
+        let every = reconciler.allPanels
         guard !outputs.isEmpty else { return every }
         var out: Set<PanelID> = []
         for output in outputs {
             guard let name = globals.outputNames[output] else { return every }
-            if let id = names.first(where: { $0.value == name })?.key { out.insert(id) }
+            if let id = reconciler.panel(named: name) { out.insert(id) }
         }
         return out
-    }
-
-    // MARK: configuring the heads
-
-    /// Sends what the controller wants and the heads do not show yet, as one configuration:
-    /// tested first, then applied. One at a time; what is asked meanwhile follows it.
-    private func submit() {
-        guard configuration == nil, let heads else { return }
-        var change: [PanelID: Orientation] = [:]
-        var transforms: [OpaquePointer: Int32] = [:]
-        for (proxy, id) in panels {
-            guard let want = wanted[id], let head = heads.heads[proxy], head.showing != want else { continue }
-            change[id] = want
-            transforms[proxy] = OutputTransform(for: want).rawValue
-        }
-        guard !change.isEmpty else { return }
-        send(transforms: transforms, change: change, apply: false)
-    }
-
-    private func send(transforms: [OpaquePointer: Int32], change: [PanelID: Orientation], apply: Bool) {
-        guard let heads else { return }
-        configuration = HeadConfiguration(heads: heads, transforms: transforms) { [unowned self] answer in
-            answered(answer, transforms: transforms, change: change)
-        }
-        guard let configuration else {
-            return Log.error("cannot make an output configuration (no serial from the compositor yet)")
-        }
-        applying = apply
-        inFlight = apply ? change : [:]
-        sentSerial = heads.serial
-        if apply { configuration.apply() } else { configuration.test() }
-    }
-
-    private func answered(_ answer: HeadConfiguration.Answer, transforms: [OpaquePointer: Int32], change: [PanelID: Orientation]) {
-        configuration?.destroy()
-        configuration = nil
-        inFlight = [:]
-        switch (answer, applying) {
-        case (.succeeded, false):
-            cancelled = 0
-            // Applied only if it is still what the controller wants; else a new test.
-            if change.allSatisfy({ wanted[$0.key] == $0.value }) {
-                send(transforms: transforms, change: change, apply: true)
-                return
-            }
-        case (.succeeded, true):
-            cancelled = 0
-            // Applied: the heads show it now, whether or not (or before) the compositor
-            // describes them anew, so that it is not sent again.
-            for (proxy, transform) in transforms { heads?.assume(transform: transform, for: proxy) }
-            for (id, o) in change { seen[id] = o }
-            for (id, o) in change.sorted(by: { $0.key < $1.key }) {
-                Log.info("\(names[id] ?? "panel"): \(o.rawValue) (transform \(OutputTransform(for: o).rawValue))")
-            }
-        case (.failed, _):
-            refuse(change, why: applying ? "the compositor failed to apply it" : "the compositor's test refused it")
-        case (.cancelled, _):
-            // The heads changed before the compositor got to it: again on the new serial (a
-            // bounded number of times). If its `done` came before this answer, at once; else
-            // that `done` submits.
-            cancelled += 1
-            if cancelled > Self.cancelLimit {
-                cancelled = 0
-                refuse(change, why: "it was cancelled \(Self.cancelLimit + 1) times in a row (the outputs keep changing)")
-            } else if heads?.serial == sentSerial {
-                return
-            }
-        }
-        submit()
-    }
-
-    /// The compositor would not show `change`: each panel shows what its head says, and the
-    /// controller hears so (it will not ask again until its decision moves elsewhere).
-    private func refuse(_ change: [PanelID: Orientation], why: String) {
-        for (id, o) in change.sorted(by: { $0.key < $1.key }) {
-            guard let proxy = panels.first(where: { $0.value == id })?.key, let head = heads?.heads[proxy] else { continue }
-            let line = "\(head.name): cannot show \(o.rawValue): \(why); it stays \(head.showing.rawValue)"
-            if refusalsLogged.insert(line).inserted { Log.error(line) }
-            wanted[id] = head.showing
-            dispatch(.panelShowing(id, head.showing))
-        }
     }
 
     // MARK: the control socket

@@ -5,9 +5,7 @@ import OrientCore
 /// the transforms in `transforms` changed (rot8 has been seen enabling only the head it turned,
 /// which disables the others). It is tested or applied once, then answers once.
 final class HeadConfiguration {
-    enum Answer {
-        case succeeded, failed, cancelled
-    }
+    typealias Answer = HeadsReconciler.Answer
 
     private var proxy: OpaquePointer?
     private let answered: (Answer) -> Void

@@ -1,0 +1,283 @@
+/// What the daemon decides about the compositor's outputs, without the compositor: which heads
+/// are panels, what to send so that each panel shows what the controller wants, what to make of
+/// each answer, and when a transform is someone else's. The daemon feeds it what
+/// wlr-output-management reports (`Event`) and carries out what it says (`Command`); it keeps no
+/// decision of its own.
+///
+/// One configuration at a time: tested first, then applied if it is still what is wanted; what
+/// is asked meanwhile follows it. A configuration the compositor cancels (the heads changed
+/// under it) is sent again on the new serial, at most `cancelLimit` times in a row.
+public struct HeadsReconciler: Sendable {
+    /// A head, named by the daemon (its proxy's address; a head gone is reported before another
+    /// may take the same key).
+    public typealias HeadKey = UInt
+
+    /// One head as the compositor's last `done` described it.
+    public struct Head: Sendable, Hashable {
+        public var key: HeadKey
+        public var name: String
+        public var enabled: Bool
+        /// The shape of its current mode; nil: it has none (sway 1.7 reports a headless output so).
+        public var shape: PanelShape?
+        /// The orientation its transform shows upright (a flipped transform counts as normal).
+        public var showing: Orientation
+
+        public init(key: HeadKey, name: String, enabled: Bool, shape: PanelShape?, showing: Orientation) {
+            self.key = key
+            self.name = name
+            self.enabled = enabled
+            self.shape = shape
+            self.showing = showing
+        }
+    }
+
+    /// How the compositor answered a configuration.
+    public enum Answer: Sendable, Hashable {
+        case succeeded, failed, cancelled
+    }
+
+    public enum Event: Sendable, Hashable {
+        /// The manager's `done`: every head, consistent, and the serial to configure against.
+        case heads([Head], serial: UInt32?)
+        /// A head is gone (its output unplugged), before the next `done`.
+        case headGone(HeadKey)
+        /// The config was read (again): which output names are panels.
+        case device(DeviceConfig)
+        /// The controller asks `panel` to show `orientation` (its `.show`).
+        case want(PanelID, Orientation)
+        /// Everything that arrived together has been told: what is wanted may be sent now (a
+        /// window's arrival, outputs and focus come as several events; a configuration sent in
+        /// between would turn the panel for a state that lasts a moment).
+        case settle
+        /// The answer to the configuration sent.
+        case answered(Answer)
+        /// The configuration could not be made (the daemon's side): none is in flight.
+        case notSent
+        /// The connection is gone: every panel with it.
+        case disconnected
+    }
+
+    public enum Command: Sendable, Hashable {
+        /// Tell the controller.
+        case controller(ControllerEvent)
+        /// Make a configuration of every head as reported, with these transforms changed, and
+        /// test it; or apply it.
+        case test([HeadKey: OutputTransform])
+        case apply([HeadKey: OutputTransform])
+        /// The head shows this transform now (applied), whether or not the compositor has said so.
+        case assume(HeadKey, OutputTransform)
+        /// The panels changed: which panels a window is on must be worked out again.
+        case panelsChanged
+        case info(String)
+        case error(String)
+    }
+
+    public static let cancelLimit = 3
+
+    private var device: DeviceConfig
+    private var heads: [HeadKey: Head] = [:]
+    private var serial: UInt32?
+    /// The panels: head → panel, their names, and what the controller last asked each to show.
+    private var panels: [HeadKey: PanelID] = [:]
+    private var names: [PanelID: String] = [:]
+    private var wanted: [PanelID: Orientation] = [:]
+    private var nextPanel: UInt = 1
+    /// What each panel's head showed at the last `done` (or as applied since): a change that is
+    /// neither is someone else's (the user's own `wlr-randr`).
+    private var seen: [PanelID: Orientation] = [:]
+    /// The configuration in flight: its transforms, what it changes, whether it is the apply,
+    /// and the serial it was made against.
+    private var sent: (transforms: [HeadKey: OutputTransform], change: [PanelID: Orientation], applying: Bool, serial: UInt32?)?
+    /// What the configuration being applied shows on each panel: a compositor may describe the
+    /// heads it made (and end with `done`) before it answers `succeeded` (some wlroots 0.17
+    /// ones), or after (phoc). A head that shows this meanwhile shows our own configuration.
+    private var inFlight: [PanelID: Orientation] = [:]
+    /// Configurations cancelled in a row (the heads changed under them); bounded, never a loop.
+    private var cancelled = 0
+    /// Something was asked or changed since the last configuration was sent.
+    private var needsSubmit = false
+    /// Heads named as panels that cannot be one now (disabled, no mode), each said once.
+    private var unusable: Set<String> = []
+    /// Refusals already said, each once.
+    private var refusalsSaid: Set<String> = []
+
+    public init(device: DeviceConfig) {
+        self.device = device
+    }
+
+    /// The panel a head is, if it is one.
+    public func panel(of head: HeadKey) -> PanelID? { panels[head] }
+
+    /// The panel of an output named `name`, if it is one.
+    public func panel(named name: String) -> PanelID? { names.first { $0.value == name }?.key }
+
+    public var allPanels: Set<PanelID> { Set(panels.values) }
+
+    public mutating func handle(_ event: Event) -> [Command] {
+        var out: [Command] = []
+        switch event {
+        case .heads(let list, let serial):
+            heads = Dictionary(list.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
+            self.serial = serial
+            headsDone(&out)
+        case .headGone(let key):
+            heads[key] = nil
+            if let id = panels[key] { removePanel(key, id, &out) }
+        case .device(let device):
+            self.device = device
+            headsDone(&out)
+        case .want(let id, let orientation):
+            wanted[id] = orientation
+            needsSubmit = true
+        case .settle:
+            if needsSubmit {
+                needsSubmit = false
+                submit(&out)
+            }
+        case .answered(let answer):
+            answered(answer, &out)
+        case .notSent:
+            sent = nil
+            inFlight = [:]
+            out.append(.error("cannot make an output configuration"))
+        case .disconnected:
+            for (key, id) in panels.sorted(by: { $0.value < $1.value }) { removePanel(key, id, &out) }
+            heads = [:]
+            serial = nil
+            sent = nil
+            inFlight = [:]
+        }
+        return out
+    }
+
+    // MARK: panels
+
+    /// The heads are consistent again: panels come and go, and a transform changed by someone
+    /// else is what the panel shows from now on.
+    private mutating func headsDone(_ out: inout [Command]) {
+        for (key, id) in panels.sorted(by: { $0.value < $1.value }) where heads[key] == nil {
+            removePanel(key, id, &out)
+        }
+        for head in heads.values.sorted(by: { $0.name < $1.name }) {
+            let named = device.isBuiltInPanel(outputName: head.name)
+            let builtIn = named && head.enabled && head.shape != nil
+            if named, !builtIn, unusable.insert(head.name).inserted {
+                // Carried back as reported, a head without a mode would be switched off.
+                out.append(.info("\(head.name) matches [device] outputs, but the compositor reports it disabled or without a mode; leaving it alone"))
+            } else if builtIn {
+                unusable.remove(head.name)
+            }
+            switch (builtIn, panels[head.key]) {
+            case (true, nil):
+                guard let shape = head.shape else { continue }
+                let id = PanelID(nextPanel)
+                nextPanel += 1
+                panels[head.key] = id
+                names[id] = head.name
+                wanted[id] = head.showing
+                seen[id] = head.showing
+                out.append(.info("\(head.name): a built-in panel (\(shape.rawValue)); it follows the device"))
+                out.append(.controller(.panelAdded(id, name: head.name, shape: shape, showing: head.showing)))
+            case (false, let id?):
+                removePanel(head.key, id, &out)
+            case (true, let id?):
+                if let before = seen[id], head.showing != before, inFlight[id] != head.showing {
+                    out.append(.info("\(head.name): set to \(head.showing.rawValue) by someone else; showing that until the device turns"))
+                    wanted[id] = head.showing
+                    out.append(.controller(.panelShowing(id, head.showing)))
+                }
+                seen[id] = head.showing
+            case (false, nil):
+                break
+            }
+        }
+        out.append(.panelsChanged)
+        needsSubmit = true
+    }
+
+    private mutating func removePanel(_ key: HeadKey, _ id: PanelID, _ out: inout [Command]) {
+        panels[key] = nil
+        wanted[id] = nil
+        seen[id] = nil
+        out.append(.info("\(names.removeValue(forKey: id) ?? "a panel"): gone"))
+        out.append(.controller(.panelRemoved(id)))
+    }
+
+    // MARK: configuring the heads
+
+    /// Sends what the controller wants and the heads do not show yet, as one configuration.
+    private mutating func submit(_ out: inout [Command]) {
+        guard sent == nil, !heads.isEmpty else { return }
+        var change: [PanelID: Orientation] = [:]
+        var transforms: [HeadKey: OutputTransform] = [:]
+        for (key, id) in panels {
+            guard let want = wanted[id], let head = heads[key], head.showing != want else { continue }
+            change[id] = want
+            transforms[key] = OutputTransform(for: want)
+        }
+        guard !change.isEmpty else { return }
+        send(transforms: transforms, change: change, apply: false, &out)
+    }
+
+    private mutating func send(transforms: [HeadKey: OutputTransform], change: [PanelID: Orientation], apply: Bool,
+                               _ out: inout [Command]) {
+        guard serial != nil else {
+            return out.append(.error("cannot make an output configuration (no serial from the compositor yet)"))
+        }
+        sent = (transforms, change, apply, serial)
+        inFlight = apply ? change : [:]
+        out.append(apply ? .apply(transforms) : .test(transforms))
+    }
+
+    private mutating func answered(_ answer: Answer, _ out: inout [Command]) {
+        guard let (transforms, change, applying, sentSerial) = sent else { return }
+        sent = nil
+        inFlight = [:]
+        switch (answer, applying) {
+        case (.succeeded, false):
+            cancelled = 0
+            // Applied only if it is still what the controller wants; else a new test.
+            if change.allSatisfy({ wanted[$0.key] == $0.value }) {
+                return send(transforms: transforms, change: change, apply: true, &out)
+            }
+        case (.succeeded, true):
+            cancelled = 0
+            // Applied: the heads show it now, whether or not (or before) the compositor describes
+            // them anew, so that it is not sent again.
+            for (key, transform) in transforms.sorted(by: { $0.key < $1.key }) {
+                heads[key]?.showing = transform.orientation
+                out.append(.assume(key, transform))
+            }
+            for (id, o) in change { seen[id] = o }
+            for (id, o) in change.sorted(by: { $0.key < $1.key }) {
+                out.append(.info("\(names[id] ?? "panel"): \(o.rawValue) (transform \(OutputTransform(for: o).rawValue))"))
+            }
+        case (.failed, _):
+            refuse(change, why: applying ? "the compositor failed to apply it" : "the compositor's test refused it", &out)
+        case (.cancelled, _):
+            // The heads changed before the compositor got to it: again on the new serial (a
+            // bounded number of times). If its `done` came before this answer, at once; else
+            // that `done` submits.
+            cancelled += 1
+            if cancelled > Self.cancelLimit {
+                cancelled = 0
+                refuse(change, why: "it was cancelled \(Self.cancelLimit + 1) times in a row (the outputs keep changing)", &out)
+            } else if serial == sentSerial {
+                return
+            }
+        }
+        submit(&out)
+    }
+
+    /// The compositor would not show `change`: each panel shows what its head says, and the
+    /// controller hears so (it will not ask again until its decision moves elsewhere).
+    private mutating func refuse(_ change: [PanelID: Orientation], why: String, _ out: inout [Command]) {
+        for (id, o) in change.sorted(by: { $0.key < $1.key }) {
+            guard let key = panels.first(where: { $0.value == id })?.key, let head = heads[key] else { continue }
+            let line = "\(head.name): cannot show \(o.rawValue): \(why); it stays \(head.showing.rawValue)"
+            if refusalsSaid.insert(line).inserted { out.append(.error(line)) }
+            wanted[id] = head.showing
+            out.append(.controller(.panelShowing(id, head.showing)))
+        }
+    }
+}

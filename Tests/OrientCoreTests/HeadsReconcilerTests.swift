@@ -1,0 +1,167 @@
+import Testing
+@testable import OrientCore
+
+/// The daemon's decisions about wlr-output-management heads (issue #24: the daemon only
+/// translates), driven without a compositor: the heads as `done` describes them, the controller's
+/// wishes, the compositor's answers in every order.
+struct HeadsReconcilerTests {
+    typealias R = HeadsReconciler
+    static let panelHead: R.HeadKey = 10
+    static let external: R.HeadKey = 20
+
+    static func head(_ key: R.HeadKey = panelHead, _ name: String = "eDP-1", showing: Orientation = .normal,
+                     enabled: Bool = true, shape: PanelShape? = .landscape) -> R.Head {
+        R.Head(key: key, name: name, enabled: enabled, shape: shape, showing: showing)
+    }
+
+    /// A reconciler that has seen the tablet's panel (and an external output) at serial 1.
+    static func started() -> (R, PanelID) {
+        var r = R(device: DeviceConfig())
+        let out = r.handle(.heads([head(), head(external, "HDMI-A-1")], serial: 1))
+        guard case .controller(.panelAdded(let id, name: "eDP-1", shape: .landscape, showing: .normal))? =
+                out.first(where: { if case .controller = $0 { return true } else { return false } }) else {
+            Issue.record("no panel added: \(out)")
+            return (r, PanelID(0))
+        }
+        #expect(r.panel(of: external) == nil, "an external output is no panel")
+        _ = r.handle(.settle)
+        return (r, id)
+    }
+
+    static func sends(_ out: [R.Command]) -> [R.Command] {
+        out.filter { if case .test = $0 { return true }; if case .apply = $0 { return true }; return false }
+    }
+
+    @Test func aWishIsTestedThenAppliedAndAssumed() {
+        var (r, id) = Self.started()
+        #expect(r.handle(.want(id, .leftUp)).isEmpty, "nothing is sent before the batch is told")
+        #expect(r.handle(.settle) == [.test([Self.panelHead: .rotated90])])
+        #expect(r.handle(.answered(.succeeded)) == [.apply([Self.panelHead: .rotated90])])
+        let applied = r.handle(.answered(.succeeded))
+        #expect(applied.contains(.assume(Self.panelHead, .rotated90)))
+        #expect(Self.sends(applied).isEmpty)
+        // The compositor describes what it applied: nothing more to send, nobody else's change.
+        let described = r.handle(.heads([Self.head(showing: .leftUp), Self.head(Self.external, "HDMI-A-1")], serial: 2))
+        #expect(!described.contains(.controller(.panelShowing(id, .leftUp))))
+        #expect(Self.sends(r.handle(.settle)).isEmpty)
+    }
+
+    @Test func oneConfigurationAtATimeAndWhatIsAskedMeanwhileFollows() {
+        var (r, id) = Self.started()
+        _ = r.handle(.want(id, .leftUp))
+        #expect(r.handle(.settle) == [.test([Self.panelHead: .rotated90])])
+        _ = r.handle(.want(id, .bottomUp))
+        #expect(r.handle(.settle).isEmpty, "one configuration in flight")
+        // The test passed for left-up, but bottom-up is wanted now: a new test, not the apply.
+        #expect(r.handle(.answered(.succeeded)) == [.test([Self.panelHead: .rotated180])])
+    }
+
+    @Test func doneBeforeSucceededIsOurOwnConfigurationNotSomeoneElses() {
+        var (r, id) = Self.started()
+        _ = r.handle(.want(id, .leftUp))
+        _ = r.handle(.settle)
+        _ = r.handle(.answered(.succeeded))   // the apply goes out
+        // The compositor describes the new heads before it answers (some wlroots 0.17 ones).
+        let described = r.handle(.heads([Self.head(showing: .leftUp)], serial: 2))
+        #expect(!described.contains(.controller(.panelShowing(id, .leftUp))))
+        let answered = r.handle(.answered(.succeeded))
+        #expect(Self.sends(answered).isEmpty)
+    }
+
+    @Test func aTransformSetBySomeoneElseIsWhatThePanelShowsUntilTheDeviceTurns() {
+        var (r, id) = Self.started()
+        let out = r.handle(.heads([Self.head(showing: .rightUp)], serial: 2))
+        #expect(out.contains(.controller(.panelShowing(id, .rightUp))))
+        #expect(Self.sends(r.handle(.settle)).isEmpty, "not turned back")
+    }
+
+    @Test func aRefusedTestIsSaidOnceAndTheControllerHearsWhatThePanelShows() {
+        var (r, id) = Self.started()
+        for _ in 0..<2 {
+            _ = r.handle(.want(id, .leftUp))
+            _ = r.handle(.settle)
+            let out = r.handle(.answered(.failed))
+            #expect(out.contains(.controller(.panelShowing(id, .normal))))
+            #expect(Self.sends(out).isEmpty, "not asked again by itself")
+        }
+        var errors = 0
+        var again = r
+        _ = again.handle(.want(id, .leftUp))
+        _ = again.handle(.settle)
+        for c in again.handle(.answered(.failed)) { if case .error = c { errors += 1 } }
+        #expect(errors == 0, "the same refusal is said once")
+    }
+
+    @Test func aCancelledConfigurationIsSentAgainOnTheNewSerialABoundedNumberOfTimes() {
+        var (r, id) = Self.started()
+        _ = r.handle(.want(id, .leftUp))
+        _ = r.handle(.settle)
+        var serial: UInt32 = 1
+        for _ in 0..<R.cancelLimit {
+            // Cancelled before the new `done`: it waits for it, then goes again.
+            #expect(Self.sends(r.handle(.answered(.cancelled))).isEmpty)
+            serial += 1
+            _ = r.handle(.heads([Self.head()], serial: serial))
+            #expect(r.handle(.settle) == [.test([Self.panelHead: .rotated90])])
+        }
+        let out = r.handle(.answered(.cancelled))
+        #expect(out.contains(.controller(.panelShowing(id, .normal))), "refused after \(R.cancelLimit + 1) cancels")
+        #expect(out.contains { if case .error(let line) = $0 { return line.contains("cancelled 4 times") } else { return false } })
+    }
+
+    @Test func aCancelAfterTheNewDoneGoesAgainAtOnce() {
+        var (r, id) = Self.started()
+        _ = r.handle(.want(id, .leftUp))
+        _ = r.handle(.settle)
+        _ = r.handle(.heads([Self.head()], serial: 2))
+        #expect(r.handle(.answered(.cancelled)) == [.test([Self.panelHead: .rotated90])])
+    }
+
+    @Test func aHeadWithoutAModeOrDisabledIsNoPanelAndIsSaidOnce() {
+        var r = R(device: DeviceConfig())
+        let first = r.handle(.heads([Self.head(shape: nil)], serial: 1))
+        #expect(first.contains { if case .info(let line) = $0 { return line.contains("without a mode") } else { return false } })
+        #expect(r.panel(of: Self.panelHead) == nil)
+        let second = r.handle(.heads([Self.head(enabled: false, shape: .landscape)], serial: 2))
+        #expect(!second.contains { if case .info = $0 { return true } else { return false } })
+        let usable = r.handle(.heads([Self.head()], serial: 3))
+        #expect(usable.contains { if case .controller(.panelAdded) = $0 { return true } else { return false } })
+    }
+
+    @Test func aHeadGoneOrNoLongerNamedTakesItsPanelWithIt() {
+        var (r, id) = Self.started()
+        #expect(r.handle(.headGone(Self.panelHead)).contains(.controller(.panelRemoved(id))))
+        #expect(r.allPanels.isEmpty)
+        // Back, then the config no longer names it.
+        _ = r.handle(.heads([Self.head()], serial: 2))
+        guard let again = r.panel(of: Self.panelHead) else { Issue.record("no panel again"); return }
+        #expect(again != id, "a new panel")
+        var device = DeviceConfig()
+        device.outputs = ["DSI-*"]
+        #expect(r.handle(.device(device)).contains(.controller(.panelRemoved(again))))
+    }
+
+    @Test func theConnectionGoneTakesEveryPanelAndTheConfigurationInFlight() {
+        var (r, id) = Self.started()
+        _ = r.handle(.want(id, .leftUp))
+        _ = r.handle(.settle)
+        #expect(r.handle(.disconnected).contains(.controller(.panelRemoved(id))))
+        #expect(r.handle(.answered(.succeeded)).isEmpty, "an answer for the old connection is nobody's")
+        // A new connection: the panel again, and a wish goes out.
+        _ = r.handle(.heads([Self.head()], serial: 1))
+        guard let again = r.panel(of: Self.panelHead) else { Issue.record("no panel again"); return }
+        _ = r.handle(.settle)
+        _ = r.handle(.want(again, .leftUp))
+        #expect(r.handle(.settle) == [.test([Self.panelHead: .rotated90])])
+    }
+
+    @Test func noSerialYetSendsNothingAndSaysSo() {
+        var r = R(device: DeviceConfig())
+        let added = r.handle(.heads([Self.head()], serial: nil))
+        guard let id = r.panel(of: Self.panelHead) else { Issue.record("no panel: \(added)"); return }
+        _ = r.handle(.want(id, .leftUp))
+        let out = r.handle(.settle)
+        #expect(Self.sends(out).isEmpty)
+        #expect(out.contains { if case .error = $0 { return true } else { return false } })
+    }
+}
