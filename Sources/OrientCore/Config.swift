@@ -11,6 +11,8 @@ public struct Config: Sendable, Hashable {
 
     public var scope: Scope = .fullscreen
     public var rotateWhen: RotateWhen = .always
+    /// Whether the tablet-mode switches must be read (only for `rotate-when = "tablet-mode"`).
+    public var readsTabletSwitches: Bool { rotateWhen == .tabletMode }
     public var device = DeviceConfig()
     public var detection = DetectionConfig()
     public var transition = TransitionConfig()

@@ -44,8 +44,8 @@ public final class Daemon {
     private var connected = true
     private var displaySource: OpaquePointer?
     private var globals: Globals
-    /// When the connection was last made again after a protocol error (bounded: 3 a minute).
-    private var reconnects: [Double] = []
+    /// Connecting again after a protocol error: how often (decided in the core).
+    private var reconnects = ReconnectBudget()
     /// The controller with the sensor, the config, the saved state and the control socket.
     private var runner: ControllerRunner
     private var controller: Controller { runner.controller }
@@ -121,13 +121,13 @@ public final class Daemon {
 
     /// The tablet-mode switches are read only while `rotate-when = "tablet-mode"` asks for them.
     private func followRotateWhen() {
-        switch (controller.config.rotateWhen, tabletSwitches) {
-        case (.tabletMode, nil):
+        switch (controller.config.readsTabletSwitches, tabletSwitches) {
+        case (true, nil):
             tabletSwitches = TabletSwitches(loop: loop) { [unowned self] in dispatch(.tabletMode($0)) }
-        case (.always, let switches?):
+        case (false, let switches?):
             switches.remove()
             tabletSwitches = nil
-        default:
+        case (true, .some), (false, nil):
             break
         }
     }
@@ -205,15 +205,11 @@ public final class Daemon {
     /// compositor ends the connection); nil when connected again. Else the compositor went away.
     private func lostDisplay() -> Exit? {
         let error = wl_display_get_error(display)
-        let now = monotonicSeconds()
-        reconnects = reconnects.filter { now - $0 < 60 }
-        // EPROTO: an error on one of our objects; EINVAL: on the display (a request naming an
-        // object the compositor no longer has). Anything else: the connection itself is gone.
-        guard error == EPROTO || error == EINVAL, reconnects.count < 3 else {
+        let failure: ReconnectBudget.Failure = error == EPROTO || error == EINVAL ? .protocolError : .connectionGone
+        guard reconnects.reconnects(after: failure, at: monotonicSeconds()) else {
             Log.error("the compositor went away (\(String(cString: strerror(error)))); exiting so that the service manager can start the daemon again with the next one")
             return .displayGone
         }
-        reconnects.append(now)
         var interface: UnsafePointer<wl_interface>?
         var id: UInt32 = 0
         let code = wl_display_get_protocol_error(display, &interface, &id)
