@@ -269,13 +269,13 @@ public final class Daemon {
     }
 
     /// The commands that touch the compositor; the runner carries out the rest.
-    private func perform(_ command: ControllerCommand) {
+    private func perform(_ command: HostCommand) {
         switch command {
         case .show(let id, let orientation, _):
-            // Transitions are the plugin's: a client cannot draw in the compositor's frames.
+            // Transitions are the plugin's for now (issue #24 brings them here).
             reconcile(.want(id, orientation))
-        default:
-            break   // .tellShown, .tellFelt: our protocol is the plugin's; no client speaks it to the daemon
+        case .tellShown, .tellFelt:
+            break   // our protocol is the plugin's: no client speaks it to the daemon
         }
     }
 

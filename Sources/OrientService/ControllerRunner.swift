@@ -6,8 +6,8 @@ import OrientSensor
 /// one) run around it on their event loop: the config read by `wlr-orient plugin-inputs` (again
 /// on a reload or when the file is saved), the saved state, the sensor, the control socket, and
 /// the queue that hands the controller one event at a time. A host translates its compositor's
-/// events into `dispatch` and carries out the commands that touch its compositor (`.show`,
-/// `.tellShown`, `.tellFelt`) in `perform`; this carries out the rest.
+/// events into `dispatch` and carries out the commands that touch its compositor (`HostCommand`)
+/// in `perform`; this carries out the rest.
 public final class ControllerRunner {
     public private(set) var controller: Controller
     /// The config file given to the host (the compositor's, or `--config`); nil for the user's.
@@ -18,7 +18,7 @@ public final class ControllerRunner {
     /// The config file to watch for changes: the one in use, else where the user's would be.
     private var watchedConfigFile: String
     private var loop: OpaquePointer?
-    private var perform: (ControllerCommand) -> Void = { _ in }
+    private var perform: (HostCommand) -> Void = { _ in }
     private var configApplied: () -> Void = {}
     private var sensor: SensorPump?
     private var stateSaver: StateSaver?
@@ -56,7 +56,7 @@ public final class ControllerRunner {
     /// Starts the state saver, the config reloader and watcher and the sensor on `loop`.
     /// `perform`: the host's part of each command; `configApplied`: after a config read again
     /// was handed to the controller.
-    public func attach(loop: OpaquePointer, perform: @escaping (ControllerCommand) -> Void,
+    public func attach(loop: OpaquePointer, perform: @escaping (HostCommand) -> Void,
                        configApplied: @escaping () -> Void = {}) {
         self.loop = loop
         self.perform = perform
@@ -114,8 +114,12 @@ public final class ControllerRunner {
     private func execute(_ commands: [ControllerCommand]) {
         for command in commands {
             switch command {
-            case .show, .tellShown, .tellFelt:
-                perform(command)
+            case .show(let panel, let orientation, let transition):
+                perform(.show(panel, orientation, transition: transition))
+            case .tellShown(let toplevel, let orientations):
+                perform(.tellShown(toplevel, orientations))
+            case .tellFelt(let toplevel, let orientations):
+                perform(.tellFelt(toplevel, orientations))
             case .startSensor:
                 sensor?.start()
             case .stopSensor:

@@ -115,7 +115,7 @@ final class Plugin {
     }
 
     /// The commands that touch the compositor; the runner carries out the rest.
-    private func perform(_ command: ControllerCommand) {
+    private func perform(_ command: HostCommand) {
         switch command {
         case .show(let id, let orientation, let plan):
             show(orientation, on: id, plan: plan)
@@ -123,8 +123,6 @@ final class Plugin {
             protocolServer?.tellShown(id, orientation)
         case .tellFelt(let id, let orientation):
             protocolServer?.tellFelt(id, orientation)
-        default:
-            break
         }
     }
 
