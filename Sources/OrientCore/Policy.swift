@@ -65,7 +65,7 @@ public struct PolicyDecision: Sendable, Hashable {
     public var frozen: Bool
 }
 
-/// DESIGN.md "The rules" 1–6 as one pure function.
+/// The product's rules 1–6 (docs/DESIGN.md) as one pure function.
 public enum Policy {
     /// Among orientations at the same angular distance, the first in this list wins:
     /// the panel's natural orientation, then right-up (iOS's preferred landscape for a
@@ -115,7 +115,7 @@ public enum Policy {
 
     /// Whether the sensor can change anything on a panel: false when the device and the user's
     /// lock leave a single orientation (a client can only narrow that further), so that the
-    /// sensor can be released to save power (DESIGN rule 12).
+    /// sensor can be released to save power (docs/DESIGN.md, rule 12).
     public static func sensorMatters(device: OrientationMask, global: OrientationMask) -> Bool {
         decide(PolicyInput(felt: .normal, current: .normal, device: device, global: global)).effective.orientations.count > 1
     }

@@ -122,3 +122,25 @@ def test_the_readme_lists_the_same_commands_and_options_as_help():
         text = run("help", command).stdout
         options = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text)) - {"--help", "--version"}
         assert options <= rows[command], (command, options - rows[command])
+
+
+def test_every_rule_the_code_cites_is_in_docs_design():
+    """Issue #27, point 3: "rule 5" in a comment or a test name points at docs/DESIGN.md."""
+    with open(os.path.join(ROOT, "docs", "DESIGN.md")) as f:
+        rules = {int(n) for n in re.findall(r"^(\d+)\. \*\*", f.read(), re.M)}
+    assert rules == set(range(1, 13)), sorted(rules)
+    cited = {}
+    for top in ("Sources", "Tests/OrientCoreTests"):
+        for directory, _, files in os.walk(os.path.join(ROOT, top)):
+            for name in files:
+                if not name.endswith((".swift", ".c", ".h")):
+                    continue
+                path = os.path.join(directory, name)
+                with open(path, errors="replace") as f:
+                    for m in re.finditer(r"\brules? (\d+)(?:[–-](\d+))?(?![\d°])", f.read()):
+                        first, last = int(m.group(1)), int(m.group(2) or m.group(1))
+                        for n in range(first, last + 1):
+                            cited.setdefault(n, os.path.relpath(path, ROOT))
+    assert len(cited) >= 6, "the citations were not found: %s" % cited
+    missing = {n: path for n, path in cited.items() if n not in rules}
+    assert not missing, "cited but not in docs/DESIGN.md: %s" % missing

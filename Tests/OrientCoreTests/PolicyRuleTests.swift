@@ -1,7 +1,7 @@
 import Testing
 @testable import OrientCore
 
-/// DESIGN.md "The rules" 1–6, one scenario (or more) per rule.
+/// The product's rules 1–6 (docs/DESIGN.md), one scenario (or more) per rule.
 /// Panel: a native-landscape tablet unless a scenario says "phone" (native portrait).
 struct PolicyScenario: Sendable, CustomTestStringConvertible {
     var name: String
