@@ -165,14 +165,19 @@ class Session:
         if self.daemon is not None and self.daemon.poll() is None:
             self.daemon.terminate()
             self.daemon.wait(timeout=10)
-        if self.p.poll() is None:
-            self.p.terminate()
-            try:
-                self.p.wait(timeout=10)
-            except subprocess.TimeoutExpired:
-                self.p.kill()
-                self.p.wait()
+        end(self.p)
         shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def end(process, timeout=10):
+    """Stops a compositor: SIGTERM, then SIGKILL if it is still there after `timeout` seconds."""
+    if process.poll() is None:
+        process.terminate()
+        try:
+            process.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
 
 
 RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)

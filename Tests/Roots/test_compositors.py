@@ -22,22 +22,15 @@ import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Integration"))
 from compositor import build_client  # noqa: E402
+from debian_compositors import AS_NOBODY, NOBODY, RUNNER, end, sway  # noqa: E402
 from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO, Lines  # noqa: E402
 
 BUILD = os.environ.get("WLR_ORIENT_BUILD", "")
 WLROOTS = os.environ.get("WLR_ORIENT_WLROOTS", "")
-NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
 TURNS = [(LEFT_UP, "left-up", "90"), (BOTTOM_UP, "bottom-up", "180"), (RIGHT_UP, "right-up", "270"),
          (NORMAL, "normal", "normal")]
 APP_ID = "wlr-orient-test"
 RED = (255, 0, 0)
-
-
-def sway(app, where):
-    config = os.path.join(where, "sway.config")
-    with open(config, "w") as f:
-        f.write("xwayland disable\ndefault_border none\nexec %s\n" % app)
-    return ["sway", "-c", config]
 
 
 def labwc(app, where):
@@ -82,7 +75,7 @@ class Session:
     top band), a fake accelerometer held as `pose`."""
 
     def __init__(self, command, client_binary, config="", pose=NORMAL, top=""):
-        if not BUILD or not os.path.exists(os.path.join(BUILD, "wlr-orient")):
+        if not BUILD or not os.path.exists(RUNNER):
             pytest.fail("WLR_ORIENT_BUILD names no build: run these through scripts/test-roots.sh")
         self.fake = FakeIIO()
         self.dev = self.fake.add_accel(raw=pose)
@@ -95,7 +88,7 @@ class Session:
         self.runtime = os.path.join(self.dir, "runtime")
         for d in (self.runtime, os.path.join(self.dir, "state")):
             os.mkdir(d, 0o700)
-            os.chown(d, 65534, 65534)
+            os.chown(d, NOBODY, NOBODY)
         self.config = os.path.join(self.dir, "config.toml")
         with open(self.config, "w") as f:
             f.write(top + '[device]\noutputs = ["HEADLESS-*"]\n' + config)
@@ -107,7 +100,7 @@ class Session:
         self.env = self.fake.env(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=os.path.join(self.dir, "state"),
                                  HOME=self.dir, WLR_BACKENDS="headless", WLR_RENDERER="pixman",
                                  WLR_LIBINPUT_NO_DEVICES="1", WLR_XWAYLAND="/bin/false", GSETTINGS_BACKEND="memory")
-        self.p = subprocess.Popen(NOBODY + [os.path.join(BUILD, "wlr-orient"), "run", "--config", self.config, "--"] + args,
+        self.p = subprocess.Popen(AS_NOBODY + [RUNNER, "run", "--config", self.config, "--"] + args,
                                   env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True, errors="replace", bufsize=1)
         self.out = Lines(self.p.stdout)
@@ -122,7 +115,7 @@ class Session:
         return dict(self.env, LD_PRELOAD="", WAYLAND_DISPLAY=display)
 
     def cli(self, *args):
-        return subprocess.run(NOBODY + [os.path.join(BUILD, "wlr-orient")] + list(args) + ["--socket", self.socket("wlr-orient.", ".sock") or "none"],
+        return subprocess.run(AS_NOBODY + [RUNNER] + list(args) + ["--socket", self.socket("wlr-orient.", ".sock") or "none"],
                               env=self.client_env(), capture_output=True, text=True, timeout=30)
 
     def status(self):
@@ -146,7 +139,7 @@ class Session:
         return self.until(lambda s: bool(s["panels"]) and s["panels"][0]["shown"] == orientation, orientation)
 
     def randr_transform(self):
-        out = subprocess.run(NOBODY + ["wlr-randr"], env=self.client_env(), capture_output=True, text=True,
+        out = subprocess.run(AS_NOBODY + ["wlr-randr"], env=self.client_env(), capture_output=True, text=True,
                              timeout=30).stdout
         for line in out.splitlines():
             if "Transform:" in line:
@@ -156,17 +149,12 @@ class Session:
     def screenshot(self):
         from PIL import Image
         path = os.path.join(self.runtime, "shot.png")
-        shot = subprocess.run(NOBODY + ["grim", path], env=self.client_env(), capture_output=True, text=True, timeout=30)
+        shot = subprocess.run(AS_NOBODY + ["grim", path], env=self.client_env(), capture_output=True, text=True, timeout=30)
         assert shot.returncode == 0, shot.stderr
         return Image.open(path).convert("RGB")
 
     def stop(self):
-        self.p.terminate()
-        try:
-            self.p.wait(timeout=10)
-        except subprocess.TimeoutExpired:
-            self.p.kill()
-            self.p.wait()
+        end(self.p)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
