@@ -4,7 +4,7 @@
 #   Sources/CWlrGlue/include/xdg-shell-protocol.h   wlroots' xdg-shell header includes it
 #   Sources/CWlrGlue/include/wlr-orient-v1-protocol.h, generated/*.c   our protocol (protocol/)
 #   Sources/CWaylandClient/include/*-client-protocol.h, generated/*.c   the daemon's client side
-#       of output management and foreign toplevels (protocol/wlr/)
+#       of output management, foreign toplevels, layer-shell and screencopy (protocol/wlr/)
 # The XML is checked against wayland-scanner's DTD (--strict). A file is replaced only when its
 # content changes, so that an unchanged protocol does not rebuild the plugin.
 set -euo pipefail

@@ -306,6 +306,10 @@ public final class Daemon {
                 send(transforms, apply: false)
             case .apply(let transforms):
                 send(transforms, apply: true)
+            case .cover(let covers):
+                covers.forEach { reconcile(.covered($0.key)) }
+            case .uncover:
+                break
             case .assume(let key, let transform):
                 if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
             case .panelsChanged:

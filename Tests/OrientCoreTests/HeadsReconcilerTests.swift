@@ -165,3 +165,46 @@ struct HeadsReconcilerTests {
         #expect(out.contains { if case .error = $0 { return true } else { return false } })
     }
 }
+
+/// The shield between the test and the apply (issue #24).
+struct HeadsReconcilerShieldTests {
+    typealias R = HeadsReconciler
+    static let rotate = TransitionPlan(kind: .rotate)
+
+    static func tested(shield: Bool = true, plan: TransitionPlan = rotate) -> (R, PanelID, [R.Command]) {
+        var (r, id) = HeadsReconcilerTests.started()
+        _ = r.handle(.canShield(shield))
+        _ = r.handle(.want(id, .leftUp, transition: plan))
+        #expect(r.handle(.settle) == [.test([HeadsReconcilerTests.panelHead: .rotated90])])
+        let out = r.handle(.answered(.succeeded))
+        return (r, id, out)
+    }
+
+    @Test func theApplyWaitsForTheShieldAndTheAnswerUncoversIt() {
+        var (r, _, out) = Self.tested()
+        let key = HeadsReconcilerTests.panelHead
+        #expect(out == [.cover([R.Cover(key: key, from: .normal, to: .rotated90, transition: Self.rotate)])])
+        #expect(r.handle(.covered(key)) == [.apply([key: .rotated90])])
+        let applied = r.handle(.answered(.succeeded))
+        #expect(applied.first == .uncover(key, applied: true))
+        #expect(applied.contains(.assume(key, .rotated90)))
+    }
+
+    @Test func aCutWithoutShieldsOrACompositorWithoutThemAppliesAtOnce() {
+        let (_, _, cut) = Self.tested(plan: TransitionPlan(kind: .none))
+        #expect(cut == [.apply([HeadsReconcilerTests.panelHead: .rotated90])])
+        let (_, _, none) = Self.tested(shield: false)
+        #expect(none == [.apply([HeadsReconcilerTests.panelHead: .rotated90])])
+    }
+
+    @Test func aFailedApplyTakesTheShieldAwayAndAHeadGoneWhileCoveringReleasesTheApply() {
+        var (r, _, _) = Self.tested()
+        let key = HeadsReconcilerTests.panelHead
+        _ = r.handle(.covered(key))
+        #expect(r.handle(.answered(.failed)).first == .uncover(key, applied: false))
+        var (gone, _, _) = Self.tested()
+        let out = gone.handle(.headGone(key))
+        #expect(out.contains(.apply([key: .rotated90])), "the compositor answers it (it will fail or cancel)")
+        #expect(gone.handle(.answered(.cancelled)).allSatisfy { if case .uncover = $0 { return false }; return true })
+    }
+}

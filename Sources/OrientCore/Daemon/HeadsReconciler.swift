@@ -43,8 +43,14 @@ public struct HeadsReconciler: Sendable {
         case headGone(HeadKey)
         /// The config was read (again): which output names are panels.
         case device(DeviceConfig)
-        /// The controller asks `panel` to show `orientation` (its `.show`).
-        case want(PanelID, Orientation)
+        /// The controller asks `panel` to show `orientation` (its `.show`), with this transition.
+        case want(PanelID, Orientation, transition: TransitionPlan = TransitionPlan(kind: .none))
+        /// Whether the daemon can lay a shield over a panel while it turns (the compositor offers
+        /// layer-shell, screencopy and shared memory): only then does a transition play.
+        case canShield(Bool)
+        /// The shield over this head shows the panel's current frame (or could not be laid: the
+        /// head then turns without one).
+        case covered(HeadKey)
         /// Everything that arrived together has been told: what is wanted may be sent now (a
         /// window's arrival, outputs and focus come as several events; a configuration sent in
         /// between would turn the panel for a state that lasts a moment).
@@ -64,12 +70,33 @@ public struct HeadsReconciler: Sendable {
         /// test it; or apply it.
         case test([HeadKey: OutputTransform])
         case apply([HeadKey: OutputTransform])
+        /// Before the apply: lay a shield over each of these heads, showing what the panel shows
+        /// now, and say `covered` for each when it is on screen.
+        case cover([Cover])
+        /// The apply a shield was laid for has been answered: play its transition (`applied`), or
+        /// take it away (the transform stays; the shield looks as the panel does, so nothing shows).
+        case uncover(HeadKey, applied: Bool)
         /// The head shows this transform now (applied), whether or not the compositor has said so.
         case assume(HeadKey, OutputTransform)
         /// The panels changed: which panels a window is on must be worked out again.
         case panelsChanged
         case info(String)
         case error(String)
+    }
+
+    /// A shield to lay: over which head, the transform it turns from and to, and how.
+    public struct Cover: Sendable, Hashable {
+        public var key: HeadKey
+        public var from: OutputTransform
+        public var to: OutputTransform
+        public var transition: TransitionPlan
+
+        public init(key: HeadKey, from: OutputTransform, to: OutputTransform, transition: TransitionPlan) {
+            self.key = key
+            self.from = from
+            self.to = to
+            self.transition = transition
+        }
     }
 
     public static let cancelLimit = 3
@@ -81,6 +108,13 @@ public struct HeadsReconciler: Sendable {
     private var panels: [HeadKey: PanelID] = [:]
     private var names: [PanelID: String] = [:]
     private var wanted: [PanelID: Orientation] = [:]
+    /// How each panel is to turn to what it wants (the controller's plan with its `.show`).
+    private var transitions: [PanelID: TransitionPlan] = [:]
+    private var canShield = false
+    /// Heads whose shield is being laid before the configuration in flight is applied.
+    private var covering: Set<HeadKey> = []
+    /// Heads with a shield laid for the configuration in flight.
+    private var shielded: Set<HeadKey> = []
     private var nextPanel: UInt = 1
     /// What each panel's head showed at the last `done` (or as applied since): a change that is
     /// neither is someone else's (the user's own `wlr-randr`).
@@ -122,13 +156,24 @@ public struct HeadsReconciler: Sendable {
             headsDone(&out)
         case .headGone(let key):
             heads[key] = nil
+            shielded.remove(key)
+            // Its shield went with it: the rest of the configuration need not wait for it.
+            if covering.remove(key) != nil, covering.isEmpty, let sent, sent.applying {
+                out.append(.apply(sent.transforms))
+            }
             if let id = panels[key] { removePanel(key, id, &out) }
         case .device(let device):
             self.device = device
             headsDone(&out)
-        case .want(let id, let orientation):
+        case .want(let id, let orientation, let transition):
             wanted[id] = orientation
+            transitions[id] = transition
             needsSubmit = true
+        case .canShield(let can):
+            canShield = can
+        case .covered(let key):
+            guard covering.remove(key) != nil, covering.isEmpty, let sent, sent.applying else { break }
+            out.append(.apply(sent.transforms))
         case .settle:
             if needsSubmit {
                 needsSubmit = false
@@ -139,6 +184,7 @@ public struct HeadsReconciler: Sendable {
         case .notSent:
             sent = nil
             inFlight = [:]
+            uncover(applied: false, &out)
             out.append(.error("cannot make an output configuration"))
         case .disconnected:
             for (key, id) in panels.sorted(by: { $0.value < $1.value }) { removePanel(key, id, &out) }
@@ -146,6 +192,8 @@ public struct HeadsReconciler: Sendable {
             serial = nil
             sent = nil
             inFlight = [:]
+            covering = []
+            shielded = []
         }
         return out
     }
@@ -198,6 +246,7 @@ public struct HeadsReconciler: Sendable {
     private mutating func removePanel(_ key: HeadKey, _ id: PanelID, _ out: inout [Command]) {
         panels[key] = nil
         wanted[id] = nil
+        transitions[id] = nil
         seen[id] = nil
         out.append(.info("\(names.removeValue(forKey: id) ?? "a panel"): gone"))
         out.append(.controller(.panelRemoved(id)))
@@ -226,13 +275,36 @@ public struct HeadsReconciler: Sendable {
         }
         sent = (transforms, change, apply, serial)
         inFlight = apply ? change : [:]
-        out.append(apply ? .apply(transforms) : .test(transforms))
+        guard apply else { return out.append(.test(transforms)) }
+        let covers = canShield ? shields(for: transforms) : []
+        guard !covers.isEmpty else { return out.append(.apply(transforms)) }
+        covering = Set(covers.map(\.key))
+        shielded = covering
+        out.append(.cover(covers))
+    }
+
+    /// The heads that turn with a transition, and how: a transform that changes on a panel whose
+    /// plan is not a cut.
+    private func shields(for transforms: [HeadKey: OutputTransform]) -> [Cover] {
+        transforms.sorted(by: { $0.key < $1.key }).compactMap { key, to in
+            guard let id = panels[key], let head = heads[key], let plan = transitions[id], plan.kind != .none else { return nil }
+            let from = OutputTransform(for: head.showing)
+            return from == to ? nil : Cover(key: key, from: from, to: to, transition: plan)
+        }
+    }
+
+    /// The shields laid for the configuration in flight: it was answered (or never sent).
+    private mutating func uncover(applied: Bool, _ out: inout [Command]) {
+        for key in shielded.sorted() { out.append(.uncover(key, applied: applied)) }
+        shielded = []
+        covering = []
     }
 
     private mutating func answered(_ answer: Answer, _ out: inout [Command]) {
         guard let (transforms, change, applying, sentSerial) = sent else { return }
         sent = nil
         inFlight = [:]
+        if applying { uncover(applied: answer == .succeeded, &out) }
         switch (answer, applying) {
         case (.succeeded, false):
             cancelled = 0

@@ -1,0 +1,82 @@
+import Testing
+@testable import OrientCore
+
+/// The steps of the daemon's shield (issue #24), driven without a compositor: the picture, the
+/// overlay, the apply, the hold and the transition, and each way it can fail.
+struct PanelShieldTests {
+    static let rotate = TransitionPlan(kind: .rotate, durationMs: 200, timeoutMs: 100)
+
+    /// A shield over a landscape panel turning to left-up, laid and on screen.
+    static func covered(_ plan: TransitionPlan = rotate, to: OutputTransform = .rotated90) -> PanelShield {
+        var s = PanelShield(from: .normal, to: to, plan: plan)
+        #expect(PanelShield.start == [.capture])
+        #expect(s.handle(.captured) == [.lay])
+        #expect(s.handle(.configured(width: 1280, height: 800)) == [.show(.normal)])
+        #expect(s.handle(.presented) == [.covered])
+        #expect(s.step == .covered)
+        return s
+    }
+
+    @Test func theApplyWaitsUntilThePictureIsOnScreenUnderTheOldTransform() {
+        var s = PanelShield(from: .normal, to: .rotated90, plan: Self.rotate)
+        _ = s.handle(.captured)
+        #expect(s.handle(.presented).isEmpty, "nothing shown yet: not covered")
+        #expect(s.handle(.configured(width: 1280, height: 800)) == [.show(.normal)])
+        #expect(s.handle(.presented) == [.covered])
+    }
+
+    @Test func theTurnedSizeShowsThePictureUnderTheNewTransformThenItIsHeldThenItTurns() {
+        var s = Self.covered()
+        // The compositor re-configures the overlay before it answers the apply.
+        #expect(s.handle(.configured(width: 800, height: 1280)) == [.show(.rotated90)])
+        #expect(s.handle(.applied(true, at: 1000)) == [.wake(afterMs: 100)], "held for the timeout")
+        #expect(s.handle(.frame(at: 1050)) == [.wake(afterMs: 50)])
+        guard case .draw(let first)? = s.handle(.frame(at: 1101)).first else { Issue.record("no frame drawn"); return }
+        #expect(abs(first.angle) > 0 && first.alpha < 1, "it turns and fades")
+        guard case .draw(let later)? = s.handle(.frame(at: 1200)).first else { Issue.record("no frame drawn"); return }
+        #expect(abs(later.angle) > abs(first.angle))
+        #expect(s.handle(.frame(at: 1400)) == [.remove])
+        #expect(s.step == .gone)
+        #expect(s.handle(.frame(at: 1420)).isEmpty)
+    }
+
+    @Test func anAnswerBeforeTheNewSizeShowsTheNewTransformAtOnce() {
+        var s = Self.covered()
+        #expect(s.handle(.applied(true, at: 0)) == [.show(.rotated90), .wake(afterMs: 100)])
+        #expect(s.handle(.configured(width: 800, height: 1280)) == [.show(.rotated90)])
+    }
+
+    @Test func aHalfTurnHasNoLayoutToWaitForAndACrossfadeStaysStill() {
+        var half = Self.covered(to: .rotated180)
+        guard case .draw(let turning)? = half.handle(.applied(true, at: 0)).last else { Issue.record("no frame"); return }
+        #expect(turning.quarterTurns == 2)
+        var fade = Self.covered(TransitionPlan(kind: .crossfade, durationMs: 200, timeoutMs: 100), to: .rotated180)
+        guard case .draw(let fading)? = fade.handle(.applied(true, at: 0)).last,
+              case .draw(let faded)? = fade.handle(.frame(at: 100)).last else { Issue.record("no frame"); return }
+        #expect(fading.angle == 0 && faded.angle == 0 && faded.alpha < fading.alpha)
+    }
+
+    @Test func aRefusedApplyTakesTheShieldAway() {
+        var s = Self.covered()
+        #expect(s.handle(.applied(false, at: 0)) == [.remove])
+        #expect(s.step == .gone)
+    }
+
+    @Test(arguments: [0, 1])
+    func aFailureBeforeTheShieldIsUpLetsThePanelTurnWithoutOne(after steps: Int) {
+        var s = PanelShield(from: .normal, to: .rotated90, plan: Self.rotate)
+        if steps > 0 { _ = s.handle(.captured) }
+        let out = s.handle(.failed("the capture failed"))
+        #expect(out.first == .remove && out.last == .covered)
+        #expect(s.step == .gone)
+        #expect(s.handle(.applied(true, at: 0)).isEmpty)
+    }
+
+    @Test func theOverlayClosedDuringTheTurnIsRemovedAndNothingElse() {
+        var s = Self.covered()
+        _ = s.handle(.applied(true, at: 0))
+        let out = s.handle(.failed("the compositor closed the overlay"))
+        #expect(out.first == .remove && !out.contains(.covered))
+        #expect(s.handle(.frame(at: 500)).isEmpty)
+    }
+}
