@@ -47,7 +47,10 @@ let package = Package(
         .target(name: "OrientService", dependencies: ["OrientCore", "OrientSensor", "CEventLoop", "CJSONC"]),
         // The plugin's one boundary with wlroots (include/orient_wlr.h, the same for every
         // release; what differs between releases is in its C files), plus the public header.
-        .target(name: "CWlrGlue", dependencies: ["CWlroots"]),
+        .target(name: "CWlrGlue", dependencies: ["CWlroots", "CPixels"]),
+        // Pixels on the CPU (the old frame of a transition scaled down, turned, faded): no window
+        // system, so that the plugin and the daemon's shield draw alike.
+        .target(name: "CPixels"),
         // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
         .target(
             name: "WlrOrientPlugin",
@@ -64,7 +67,7 @@ let package = Package(
         // `wlr-orient daemon`: the controller beside compositors that load no plugin.
         .target(
             name: "OrientDaemon",
-            dependencies: ["OrientCore", "OrientSensor", "OrientService", "CEventLoop", "CWaylandClient", "CEvdev", "CUdev"]
+            dependencies: ["OrientCore", "OrientSensor", "OrientService", "CEventLoop", "CWaylandClient", "CEvdev", "CUdev", "CPixels"]
         ),
         // GLib from Debian, for its key-file parser.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),

@@ -41,11 +41,11 @@ cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
 cp "$bin/wlr-orient" "$out/wlr-orient"
 cp "$bin/wlr-orient-daemon" "$out/wlr-orient-daemon"
 [ "$mode" = release ] && strip "$out/libwlr-orient.so" "$out/wlr-orient" "$out/wlr-orient-daemon"
-# The plugin's wlroots boundary, checked without warnings against this wlroots (SwiftPM compiles
-# it with its own flags, which show no C warnings).
-for glue in Sources/CWlrGlue/*.c; do
+# The plugin's wlroots boundary and the pixels it shares with the daemon, checked without
+# warnings against this wlroots (SwiftPM compiles them with its own flags, which show no C warnings).
+for glue in Sources/CWlrGlue/*.c Sources/CPixels/*.c; do
     cc -fsyntax-only -Wall -Wextra -Wno-unused-parameter -Werror -DWLR_USE_UNSTABLE -ISources/CWlrGlue/include \
-        $(pkg-config --cflags "$WLR_ORIENT_WLROOTS" wayland-server pixman-1) "$glue"
+        -ISources/CPixels/include $(pkg-config --cflags "$WLR_ORIENT_WLROOTS" wayland-server pixman-1) "$glue"
 done
 # The preload for unmodified compositors (wlr-orient run): C, libc only, no policy. It is built
 # for the wlroots it is compiled against, named by that library's soname.

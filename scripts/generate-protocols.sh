@@ -26,6 +26,9 @@ generate server-header "$xdg_shell" "$glue/include/xdg-shell-protocol.h"
 generate private-code "$xdg_shell" "$glue/generated/xdg-shell-protocol.c"
 generate server-header protocol/wlr-orient-v1.xml "$glue/include/wlr-orient-v1-protocol.h"
 generate private-code protocol/wlr-orient-v1.xml "$glue/generated/wlr-orient-v1-protocol.c"
+# Layer-shell's get_popup names xdg_popup: the client side of xdg-shell too.
+generate client-header "$xdg_shell" "$client/include/xdg-shell-client-protocol.h"
+generate private-code "$xdg_shell" "$client/generated/xdg-shell-protocol.c"
 for xml in protocol/wlr/*.xml; do
     name=$(basename "$xml" .xml)
     generate client-header "$xml" "$client/include/$name-client-protocol.h"

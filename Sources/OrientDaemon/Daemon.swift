@@ -59,6 +59,12 @@ public final class Daemon {
     private var reconciler: HeadsReconciler
     /// The configuration being tested or applied (the reconciler sends one at a time).
     private var configuration: HeadConfiguration?
+    /// The shield over each turning panel, by head; a shield a newer one replaces stays until
+    /// that one is on screen (the newer one's picture is of it).
+    private var shields: [HeadsReconciler.HeadKey: Shield] = [:]
+    private var replaced: [HeadsReconciler.HeadKey: Shield] = [:]
+    /// What the compositor lacks for shields, said once.
+    private var shieldsSaid = false
 
     /// Connects and starts; nil (with the reason logged) when it cannot.
     public static func run(_ options: Options) -> Exit {
@@ -150,7 +156,10 @@ public final class Daemon {
             return 0
         }
         heads.done = { [unowned self] in headsDone() }
-        heads.removed = { [unowned self] proxy in reconcile(.headGone(Self.key(proxy))) }
+        heads.removed = { [unowned self] proxy in
+            shields[Self.key(proxy)]?.report(.failed("the output went"))
+            reconcile(.headGone(Self.key(proxy)))
+        }
         heads.finished = { [unowned self] in
             Log.error("the compositor withdrew wlr-output-management")
             exit = .displayGone
@@ -167,6 +176,12 @@ public final class Daemon {
         globals.outputsChanged = { [unowned self] removed in
             if let removed { toplevels?.forget(output: removed) } else { toplevels?.panelsChanged() }
         }
+        let missing = globals.shieldParts.missing
+        if !missing.isEmpty, !shieldsSaid {
+            shieldsSaid = true
+            Log.info("the compositor offers no \(missing.joined(separator: ", ")): the panel turns without a transition here (a cut)")
+        }
+        reconcile(.canShield(missing.isEmpty))
         // What the compositor described on binding: the panels first, then the toplevels on them.
         headsDone()
         toplevels?.attach(report: { [unowned self] in dispatch($0) }, panelsOf: { [unowned self] in panels(of: $0) })
@@ -237,6 +252,9 @@ public final class Daemon {
 
     /// Destroys what the connection holds and disconnects (once).
     private func closeConnection() {
+        for shield in Array(shields.values) + Array(replaced.values) { shield.remove() }
+        shields = [:]
+        replaced = [:]
         configuration?.destroy()
         configuration = nil
         toplevels?.destroy()
@@ -271,9 +289,8 @@ public final class Daemon {
     /// The commands that touch the compositor; the runner carries out the rest.
     private func perform(_ command: HostCommand) {
         switch command {
-        case .show(let id, let orientation, _):
-            // Transitions are the plugin's for now (issue #24 brings them here).
-            reconcile(.want(id, orientation))
+        case .show(let id, let orientation, let transition):
+            reconcile(.want(id, orientation, transition: transition))
         case .tellShown, .tellFelt:
             break   // our protocol is the plugin's: no client speaks it to the daemon
         }
@@ -307,9 +324,9 @@ public final class Daemon {
             case .apply(let transforms):
                 send(transforms, apply: true)
             case .cover(let covers):
-                covers.forEach { reconcile(.covered($0.key)) }
-            case .uncover:
-                break
+                covers.forEach(cover)
+            case .uncover(let key, let applied):
+                shields[key]?.report(.applied(applied, at: monotonicSeconds() * 1000))
             case .assume(let key, let transform):
                 if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
             case .panelsChanged:
@@ -320,6 +337,28 @@ public final class Daemon {
                 Log.error(line)
             }
         }
+    }
+
+    /// Lays a shield over a panel about to turn; the apply waits until it is on screen.
+    private func cover(_ cover: HeadsReconciler.Cover) {
+        let key = cover.key
+        guard let head = heads?.heads.values.first(where: { Self.key($0.proxy) == key }),
+              let output = globals.output(named: head.name, at: (head.x, head.y)) else {
+            Log.info("cannot tell which wl_output the panel is: it turns without a transition")
+            return reconcile(.covered(key))
+        }
+        if let old = shields[key] { replaced[key] = old }
+        let shield = Shield(cover: cover, output: output, parts: globals.shieldParts, loop: loop, covered: { [unowned self] in
+            replaced.removeValue(forKey: key)?.remove()
+            reconcile(.covered(key))
+        }, gone: { [unowned self] shield in
+            if shields[key] === shield {
+                shields[key] = nil
+                Log.info("\(head.name): the shield is gone")
+            }
+        })
+        shields[key] = shield
+        shield.start()
     }
 
     /// A configuration of every head as reported, with `transforms` changed: tested or applied.

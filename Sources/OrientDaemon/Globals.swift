@@ -12,6 +12,10 @@ final class Globals {
     /// wl_output proxies by global name, and their output names once told.
     private var outputs: [UInt32: OpaquePointer] = [:]
     private(set) var outputNames: [OpaquePointer: String] = [:]
+    /// Where each wl_output lies in the compositor's space (its geometry event).
+    private var outputPositions: [OpaquePointer: (x: Int32, y: Int32)] = [:]
+    /// What the shield over a turning panel needs (nil: the compositor lacks it).
+    private(set) var shieldParts = ShieldParts()
     /// A wl_output global appeared or went after start-up (its proxy, and whether it went).
     var outputsChanged: (_ removed: OpaquePointer?) -> Void = { _ in }
 
@@ -19,6 +23,9 @@ final class Globals {
     static let outputManagerVersion: UInt32 = 2
     static let toplevelManagerVersion: UInt32 = 3
     static let outputVersion: UInt32 = 4
+    static let compositorVersion: UInt32 = 4
+    static let layerShellVersion: UInt32 = 4
+    static let screencopyVersion: UInt32 = 3
 
     init(display: OpaquePointer) {
         registry = wl_display_get_registry(display)
@@ -26,9 +33,11 @@ final class Globals {
     }
 
     func destroy() {
+        shieldParts.destroy()
         outputs.values.forEach { wl_output_destroy($0) }
         outputs = [:]
         outputNames = [:]
+        outputPositions = [:]
         if let registry { wl_registry_destroy(registry) }
         registry = nil
     }
@@ -48,6 +57,15 @@ final class Globals {
         case "zwlr_foreign_toplevel_manager_v1" where toplevels == nil:
             guard let manager = OpaquePointer(wl_registry_bind(registry, name, glue_foreign_toplevel_manager_interface(), min(version, Self.toplevelManagerVersion))) else { return }
             toplevels = ForeignToplevels(manager: manager)
+        case "wl_compositor" where shieldParts.compositor == nil:
+            shieldParts.compositor = OpaquePointer(wl_registry_bind(registry, name, glue_compositor_interface(), min(version, Self.compositorVersion)))
+        case "wl_shm" where shieldParts.shm == nil:
+            shieldParts.shm = OpaquePointer(wl_registry_bind(registry, name, glue_shm_interface(), 1))
+        case "zwlr_layer_shell_v1" where shieldParts.layerShell == nil:
+            shieldParts.layerShell = OpaquePointer(wl_registry_bind(registry, name, glue_layer_shell_interface(), min(version, Self.layerShellVersion)))
+        case "zwlr_screencopy_manager_v1" where shieldParts.screencopy == nil:
+            shieldParts.screencopyVersion = min(version, Self.screencopyVersion)
+            shieldParts.screencopy = OpaquePointer(wl_registry_bind(registry, name, glue_screencopy_manager_interface(), shieldParts.screencopyVersion))
         case "wl_output":
             guard let output = OpaquePointer(wl_registry_bind(registry, name, glue_output_interface(), min(version, Self.outputVersion))) else { return }
             outputs[name] = output
@@ -58,9 +76,19 @@ final class Globals {
         }
     }
 
+    /// The wl_output of the output named `name`; where outputs have no names (wl_output before
+    /// version 4, as in wlroots 0.15), the one alone at its head's position.
+    func output(named name: String, at position: (x: Int32, y: Int32)) -> OpaquePointer? {
+        if let named = outputNames.first(where: { $0.value == name })?.key { return named }
+        guard outputNames.isEmpty else { return nil }
+        let there = outputs.values.filter { outputPositions[$0].map { $0 == position } ?? false }
+        return there.count == 1 ? there.first : outputs.count == 1 ? outputs.values.first : nil
+    }
+
     private func globalRemoved(name: UInt32) {
         guard let output = outputs.removeValue(forKey: name) else { return }
         outputNames[output] = nil
+        outputPositions[output] = nil
         outputsChanged(output)
         wl_output_destroy(output)
     }
@@ -83,7 +111,10 @@ final class Globals {
     nonisolated(unsafe) private static let outputListener: UnsafeMutablePointer<wl_output_listener> = {
         let l = UnsafeMutablePointer<wl_output_listener>.allocate(capacity: 1)
         l.initialize(to: wl_output_listener(
-            geometry: { _, _, _, _, _, _, _, _, _, _ in },
+            geometry: { data, output, x, y, _, _, _, _, _, _ in
+                guard let output else { return }
+                owner(data)?.outputPositions[output] = (x, y)
+            },
             mode: { _, _, _, _, _, _ in },
             done: { data, _ in owner(data)?.outputsChanged(nil) },
             scale: { _, _, _ in },
@@ -94,4 +125,28 @@ final class Globals {
             description: { _, _, _ in }))
         return l
     }()
+}
+
+/// The globals the shield needs, bound when offered.
+struct ShieldParts {
+    var compositor: OpaquePointer?
+    var shm: OpaquePointer?
+    var layerShell: OpaquePointer?
+    var screencopy: OpaquePointer?
+    var screencopyVersion: UInt32 = 0
+
+    /// What is missing, by protocol name (empty: a shield can be laid).
+    var missing: [String] {
+        [("wl_compositor", compositor), ("wl_shm", shm), ("zwlr_layer_shell_v1", layerShell),
+         ("zwlr_screencopy_manager_v1", screencopy)].compactMap { $0.1 == nil ? $0.0 : nil }
+    }
+
+    mutating func destroy() {
+        if let screencopy { zwlr_screencopy_manager_v1_destroy(screencopy) }
+        // zwlr_layer_shell_v1.destroy is version 3's: before it, the proxy is only forgotten.
+        if let layerShell { wl_proxy_destroy(layerShell) }
+        if let shm { wl_shm_destroy(shm) }
+        if let compositor { wl_compositor_destroy(compositor) }
+        self = ShieldParts()
+    }
 }

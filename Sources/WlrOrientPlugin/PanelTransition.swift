@@ -11,9 +11,9 @@ final class PanelTransition {
     private let texture: OpaquePointer
     /// For the frames in which it turns: a smaller copy in memory, turned on the CPU into a canvas
     /// that the renderer only scales up (pixman turns a picture at a high cost per pixel drawn;
-    /// see glue_picture in the glue's header). Nil where the frame cannot be read on the CPU: then
+    /// see pixels_picture in CPixels's header). Nil where the frame cannot be read on the CPU: then
     /// the renderer turns the full texture.
-    private let turning: (picture: UnsafeMutablePointer<glue_picture>, canvas: OpaquePointer)?
+    private let turning: (picture: UnsafeMutablePointer<pixels_picture>, canvas: OpaquePointer)?
     private(set) var run: TransitionRun
     /// The toplevels sent a configure for the new layout, with its serial: the old frame stays
     /// until each has committed it (or is gone, or hidden).
@@ -34,13 +34,13 @@ final class PanelTransition {
     }
 
     private static func turningCanvas(renderer: OpaquePointer, frame: OpaquePointer)
-        -> (UnsafeMutablePointer<glue_picture>, OpaquePointer)? {
+        -> (UnsafeMutablePointer<pixels_picture>, OpaquePointer)? {
         guard let picture = glue_picture_scaled_down(frame, Int32(TransitionRun.turningSourceDivisor)) else { return nil }
         let divisor = Int32(TransitionRun.turningCanvasDivisor)
         var width: Int32 = 0, height: Int32 = 0
         orient_wlr_buffer_size(frame, &width, &height)
         guard let canvas = glue_canvas_create(renderer, (width + divisor - 1) / divisor, (height + divisor - 1) / divisor) else {
-            glue_picture_destroy(picture)
+            pixels_picture_destroy(picture)
             return nil
         }
         return (picture, canvas)
@@ -50,7 +50,7 @@ final class PanelTransition {
         orient_wlr_texture_destroy(texture)
         if let turning {
             glue_canvas_destroy(turning.canvas)
-            glue_picture_destroy(turning.picture)
+            pixels_picture_destroy(turning.picture)
         }
     }
 
@@ -98,7 +98,7 @@ final class PanelTransition {
     }
 
     /// The moved picture turned on the CPU into the canvas, which the renderer scales up.
-    private func drawTurned(_ placement: OldFramePlacement, through turning: (picture: UnsafeMutablePointer<glue_picture>, canvas: OpaquePointer),
+    private func drawTurned(_ placement: OldFramePlacement, through turning: (picture: UnsafeMutablePointer<pixels_picture>, canvas: OpaquePointer),
                             into frame: OpaquePointer, width: Int32, height: Int32) -> Bool {
         guard let texture = glue_canvas_texture(turning.canvas) else { return false }
         var canvasWidth: Int32 = 0, canvasHeight: Int32 = 0
@@ -109,7 +109,7 @@ final class PanelTransition {
                                                     pictureWidth: Int(turning.picture.pointee.width),
                                                     pictureHeight: Int(turning.picture.pointee.height)),
               glue_canvas_draw_turned(turning.canvas, turning.picture, Int32(canvasDraw.width), Int32(canvasDraw.height),
-                                      canvasDraw.rows.map { glue_span(start: Int32($0.start), end: Int32($0.end)) },
+                                      canvasDraw.rows.map { pixels_span(start: Int32($0.start), end: Int32($0.end)) },
                                       canvasDraw.pictureMap)
         else { return false }
         return draw(texture, into: frame, with: canvasDraw.matrix, alpha: placement.alpha, through: canvasDraw.boxes)

@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <wayland-server-core.h>
 
+#include "pixels.h"
 #include "wlr-orient.h"
 #include "wlr-orient-v1-protocol.h"
 
@@ -229,14 +230,9 @@ void glue_orient_object_post_error(struct glue_orient_object *object, uint32_t c
 /* --- The old frame of a rotation, turned on the CPU: pixman turns a picture at 2.5 to 7 ns a
  * pixel drawn, so the plugin turns a small copy of it into a canvas half the panel's size itself
  * and has the renderer only scale that up (an untransformed scale, which every renderer does fast). */
-struct glue_picture {
-	uint32_t *pixels; /* opaque XRGB, rows of `width` */
-	int width, height;
-};
 /* A copy of `buffer` `factor` times smaller each way (each pixel the mean of a factor × factor
  * block; factor 1 to 16), in memory. NULL when the buffer's pixels cannot be read on the CPU. */
-struct glue_picture *glue_picture_scaled_down(struct wlr_buffer *buffer, int factor);
-void glue_picture_destroy(struct glue_picture *picture);
+struct pixels_picture *glue_picture_scaled_down(struct wlr_buffer *buffer, int factor);
 /* `width` × `height` pixels in memory and a texture of them from `renderer`. Create it outside
  * rendering (wlroots 0.15 to 0.17 assert that no texture is made between begin and end). */
 struct glue_canvas;
@@ -244,16 +240,12 @@ struct glue_canvas *glue_canvas_create(struct wlr_renderer *renderer, int width,
 /* NULL is fine. */
 void glue_canvas_destroy(struct glue_canvas *canvas);
 struct wlr_texture *glue_canvas_texture(struct glue_canvas *canvas);
-/* Columns start..<end of one canvas row. */
-struct glue_span {
-	int start, end;
-};
 /* Fills row y of the canvas's top-left `width` × `height` pixels over rows[y] (`height` of
  * them): each pixel takes the picture's pixel nearest to `map` applied to its centre (map:
  * row-major 2 × 3, canvas pixels to picture pixels), or transparent where that falls outside the
  * picture; then brings the texture up to date. False (and nothing drawn) for a size or a span
  * beyond the canvas or a map far out of range. */
-bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct glue_picture *picture,
-	int width, int height, const struct glue_span *rows, const double map[6]);
+bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct pixels_picture *picture,
+	int width, int height, const struct pixels_span *rows, const double map[6]);
 
 #endif

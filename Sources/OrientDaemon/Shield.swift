@@ -1,0 +1,324 @@
+import CEventLoop
+import CPixels
+import CWaylandClient
+import Glibc
+import OrientCore
+import OrientSensor
+import OrientService
+
+/// One shield over one turning panel: the screencopy picture of the panel, the overlay it is
+/// shown on (a layer-shell surface in the overlay layer, no input), and the transition's frames
+/// drawn into shared memory. It carries out what `PanelShield` (the core) says and reports what
+/// happened to it; every buffer exists only while the shield does.
+final class Shield {
+    typealias Key = HeadsReconciler.HeadKey
+
+    private var steps: PanelShield
+    private let parts: ShieldParts
+    private let output: OpaquePointer
+    private let loop: OpaquePointer
+    /// The shield is on screen (or could not be laid): the apply may go.
+    private let onCovered: () -> Void
+    /// The shield is gone (finished, failed or removed): forget it.
+    private let onGone: (Shield) -> Void
+
+    // The capture, then the picture: raw panel pixels (the output's buffer as it is scanned out).
+    private var capture: OpaquePointer?
+    private var format: UInt32 = 0
+    private var width = 0, height = 0, stride = 0
+    private var yInverted = false
+    private var memory: UnsafeMutableRawPointer?
+    private var memorySize = 0
+    private var pool: OpaquePointer?
+    /// Buffer 0 holds the picture (opaque); 1 and 2 take turns with the transition's frames.
+    private var buffers: [OpaquePointer?] = [nil, nil, nil]
+    private var busy = [false, false, false]
+    private var nextDrawn = 1
+    /// The picture scaled down, which the turning frames are drawn from.
+    private var small: UnsafeMutablePointer<pixels_picture>?
+
+    // The overlay.
+    private var surface: OpaquePointer?
+    private var layer: OpaquePointer?
+    private var callback: OpaquePointer?
+    private var timer: OpaquePointer?
+    private var configured: (width: Int, height: Int)?
+
+    /// The wl_shm formats a screencopy buffer may have that the shield draws: ARGB8888 and XRGB8888.
+    private static let argb: UInt32 = 0, xrgb: UInt32 = 1
+
+    init(cover: HeadsReconciler.Cover, output: OpaquePointer, parts: ShieldParts, loop: OpaquePointer,
+         covered: @escaping () -> Void, gone: @escaping (Shield) -> Void) {
+        steps = PanelShield(from: cover.from, to: cover.to, plan: cover.transition)
+        self.parts = parts
+        self.output = output
+        self.loop = loop
+        onCovered = covered
+        onGone = gone
+    }
+
+    func start() { perform(PanelShield.start) }
+
+    /// Something happened to it from outside (the apply was answered, the output went).
+    func report(_ event: PanelShield.Event) { perform(steps.handle(event)) }
+
+    private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
+
+    private static func owner(_ data: UnsafeMutableRawPointer?) -> Shield? {
+        data.map { Unmanaged<Shield>.fromOpaque($0).takeUnretainedValue() }
+    }
+
+    private func perform(_ commands: [PanelShield.Command]) {
+        for command in commands {
+            switch command {
+            case .capture: startCapture()
+            case .lay: lay()
+            case .show(let transform): show(transform)
+            case .covered: onCovered()
+            case .draw(let placement): draw(placement)
+            case .wake(let afterMs): wake(afterMs: afterMs)
+            case .remove: remove()
+            case .info(let line): Log.info(line)
+            }
+        }
+    }
+
+    private static var nowMs: Double { monotonicSeconds() * 1000 }
+
+    // MARK: the picture
+
+    private func startCapture() {
+        guard let screencopy = parts.screencopy,
+              let frame = zwlr_screencopy_manager_v1_capture_output(screencopy, 0, output) else {
+            return report(.failed("the compositor cannot capture the panel"))
+        }
+        capture = frame
+        zwlr_screencopy_frame_v1_add_listener(frame, Self.captureListener, context)
+    }
+
+    /// The compositor said which buffer it copies into: make it (and the frames' buffers beside).
+    private func bufferKnown(format: UInt32, width: UInt32, height: UInt32, stride: UInt32) {
+        guard buffers[0] == nil, let capture else { return }
+        guard format == Self.argb || format == Self.xrgb, width > 0, height > 0, stride >= width * 4, width <= 16384, height <= 16384 else {
+            return report(.failed("the compositor offers the panel's picture as wl_shm format \(format), which the shield does not draw"))
+        }
+        self.format = format
+        self.width = Int(width)
+        self.height = Int(height)
+        self.stride = Int(stride)
+        let one = self.stride * self.height
+        guard let shm = parts.shm, makeMemory(size: one * 3, shm: shm) else {
+            return report(.failed("no shared memory for the panel's picture"))
+        }
+        for index in 0..<3 {
+            guard let pool, let buffer = wl_shm_pool_create_buffer(pool, Int32(one * index), Int32(width), Int32(height), Int32(stride),
+                                                                   index == 0 ? format : Self.argb) else {
+                return report(.failed("no shared memory for the panel's picture"))
+            }
+            buffers[index] = buffer
+            wl_buffer_add_listener(buffer, Self.bufferListener, context)
+        }
+        zwlr_screencopy_frame_v1_copy(capture, buffers[0])
+    }
+
+    private func makeMemory(size: Int, shm: OpaquePointer) -> Bool {
+        let fd = glue_shm_file(size)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapped != MAP_FAILED else { return false }
+        memory = mapped
+        memorySize = size
+        pool = wl_shm_create_pool(shm, fd, Int32(size))
+        return pool != nil
+    }
+
+    private func captured() {
+        if let capture { zwlr_screencopy_frame_v1_destroy(capture) }
+        capture = nil
+        if yInverted, let memory { pixels_flip_rows(memory, stride, Int32(height)) }
+        report(.captured)
+    }
+
+    // MARK: the overlay
+
+    private func lay() {
+        guard let compositor = parts.compositor, let layerShell = parts.layerShell,
+              let surface = wl_compositor_create_surface(compositor) else {
+            return report(.failed("the compositor cannot make the overlay"))
+        }
+        self.surface = surface
+        // An empty input region: touches and clicks go through to the apps beneath.
+        if let region = wl_compositor_create_region(compositor) {
+            wl_surface_set_input_region(surface, region)
+            wl_region_destroy(region)
+        }
+        guard let layer = zwlr_layer_shell_v1_get_layer_surface(layerShell, surface, output, 3 /* overlay */, "wlr-orient-shield") else {
+            return report(.failed("the compositor cannot make the overlay"))
+        }
+        self.layer = layer
+        zwlr_layer_surface_v1_add_listener(layer, Self.layerListener, context)
+        zwlr_layer_surface_v1_set_anchor(layer, 15)  // all four edges: the whole output
+        zwlr_layer_surface_v1_set_exclusive_zone(layer, -1)  // over panels and bars too
+        zwlr_layer_surface_v1_set_keyboard_interactivity(layer, 0)
+        wl_surface_commit(surface)
+    }
+
+    private func configure(serial: UInt32, width: UInt32, height: UInt32) {
+        guard let layer else { return }
+        zwlr_layer_surface_v1_ack_configure(layer, serial)
+        configured = (Int(width), Int(height))
+        report(.configured(width: Int(width), height: Int(height)))
+    }
+
+    /// The scale that makes the panel's buffer, under `transform`, the overlay's configured size
+    /// (nil: none does, as at a fractional scale).
+    private func scale(under transform: OutputTransform) -> Int32? {
+        guard let configured, configured.width > 0, configured.height > 0 else { return nil }
+        let (w, h) = transform.rawValue % 2 == 0 ? (width, height) : (height, width)
+        let scale = w / configured.width
+        return scale >= 1 && scale * configured.width == w && scale * configured.height == h ? Int32(scale) : nil
+    }
+
+    /// The picture, unchanged, under `transform`: pixel for pixel what the panel shows.
+    private func show(_ transform: OutputTransform) {
+        present(buffer: 0, under: transform)
+    }
+
+    private func present(buffer index: Int, under transform: OutputTransform) {
+        guard let surface, let buffer = buffers[index] else { return }
+        guard let scale = scale(under: transform) else {
+            return report(.failed("the overlay's size (\(configured.map { "\($0.width)x\($0.height)" } ?? "none")) is not the panel's \(width)x\(height) at a whole scale"))
+        }
+        wl_surface_attach(surface, buffer, 0, 0)
+        wl_surface_set_buffer_transform(surface, transform.rawValue)
+        wl_surface_set_buffer_scale(surface, scale)
+        wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
+        if let callback { wl_callback_destroy(callback) }
+        callback = wl_surface_frame(surface)
+        if let callback { wl_callback_add_listener(callback, Self.frameListener, context) }
+        busy[index] = true
+        wl_surface_commit(surface)
+    }
+
+    private func frameDone() {
+        if let callback { wl_callback_destroy(callback) }
+        callback = nil
+        report(.presented)
+        report(.frame(at: Self.nowMs))
+    }
+
+    // MARK: the transition
+
+    private func draw(_ placement: OldFramePlacement) {
+        guard let memory else { return }
+        // The frame buffer not held by the compositor; both held: try again shortly.
+        guard let index = [nextDrawn, 3 - nextDrawn].first(where: { !busy[$0] }) else { return wake(afterMs: 4) }
+        nextDrawn = 3 - index
+        let one = stride * height
+        let target = (memory + one * index).assumingMemoryBound(to: UInt32.self)
+        let picture = memory.assumingMemoryBound(to: UInt32.self)
+        let alpha = UInt32((min(max(placement.alpha, 0), 1) * 255).rounded())
+        let rowPixels = stride / 4
+        if placement.isMoved {
+            memset(target, 0, one)
+            if small == nil { small = pixels_picture_scaled_down(memory, stride, Int32(width), Int32(height), Int32(TransitionRun.turningSourceDivisor)) }
+            if let small, let canvas = placement.canvasDraw(width: width, height: height, canvasWidth: rowPixels, canvasHeight: height,
+                                                            scale: 1, pictureWidth: Int(small.pointee.width), pictureHeight: Int(small.pointee.height)) {
+                let left = Int32(canvas.matrix[2].rounded()), top = Int32(canvas.matrix[5].rounded())
+                let width = min(Int32(canvas.width), Int32(rowPixels) - left), height = min(Int32(canvas.height), Int32(self.height) - top)
+                _ = pixels_draw_turned(target, Int32(rowPixels), Int32(self.height), left, top, small, width, height,
+                                       canvas.rows.map { pixels_span(start: Int32($0.start), end: Int32(min($0.end, Int(width)))) },
+                                       canvas.pictureMap, alpha)
+            }
+        } else {
+            pixels_fade(target, picture, rowPixels * height, alpha)
+        }
+        present(buffer: index, under: steps.to)
+    }
+
+    private func wake(afterMs: Double) {
+        if timer == nil {
+            timer = glue_add_timer(loop, context) { data in
+                Shield.owner(data)?.report(.frame(at: Shield.nowMs))
+                return 0
+            }
+        }
+        if let timer { wl_event_source_timer_update(timer, Int32(max(1, afterMs.rounded(.up)))) }
+    }
+
+    // MARK: going
+
+    /// Destroys everything of the shield (once); its owner forgets it.
+    func remove() {
+        if let timer { wl_event_source_remove(timer) }
+        timer = nil
+        if let capture { zwlr_screencopy_frame_v1_destroy(capture) }
+        capture = nil
+        if let callback { wl_callback_destroy(callback) }
+        callback = nil
+        if let layer { zwlr_layer_surface_v1_destroy(layer) }
+        layer = nil
+        if let surface { wl_surface_destroy(surface) }
+        surface = nil
+        for case let buffer? in buffers { wl_buffer_destroy(buffer) }
+        buffers = [nil, nil, nil]
+        if let pool { wl_shm_pool_destroy(pool) }
+        pool = nil
+        if let memory { munmap(memory, memorySize) }
+        memory = nil
+        pixels_picture_destroy(small)
+        small = nil
+        onGone(self)
+    }
+
+    // MARK: listeners
+
+    nonisolated(unsafe) private static let captureListener: UnsafeMutablePointer<zwlr_screencopy_frame_v1_listener> = {
+        let l = UnsafeMutablePointer<zwlr_screencopy_frame_v1_listener>.allocate(capacity: 1)
+        l.initialize(to: zwlr_screencopy_frame_v1_listener(
+            buffer: { data, _, format, width, height, stride in
+                guard let shield = owner(data) else { return }
+                // Version 3 lists every buffer type, then buffer_done; before it, this is the one.
+                shield.pending = (format, width, height, stride)
+                if shield.parts.screencopyVersion < 3 { shield.bufferDone() }
+            },
+            flags: { data, _, flags in owner(data)?.yInverted = flags & 1 != 0 },
+            ready: { data, _, _, _, _ in owner(data)?.captured() },
+            failed: { data, _ in owner(data)?.report(.failed("the compositor could not capture the panel")) },
+            damage: { _, _, _, _, _, _ in },
+            linux_dmabuf: { _, _, _, _, _ in },
+            buffer_done: { data, _ in owner(data)?.bufferDone() }))
+        return l
+    }()
+
+    /// The shared-memory buffer the compositor offered, until it has offered them all.
+    private var pending: (format: UInt32, width: UInt32, height: UInt32, stride: UInt32)?
+
+    private func bufferDone() {
+        guard let pending else { return report(.failed("the compositor offers no shared-memory picture of the panel")) }
+        bufferKnown(format: pending.format, width: pending.width, height: pending.height, stride: pending.stride)
+    }
+
+    nonisolated(unsafe) private static let bufferListener: UnsafeMutablePointer<wl_buffer_listener> = {
+        let l = UnsafeMutablePointer<wl_buffer_listener>.allocate(capacity: 1)
+        l.initialize(to: wl_buffer_listener(release: { data, buffer in
+            guard let shield = owner(data), let index = shield.buffers.firstIndex(where: { $0 == buffer }) else { return }
+            shield.busy[index] = false
+        }))
+        return l
+    }()
+
+    nonisolated(unsafe) private static let layerListener: UnsafeMutablePointer<zwlr_layer_surface_v1_listener> = {
+        let l = UnsafeMutablePointer<zwlr_layer_surface_v1_listener>.allocate(capacity: 1)
+        l.initialize(to: zwlr_layer_surface_v1_listener(
+            configure: { data, _, serial, width, height in owner(data)?.configure(serial: serial, width: width, height: height) },
+            closed: { data, _ in owner(data)?.report(.failed("the compositor closed the overlay")) }))
+        return l
+    }()
+
+    nonisolated(unsafe) private static let frameListener: UnsafeMutablePointer<wl_callback_listener> = {
+        let l = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
+        l.initialize(to: wl_callback_listener(done: { data, _, _ in owner(data)?.frameDone() }))
+        return l
+    }()
+}
