@@ -67,6 +67,9 @@ echo "== transitions: ms per frame each kind adds on pixman, beside memcpy of th
 echo "== daemon: step to transform applied beside rot8's model (500 ms polling) and iio-sensor-proxy; idle wakeups; memory"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_vs_polling.py --steps 15
 
+echo "== daemon in phoc 0.24 at 1920x1200: step to transform applied with the shield (rotate, crossfade) beside the cut; CPU per frame; frames missed over 20 turns"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_shield.py --turns 20
+
 echo "== one client holding thousands of wlr-orient objects: each request at 8,000 (limit 20 us), the stall when 16,000 go (limit 50 ms)"
 /usr/bin/python3 benchmarks/protocol_flood.py --requests 40000
 

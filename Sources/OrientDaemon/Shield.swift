@@ -60,7 +60,11 @@ final class Shield {
     func start() { perform(PanelShield.start) }
 
     /// Something happened to it from outside (the apply was answered, the output went).
-    func report(_ event: PanelShield.Event) { perform(steps.handle(event)) }
+    func report(_ event: PanelShield.Event) {
+        let commands = steps.handle(event)
+        Log.debug("shield: \(event) -> \(commands)")
+        perform(commands)
+    }
 
     private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
 
@@ -211,6 +215,7 @@ final class Shield {
 
     private func draw(_ placement: OldFramePlacement) {
         guard let memory else { return }
+        let started = Self.threadCPUMs
         // The frame buffer not held by the compositor; both held: try again shortly.
         guard let index = [nextDrawn, 3 - nextDrawn].first(where: { !busy[$0] }) else { return wake(afterMs: 4) }
         nextDrawn = 3 - index
@@ -234,6 +239,15 @@ final class Shield {
             pixels_fade(target, picture, rowPixels * height, alpha)
         }
         present(buffer: index, under: steps.to)
+        // For benchmarks/daemon_shield.py: when each frame went out and what drawing it cost.
+        Log.debug("shield frame at \(Int((Self.nowMs * 1000).rounded())) us, cpu \(Int(((Self.threadCPUMs - started) * 1000).rounded())) us, \(width)x\(height)")
+    }
+
+    /// This thread's CPU time, in milliseconds.
+    private static var threadCPUMs: Double {
+        var now = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
     }
 
     private func wake(afterMs: Double) {

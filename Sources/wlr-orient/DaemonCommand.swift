@@ -18,8 +18,14 @@ struct DaemonCommand: ParsableCommand {
             rotate-when = "tablet-mode" it reads the tablet-mode switch itself (evdev, read \
             only; the `input` group may be needed).
 
-            Plugin only: the rotation and cross-fade animations, launching an app already in its \
-            orientation (the daemon sees a window only once it is shown), an app's own \
+            It animates too where the compositor offers wlr-layer-shell, wlr-screencopy and \
+            wl_shm (sway, labwc, river, wayfire, Hyprland, niri, phoc): it shows a capture of \
+            the panel on an overlay that takes no input, turns the panel under it, holds the \
+            picture for [transition] timeout-ms (from outside it cannot see when the apps have \
+            redrawn), then plays the rotation or cross-fade and removes the overlay. Without \
+            those protocols, at a fractional scale, or with kind = "none", it cuts.
+
+            Plugin only: launching an app already in its orientation (the daemon sees a window only once it is shown), an app's own \
             declaration over the wlr-orient protocol, and mapping touch to the panel (map the \
             touchscreen to the panel in the compositor's own config: sway `input type:touch \
             map_to_output eDP-1`, Hyprland `input:touchdevice:output`).

@@ -78,11 +78,11 @@ class Session:
 
     display = "wayland-0"
 
-    def start_daemon(self):
+    def start_daemon(self, *args):
         """`wlr-orient daemon` as nobody beside the compositor (umockdev's preload kept: it reads
-        the sensor); its log in `self.daemon_log`."""
+        the sensor), with `args` (`--debug`); its log in `self.daemon_log`."""
         env = dict(self.env, WAYLAND_DISPLAY=self.display)
-        self.daemon = subprocess.Popen(AS_NOBODY + [RUNNER, "daemon", "--config", self.config], env=env,
+        self.daemon = subprocess.Popen(AS_NOBODY + [RUNNER, "daemon", "--config", self.config] + list(args), env=env,
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, text=True, bufsize=1)
         self.daemon_log = Lines(self.daemon.stderr)

@@ -298,13 +298,16 @@ def test_a_reload_that_sets_rotate_when_tablet_mode_opens_the_switch_and_one_bac
         assert s.stop() == 0
 
 
-def test_daemon_help_says_what_needs_the_plugin():
+def test_daemon_help_says_what_needs_the_plugin_and_where_the_daemon_animates():
     r = subprocess.run([BIN, "daemon", "--help"], capture_output=True, text=True, timeout=30)
     assert r.returncode == 0, r.stderr
     text = " ".join(r.stdout.split())
-    plugin_only = text.split("Plugin only:")[1]
-    for feature in ("animations", "launching an app already in its orientation", "wlr-orient protocol", "touch"):
+    daemon, plugin_only = text.split("Plugin only:")
+    for feature in ("launching an app already in its orientation", "wlr-orient protocol", "touch"):
         assert feature in plugin_only, (feature, text)
+    # Which compositors animate, and why the others cut.
+    for words in ("wlr-layer-shell", "wlr-screencopy", "Hyprland", "niri", "timeout-ms", "it cuts"):
+        assert words in daemon, (words, text)
 
 
 def test_a_daemon_where_the_plugin_already_runs_stops_with_status_4():

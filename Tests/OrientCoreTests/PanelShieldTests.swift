@@ -40,6 +40,15 @@ struct PanelShieldTests {
         #expect(s.handle(.frame(at: 1420)).isEmpty)
     }
 
+    @Test func aTransitionAfterALongHoldStillPlaysFromItsStart() {
+        var s = Self.covered(TransitionPlan(kind: .rotate, durationMs: 250, timeoutMs: 300))
+        _ = s.handle(.applied(true, at: 0))
+        _ = s.handle(.frame(at: 17))
+        // One wake-up at the end of the hold: the turn starts there, not 283 ms into it.
+        guard case .draw(let first)? = s.handle(.frame(at: 301)).first else { Issue.record("no frame drawn"); return }
+        #expect(first.alpha > 0.9)
+    }
+
     @Test func anAnswerBeforeTheNewSizeShowsTheNewTransformAtOnce() {
         var s = Self.covered()
         #expect(s.handle(.applied(true, at: 0)) == [.show(.rotated90), .wake(afterMs: 100)])

@@ -52,8 +52,10 @@ public struct TransitionRun: Sendable {
         if revealedAt == nil {
             let timedOut = now - startedAt >= Double(max(plan.timeoutMs, 0))
             guard clientsReady || !waitsForClients || timedOut else { return .old(.held) }
-            // The reveal counts from the frame before, so the first frame it shows has moved.
-            revealedAt = lastFrameAt
+            // The reveal counts from the frame before, so the first frame it shows has moved;
+            // at most one frame (60 Hz) before, where nothing was drawn while it was held (the
+            // daemon's shield wakes once at the end of its hold).
+            revealedAt = max(lastFrameAt, now - Self.revealLeadMs)
         }
         let elapsed = now - (revealedAt ?? now)
         guard plan.kind == .rotate || plan.kind == .crossfade, durationMs > 0, elapsed < durationMs else { return .finished }
@@ -87,6 +89,9 @@ public struct TransitionRun: Sendable {
     /// into is: the renderer then only scales the canvas up (an untransformed draw, fast on
     /// pixman), and a quarter of the pixels are turned.
     public static let turningCanvasDivisor = 2
+
+    /// How long before the first frame of a reveal the reveal counts from, at most.
+    static let revealLeadMs = 1000.0 / 60
 
     /// One step of an 8-bit alpha: less changes no pixel (pixman keeps 8 bits of it).
     static let leastVisibleAlpha = 1.0 / 255
