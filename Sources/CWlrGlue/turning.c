@@ -1,5 +1,6 @@
-/* The turning old frame of a rotation, drawn on the CPU (see glue_picture and glue_canvas in
- * orient_wlr.h). Mechanism only: where the picture goes is the core's. */
+/* The turning old frame of a rotation, drawn on the CPU: the wlroots side (reading a wlr_buffer,
+ * the canvas's texture; see glue_canvas in orient_wlr.h) of what CPixels draws. Mechanism only:
+ * where the picture goes is the core's. */
 #include <drm_fourcc.h>
 #include <stdint.h>
 #include <stdlib.h>

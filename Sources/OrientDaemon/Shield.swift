@@ -34,6 +34,8 @@ final class Shield {
     private var buffers: [OpaquePointer?] = [nil, nil, nil]
     private var busy = [false, false, false]
     private var nextDrawn = 1
+    /// The rows each frame buffer's last turned frame drew into.
+    private var drawnRows: [Range<Int>?] = [nil, nil, nil]
     /// The picture scaled down, which the turning frames are drawn from.
     private var small: UnsafeMutablePointer<pixels_picture>?
 
@@ -225,15 +227,20 @@ final class Shield {
         let alpha = UInt32((min(max(placement.alpha, 0), 1) * 255).rounded())
         let rowPixels = stride / 4
         if placement.isMoved {
-            memset(target, 0, one)
+            // Transparent but for the picture: only the rows this buffer's last frame drew need
+            // clearing (new shared memory is zero).
+            if let rows = drawnRows[index] { memset(target + rows.lowerBound * rowPixels, 0, rows.count * stride) }
+            drawnRows[index] = nil
             if small == nil { small = pixels_picture_scaled_down(memory, stride, Int32(width), Int32(height), Int32(TransitionRun.turningSourceDivisor)) }
             if let small, let canvas = placement.canvasDraw(width: width, height: height, canvasWidth: rowPixels, canvasHeight: height,
                                                             scale: 1, pictureWidth: Int(small.pointee.width), pictureHeight: Int(small.pointee.height)) {
                 let left = Int32(canvas.matrix[2].rounded()), top = Int32(canvas.matrix[5].rounded())
                 let width = min(Int32(canvas.width), Int32(rowPixels) - left), height = min(Int32(canvas.height), Int32(self.height) - top)
-                _ = pixels_draw_turned(target, Int32(rowPixels), Int32(self.height), left, top, small, width, height,
-                                       canvas.rows.map { pixels_span(start: Int32($0.start), end: Int32(min($0.end, Int(width)))) },
-                                       canvas.pictureMap, alpha)
+                if pixels_draw_turned(target, Int32(rowPixels), Int32(self.height), left, top, small, width, height,
+                                      canvas.rows.map { pixels_span(start: Int32($0.start), end: Int32(min($0.end, Int(width)))) },
+                                      canvas.pictureMap, alpha) {
+                    drawnRows[index] = Int(top)..<Int(top + height)
+                }
             }
         } else {
             pixels_fade(target, picture, rowPixels * height, alpha)

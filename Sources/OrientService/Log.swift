@@ -9,15 +9,18 @@ public enum Log {
 
     /// Set once, before anything logs (the plugin when it is created).
     nonisolated(unsafe) public static var write: (Level, String) -> Void = { level, message in
-        guard level != .debug || showDebug else { return }
         let line = Array("wlr-orient: \(message)\n".utf8)
         _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 
-    /// Whether the default writer prints debug lines.
+    /// Whether debug lines are written at all (the plugin sets it: the compositor's log filters them).
     nonisolated(unsafe) public static var showDebug = false
 
     public static func info(_ message: String) { write(.info, message) }
     public static func error(_ message: String) { write(.error, message) }
-    public static func debug(_ message: String) { write(.debug, message) }
+    /// The message is made only when debug lines are wanted (some come on every frame).
+    public static func debug(_ message: @autoclosure () -> String) {
+        guard showDebug else { return }
+        write(.debug, message())
+    }
 }

@@ -6,7 +6,8 @@ import OrientService
 
 @_cdecl("wlr_orient_create")
 public func wlr_orient_create(_ host: UnsafePointer<wlr_orient_host>?) -> UnsafeMutablePointer<wlr_orient>? {
-    // Our lines go to the compositor's log.
+    // Our lines go to the compositor's log, which keeps debug lines at its own verbosity.
+    Log.showDebug = true
     Log.write = { level, message in
         switch level {
         case .debug: glue_log(ORIENT_WLR_LOG_DEBUG, message)

@@ -158,9 +158,7 @@ public struct HeadsReconciler: Sendable {
             heads[key] = nil
             shielded.remove(key)
             // Its shield went with it: the rest of the configuration need not wait for it.
-            if covering.remove(key) != nil, covering.isEmpty, let sent, sent.applying {
-                out.append(.apply(sent.transforms))
-            }
+            covered(key, &out)
             if let id = panels[key] { removePanel(key, id, &out) }
         case .device(let device):
             self.device = device
@@ -172,8 +170,7 @@ public struct HeadsReconciler: Sendable {
         case .canShield(let can):
             canShield = can
         case .covered(let key):
-            guard covering.remove(key) != nil, covering.isEmpty, let sent, sent.applying else { break }
-            out.append(.apply(sent.transforms))
+            covered(key, &out)
         case .settle:
             if needsSubmit {
                 needsSubmit = false
@@ -291,6 +288,12 @@ public struct HeadsReconciler: Sendable {
             let from = OutputTransform(for: head.showing)
             return from == to ? nil : Cover(key: key, from: from, to: to, transition: plan)
         }
+    }
+
+    /// The shield over `key` is up (or will never be): the apply goes once none is awaited.
+    private mutating func covered(_ key: HeadKey, _ out: inout [Command]) {
+        guard covering.remove(key) != nil, covering.isEmpty, let sent, sent.applying else { return }
+        out.append(.apply(sent.transforms))
     }
 
     /// The shields laid for the configuration in flight: it was answered (or never sent).
