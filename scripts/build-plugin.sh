@@ -64,7 +64,7 @@ case "$wlroots_version" in
     0.16.* | 0.17.*) ;;
     *)
         cc -O2 -Wall -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
-            -ISources/CWlrGlue/include $(pkg-config --cflags --libs "$WLR_ORIENT_WLROOTS" wayland-server xkbcommon pixman-1 libdrm) -ldl
+            -ISources/CWlrGlue/include -Icontrib/host/generated $(pkg-config --cflags --libs "$WLR_ORIENT_WLROOTS" wayland-server xkbcommon pixman-1 libdrm) -ldl
         built="$built $out/wlr-orient-host"
         ;;
 esac

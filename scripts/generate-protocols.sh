@@ -5,6 +5,7 @@
 #   Sources/CWlrGlue/include/wlr-orient-v1-protocol.h, generated/*.c   our protocol (protocol/)
 #   Sources/CWaylandClient/include/*-client-protocol.h, generated/*.c   the daemon's client side
 #       of output management, foreign toplevels, layer-shell and screencopy (protocol/wlr/)
+#   contrib/host/generated/wlr-layer-shell-unstable-v1-protocol.h   the reference host's layer-shell
 # The XML is checked against wayland-scanner's DTD (--strict). A file is replaced only when its
 # content changes, so that an unchanged protocol does not rebuild the plugin.
 set -euo pipefail
@@ -29,6 +30,9 @@ generate private-code protocol/wlr-orient-v1.xml "$glue/generated/wlr-orient-v1-
 # Layer-shell's get_popup names xdg_popup: the client side of xdg-shell too.
 generate client-header "$xdg_shell" "$client/include/xdg-shell-client-protocol.h"
 generate private-code "$xdg_shell" "$client/generated/xdg-shell-protocol.c"
+# The reference host (contrib/host) offers layer-shell: wlroots' header includes the server side.
+mkdir -p contrib/host/generated
+generate server-header protocol/wlr/wlr-layer-shell-unstable-v1.xml contrib/host/generated/wlr-layer-shell-unstable-v1-protocol.h
 for xml in protocol/wlr/*.xml; do
     name=$(basename "$xml" .xml)
     generate client-header "$xml" "$client/include/$name-client-protocol.h"

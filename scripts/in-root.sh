@@ -56,7 +56,8 @@ PKG_CONFIG_PATH="$prefix/lib/pkgconfig" cc -Wall -Werror -o /tmp/uses-wlr-orient
 echo "a C program compiled against wlr-orient.h and linked with pkg-config: wlroots $(PKG_CONFIG_PATH="$prefix/lib/pkgconfig" pkg-config --variable=wlroots wlr-orient)"
 
 # Tests/Roots (the compositors of this wlroots under `wlr-orient run`), and the reference host's
-# end-to-end tests from Tests/Integration, built here for this wlroots. Left out of the latter:
+# end-to-end tests from Tests/Integration, built here for this wlroots: the plugin's, and the
+# daemon's beside the host without it (its shield on the host's layer-shell). Left out of the latter:
 # what needs a release build or valgrind (the host machine runs those), and the check that reads
 # the clone's git.
 left_out="not release and not valgrind and not generated_from_it"
@@ -65,6 +66,7 @@ set +e
 WLR_ORIENT_BUILD=/work/src/$build WLR_ORIENT_BIN=/work/src/$build/wlr-orient \
     python3 -m pytest -q -p no:cacheprovider Tests/Roots Tests/Integration/test_plugin.py Tests/Integration/test_apps.py \
     Tests/Integration/test_protocol.py Tests/Integration/test_transitions.py Tests/Integration/test_control.py \
+    Tests/Integration/test_daemon.py Tests/Integration/test_daemon_transitions.py \
     -k "$left_out" 2>&1 | tee "$log" | tail -n 15
 set -e
 summary=$(tail -n 1 "$log")

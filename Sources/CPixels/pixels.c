@@ -116,6 +116,15 @@ void pixels_fade(uint32_t *target, const uint32_t *source, size_t count, uint32_
 	}
 }
 
+void pixels_make_opaque(void *data, size_t stride, int width, int height) {
+	for (int y = 0; data != NULL && y < height; y++) {
+		uint32_t *row = (uint32_t *)((char *)data + (size_t)y * stride);
+		for (int x = 0; x < width; x++) {
+			row[x] |= 0xff000000;
+		}
+	}
+}
+
 void pixels_flip_rows(void *data, size_t stride, int height) {
 	char *rows = data, *scratch = malloc(stride);
 	if (rows == NULL || scratch == NULL) {

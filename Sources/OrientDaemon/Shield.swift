@@ -30,7 +30,9 @@ final class Shield {
     private var memory: UnsafeMutableRawPointer?
     private var memorySize = 0
     private var pool: OpaquePointer?
-    /// Buffer 0 holds the picture (opaque); 1 and 2 take turns with the transition's frames.
+    /// The capture's target: the picture's memory, in the format the compositor copies in.
+    private var copyTarget: OpaquePointer?
+    /// Buffer 0 shows the picture (opaque); 1 and 2 take turns with the transition's frames.
     private var buffers: [OpaquePointer?] = [nil, nil, nil]
     private var busy = [false, false, false]
     private var nextDrawn = 1
@@ -45,6 +47,9 @@ final class Shield {
     private var callback: OpaquePointer?
     private var timer: OpaquePointer?
     private var configured: (width: Int, height: Int)?
+    /// Removed: nothing of it may be made again (a failure reported while a list of commands is
+    /// carried out removes it before the rest of the list, such as a wake-up, is reached).
+    private var isGone = false
 
     /// The wl_shm formats a screencopy buffer may have that the shield draws: ARGB8888 and XRGB8888.
     private static let argb: UInt32 = 0, xrgb: UInt32 = 1
@@ -76,6 +81,13 @@ final class Shield {
 
     private func perform(_ commands: [PanelShield.Command]) {
         for command in commands {
+            // Once removed, only what concerns others still goes: the apply's release, a log line.
+            if isGone {
+                switch command {
+                case .covered, .info: break
+                default: continue
+                }
+            }
             switch command {
             case .capture: startCapture()
             case .lay: lay()
@@ -116,15 +128,23 @@ final class Shield {
         guard let shm = parts.shm, makeMemory(size: one * 3, shm: shm) else {
             return report(.failed("no shared memory for the panel's picture"))
         }
+        // The copy goes into the picture's memory in the format the compositor asked for; what
+        // is shown is ARGB, all three buffers: a surface whose buffers change format is one that
+        // wlroots 0.19 and later may go on treating as opaque (it updates the texture in place),
+        // hiding the apps under a fading frame. The picture is made opaque when it arrives.
+        guard let pool, let copyTarget = wl_shm_pool_create_buffer(pool, 0, Int32(width), Int32(height), Int32(stride), format) else {
+            return report(.failed("no shared memory for the panel's picture"))
+        }
+        self.copyTarget = copyTarget
         for index in 0..<3 {
-            guard let pool, let buffer = wl_shm_pool_create_buffer(pool, Int32(one * index), Int32(width), Int32(height), Int32(stride),
-                                                                   index == 0 ? format : Self.argb) else {
+            guard let buffer = wl_shm_pool_create_buffer(pool, Int32(one * index), Int32(width), Int32(height), Int32(stride),
+                                                   Self.argb) else {
                 return report(.failed("no shared memory for the panel's picture"))
             }
             buffers[index] = buffer
             wl_buffer_add_listener(buffer, Self.bufferListener, context)
         }
-        zwlr_screencopy_frame_v1_copy(capture, buffers[0])
+        zwlr_screencopy_frame_v1_copy(capture, copyTarget)
     }
 
     private func makeMemory(size: Int, shm: OpaquePointer) -> Bool {
@@ -141,7 +161,10 @@ final class Shield {
     private func captured() {
         if let capture { zwlr_screencopy_frame_v1_destroy(capture) }
         capture = nil
+        if let copyTarget { wl_buffer_destroy(copyTarget) }
+        copyTarget = nil
         if yInverted, let memory { pixels_flip_rows(memory, stride, Int32(height)) }
+        if format == Self.xrgb, let memory { pixels_make_opaque(memory, stride, Int32(width), Int32(height)) }
         report(.captured)
     }
 
@@ -271,6 +294,8 @@ final class Shield {
 
     /// Destroys everything of the shield (once); its owner forgets it.
     func remove() {
+        guard !isGone else { return }
+        isGone = true
         if let timer { wl_event_source_remove(timer) }
         timer = nil
         if let capture { zwlr_screencopy_frame_v1_destroy(capture) }
@@ -281,6 +306,8 @@ final class Shield {
         layer = nil
         if let surface { wl_surface_destroy(surface) }
         surface = nil
+        if let copyTarget { wl_buffer_destroy(copyTarget) }
+        copyTarget = nil
         for case let buffer? in buffers { wl_buffer_destroy(buffer) }
         buffers = [nil, nil, nil]
         if let pool { wl_shm_pool_destroy(pool) }

@@ -45,7 +45,7 @@ class Session:
     """The host (no plugin; the panel HEADLESS-1, optionally a second output) and the daemon."""
 
     def __init__(self, config="", pose=NORMAL, host_args=(), outputs='["HEADLESS-1"]', state=None, top="",
-                 tablet_switch=None):
+                 tablet_switch=None, size="1280x800"):
         """`tablet_switch`: evemu event lines (seconds after the daemon opens it) for a fake
         tablet-mode switch, an evdev device that umockdev emulates (its capabilities: EV_SW,
         SW_TABLET_MODE)."""
@@ -54,7 +54,7 @@ class Session:
         if tablet_switch is not None:
             add_tablet_switch(self.fake, tablet_switch)
         self.host = Compositor(self.fake, plugin="", config=config, outputs=outputs, state=state, top=top,
-                               extra_args=list(host_args))
+                               extra_args=list(host_args), size=size)
         self.daemon = None
         self.start_daemon()
 

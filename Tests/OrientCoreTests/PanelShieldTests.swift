@@ -49,9 +49,11 @@ struct PanelShieldTests {
         #expect(first.alpha > 0.9)
     }
 
-    @Test func anAnswerBeforeTheNewSizeShowsTheNewTransformAtOnce() {
+    @Test func anAnswerBeforeTheTurnedSizeWaitsForItBeforeShowingTheNewTransform() {
+        // The reference host answers the apply, then configures the overlay anew: the picture
+        // under the new transform fits only the turned size.
         var s = Self.covered()
-        #expect(s.handle(.applied(true, at: 0)) == [.show(.rotated90), .wake(afterMs: 100)])
+        #expect(s.handle(.applied(true, at: 0)) == [.wake(afterMs: 100)])
         #expect(s.handle(.configured(width: 800, height: 1280)) == [.show(.rotated90)])
     }
 

@@ -15,6 +15,12 @@
  * then the heads are described anew (as phoc does); --done-before-succeeded describes the heads
  * (ending with `done`) first, as some wlroots 0.17 compositors do.
  *
+ * It offers wlr-layer-shell (the daemon's shield over a turning panel, bars): each layer surface
+ * is placed on its output by its anchors and margins, above or below the toplevels by its layer,
+ * and configured anew when a turn changes its output's box; it prints "layer-surface NAMESPACE
+ * new on OUTPUT", "... configured W H" and "... destroyed". Touches go to the topmost surface whose
+ * input region holds the point.
+ *
  * Every toplevel is maximized to the output, or with --tile laid out side by side in equal
  * columns (not maximized, as a tiling compositor does). Each frame is rendered in the order a
  * wlroots 0.15 compositor on wlr_scene uses to give the plugin its transitions (see
@@ -46,6 +52,8 @@
  *   refuse-configurations on|off  every output configuration test and apply fails (or not)
  *   add-output WxH     a new headless output; answers "added-output NAME"
  *   remove-output NAME destroys an output (unplugged); answers "removed-output NAME"
+ *   close-layers       closes every layer-shell surface (as a compositor may at any time);
+ *                      answers "closed-layers N"
  *   memcpy-bench N     times N copies of three frames' worth of bytes with memcpy; answers
  *                      "memcpy-3-frames-ms MEDIAN P99"
  *   quit
@@ -74,6 +82,7 @@
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_input_device.h>
+#include <wlr/types/wlr_layer_shell_v1.h>
 #include <wlr/types/wlr_output.h>
 #include <wlr/types/wlr_output_layout.h>
 #include <wlr/types/wlr_output_management_v1.h>
@@ -116,12 +125,16 @@ struct host {
 	struct wlr_output_manager_v1 *output_manager;
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevels; /* NULL with --no-foreign-toplevel */
 	struct wlr_xdg_shell *xdg_shell;
+	struct wlr_layer_shell_v1 *layer_shell;
+	/* The scene, bottom to top: background and bottom layers, toplevels, top and overlay layers. */
+	struct wlr_scene_tree *layers_below, *toplevel_tree, *layers_above;
 	struct wlr_seat *seat;
 	struct wlr_cursor *cursor;
 	struct wlr_input_device *touch;
 	struct wlr_input_device *tablet_switch;
 	struct wl_list outputs;   /* struct host_output.link */
 	struct wl_list toplevels; /* struct host_toplevel.link */
+	struct wl_list layers;    /* struct host_layer.link */
 
 	bool tile;
 	bool refuse_configurations; /* "refuse-configurations on": every test and apply fails */
@@ -137,6 +150,7 @@ struct host {
 	struct wl_listener new_output;
 	struct wl_listener new_input;
 	struct wl_listener new_xdg_surface;
+	struct wl_listener new_layer_surface;
 	struct wl_listener cursor_touch_down;
 	struct wl_listener cursor_touch_up;
 	struct wl_listener output_transformed;
@@ -197,6 +211,19 @@ struct host_toplevel {
 #endif
 };
 
+/* A layer-shell surface (a panel, a bar, `wlr-orient daemon`'s shield over a turning panel): on its
+ * output, in the tree of its layer, placed by its anchors and margins, and configured anew when
+ * its output's box changes (a turn). */
+struct host_layer {
+	struct wl_list link; /* host.layers */
+	struct host *host;
+	struct wlr_layer_surface_v1 *layer_surface;
+	struct wlr_scene_node *node;      /* its surface and subsurfaces */
+	int configured_width, configured_height; /* the last size sent, 0 before any */
+	struct wl_listener commit;
+	struct wl_listener destroy;
+};
+
 /* What the toplevel calls take: the wlr_xdg_surface in 0.15, the wlr_xdg_toplevel from 0.16. */
 #if HOST_STATES
 #define TOPLEVEL_ARG(t) ((t)->xdg_surface->toplevel)
@@ -204,6 +231,18 @@ struct host_toplevel {
 #else
 #define TOPLEVEL_ARG(t) ((t)->xdg_surface)
 #define SURFACE_MAPPED(xdg) ((xdg)->mapped)
+#endif
+
+/* Scene parents are trees from 0.16, nodes before; a layer surface may be configured once it
+ * has been added (0.15: its initial commit) or initialized (0.18 on). */
+#if HOST_STATES
+#define SCENE_PARENT(tree) (tree)
+#define SUBSURFACE_TREE_NODE(parent, surface) (&wlr_scene_subsurface_tree_create((parent), (surface))->node)
+#define LAYER_READY(layer_surface) ((layer_surface)->initialized)
+#else
+#define SCENE_PARENT(tree) (&(tree)->node)
+#define SUBSURFACE_TREE_NODE(parent, surface) wlr_scene_subsurface_tree_create((parent), (surface))
+#define LAYER_READY(layer_surface) ((layer_surface)->added)
 #endif
 
 static bool dump_frame(struct host *host, const char *path);
@@ -269,9 +308,119 @@ static void arrange(struct host *host, struct host_toplevel *only) {
 	}
 }
 
+/* One edge's worth of placement: where a surface of `size` (0: the whole span between the
+ * margins) goes along a span of `span` pixels, anchored to the start, the end, both or neither
+ * (centred). */
+static void place_along(int span, uint32_t size, bool start, bool end, int32_t margin_start, int32_t margin_end,
+		int *offset, int *length) {
+	*length = size > 0 ? (int)size : span - margin_start - margin_end;
+	if (start && !end) {
+		*offset = margin_start;
+	} else if (end && !start) {
+		*offset = span - *length - margin_end;
+	} else {
+		*offset = (span - *length) / 2;
+	}
+}
+
+/* Places the layer surface on its output and sends a configure when its size changes. */
+static void arrange_layer(struct host_layer *layer) {
+	struct wlr_layer_surface_v1 *layer_surface = layer->layer_surface;
+	struct wlr_box box;
+	if (!LAYER_READY(layer_surface) || !output_box(layer->host, layer_surface->output, &box)) {
+		return;
+	}
+	const struct wlr_layer_surface_v1_state *state = &layer_surface->current;
+	uint32_t anchor = state->anchor;
+	int x, y, width, height;
+	place_along(box.width, state->desired_width, anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT,
+		anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT, state->margin.left, state->margin.right, &x, &width);
+	place_along(box.height, state->desired_height, anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP,
+		anchor & ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM, state->margin.top, state->margin.bottom, &y, &height);
+	if (width <= 0 || height <= 0) {
+		return;
+	}
+	wlr_scene_node_set_position(layer->node, box.x + x, box.y + y);
+	if (width != layer->configured_width || height != layer->configured_height) {
+		layer->configured_width = width;
+		layer->configured_height = height;
+		wlr_layer_surface_v1_configure(layer_surface, width, height);
+		printf("layer-surface %s configured %d %d\n", layer_surface->namespace, width, height);
+		fflush(stdout);
+	}
+}
+
+static void arrange_layers(struct host *host) {
+	struct host_layer *layer;
+	wl_list_for_each(layer, &host->layers, link) {
+		arrange_layer(layer);
+	}
+}
+
+static void layer_handle_commit(struct wl_listener *listener, void *data) {
+	struct host_layer *layer = wl_container_of(listener, layer, commit);
+	arrange_layer(layer);
+}
+
+static void layer_handle_destroy(struct wl_listener *listener, void *data) {
+	struct host_layer *layer = wl_container_of(listener, layer, destroy);
+	printf("layer-surface %s destroyed\n", layer->layer_surface->namespace);
+	fflush(stdout);
+	wl_list_remove(&layer->commit.link);
+	wl_list_remove(&layer->destroy.link);
+	wl_list_remove(&layer->link);
+	wlr_scene_node_destroy(layer->node);
+	free(layer);
+}
+
+/* From 0.18 a new layer surface is announced when it is made, and configured at its initial
+ * commit; in 0.15, at its initial commit, and configured then. Without an output of its own
+ * it goes on the panel. */
+static void handle_new_layer_surface(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, new_layer_surface);
+	struct wlr_layer_surface_v1 *layer_surface = data;
+	if (layer_surface->output == NULL) {
+		layer_surface->output = first_output(host);
+	}
+	struct host_layer *layer = calloc(1, sizeof(*layer));
+	if (layer == NULL || layer_surface->output == NULL) {
+		free(layer);
+		wlr_layer_surface_v1_destroy(layer_surface);
+		return;
+	}
+	layer->host = host;
+	layer->layer_surface = layer_surface;
+	bool above = layer_surface->pending.layer >= ZWLR_LAYER_SHELL_V1_LAYER_TOP;
+	layer->node = SUBSURFACE_TREE_NODE(SCENE_PARENT(above ? host->layers_above : host->layers_below),
+		layer_surface->surface);
+	layer->commit.notify = layer_handle_commit;
+	wl_signal_add(&layer_surface->surface->events.commit, &layer->commit);
+	layer->destroy.notify = layer_handle_destroy;
+	wl_signal_add(&layer_surface->events.destroy, &layer->destroy);
+	wl_list_insert(&host->layers, &layer->link);
+	printf("layer-surface %s new on %s\n", layer_surface->namespace, layer_surface->output->name);
+	fflush(stdout);
+	arrange_layer(layer);
+}
+
+/* Closes every layer surface on `output` (all of them for NULL), as a compositor does when an
+ * output goes; answers how many. */
+static int close_layers(struct host *host, struct wlr_output *output) {
+	struct host_layer *layer, *next;
+	int closed = 0;
+	wl_list_for_each_safe(layer, next, &host->layers, link) {
+		if (output == NULL || layer->layer_surface->output == output) {
+			wlr_layer_surface_v1_destroy(layer->layer_surface);
+			closed++;
+		}
+	}
+	return closed;
+}
+
 static void handle_output_transformed(struct wl_listener *listener, void *data) {
 	struct host *host = wl_container_of(listener, host, output_transformed);
 	arrange(host, NULL);
+	arrange_layers(host);
 }
 
 static double clock_seconds(clockid_t clock) {
@@ -501,6 +650,7 @@ static void free_record(struct host_output *o) {
 
 static void output_handle_destroy(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, destroy);
+	close_layers(o->host, o->output);
 	free(o->pending_dump);
 	if (o->last_frame != NULL) {
 		wlr_buffer_unlock(o->last_frame);
@@ -663,6 +813,7 @@ static void handle_output_manager_config(struct host *host, struct wlr_output_co
 			publish_outputs(host);
 		}
 		arrange(host, NULL); /* a turned output has a new box: clients re-layout */
+		arrange_layers(host);
 	}
 }
 
@@ -784,7 +935,7 @@ static void handle_new_xdg_toplevel(struct wl_listener *listener, void *data) {
 	toplevel->destroy.notify = toplevel_handle_destroy;
 	wl_signal_add(&xdg_toplevel->events.destroy, &toplevel->destroy);
 	wl_list_insert(&host->toplevels, &toplevel->link);
-	toplevel->node = &wlr_scene_xdg_surface_create(&host->scene->tree, xdg_surface)->node;
+	toplevel->node = &wlr_scene_xdg_surface_create(host->toplevel_tree, xdg_surface)->node;
 }
 #else
 /* In 0.15 this fires at the toplevel's initial commit: the size set here is in its first configure. */
@@ -804,7 +955,7 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 	toplevel->destroy.notify = toplevel_handle_destroy;
 	wl_signal_add(&xdg_surface->events.destroy, &toplevel->destroy);
 	wl_list_insert(&host->toplevels, &toplevel->link);
-	toplevel->node = wlr_scene_xdg_surface_create(&host->scene->node, xdg_surface);
+	toplevel->node = wlr_scene_xdg_surface_create(&host->toplevel_tree->node, xdg_surface);
 	arrange(host, toplevel);
 }
 
@@ -1127,6 +1278,8 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		} else {
 			printf("remove-output failed %s\n", word);
 		}
+	} else if (strncmp(line, "close-layers", 12) == 0) {
+		printf("closed-layers %d\n", close_layers(host, NULL));
 	} else if (sscanf(line, "memcpy-bench %d", &count) == 1) {
 		memcpy_bench(host, count);
 	} else if (strncmp(line, "quit", 4) == 0) {
@@ -1220,6 +1373,7 @@ int main(int argc, char *argv[]) {
 	struct host host = { .tile = tile, .done_before_succeeded = done_first };
 	wl_list_init(&host.outputs);
 	wl_list_init(&host.toplevels);
+	wl_list_init(&host.layers);
 	host.display = wl_display_create();
 #if HOST_STATES
 	host.backend = wlr_headless_backend_create(wl_display_get_event_loop(host.display));
@@ -1256,10 +1410,18 @@ int main(int argc, char *argv[]) {
 #if HOST_STATES
 	host.scene_layout = wlr_scene_attach_output_layout(host.scene, host.output_layout);
 	host.xdg_shell = wlr_xdg_shell_create(host.display, 3);
+	host.layer_shell = wlr_layer_shell_v1_create(host.display, 4);
+	struct wlr_scene_tree *root = &host.scene->tree;
 #else
 	wlr_scene_attach_output_layout(host.scene, host.output_layout);
 	host.xdg_shell = wlr_xdg_shell_create(host.display);
+	host.layer_shell = wlr_layer_shell_v1_create(host.display);
+	struct wlr_scene_node *root = &host.scene->node;
 #endif
+	/* Made in this order, each above the last. */
+	host.layers_below = wlr_scene_tree_create(root);
+	host.toplevel_tree = wlr_scene_tree_create(root);
+	host.layers_above = wlr_scene_tree_create(root);
 	host.seat = wlr_seat_create(host.display, "seat0");
 	host.cursor = wlr_cursor_create();
 	wlr_cursor_attach_output_layout(host.cursor, host.output_layout);
@@ -1275,6 +1437,8 @@ int main(int argc, char *argv[]) {
 	host.new_xdg_surface.notify = handle_new_xdg_surface;
 	wl_signal_add(&host.xdg_shell->events.new_surface, &host.new_xdg_surface);
 #endif
+	host.new_layer_surface.notify = handle_new_layer_surface;
+	wl_signal_add(&host.layer_shell->events.new_surface, &host.new_layer_surface);
 	host.cursor_touch_down.notify = handle_touch_down;
 	wl_signal_add(&host.cursor->events.touch_down, &host.cursor_touch_down);
 	host.cursor_touch_up.notify = handle_touch_up;
@@ -1345,6 +1509,7 @@ int main(int argc, char *argv[]) {
 	wl_list_remove(&host.output_manager_apply.link);
 	wl_list_remove(&host.output_manager_test.link);
 	wl_display_destroy_clients(host.display);
+	wl_list_remove(&host.new_layer_surface.link);
 #if HOST_STATES
 	/* From 0.18 the backend is not the display's: it goes first, and its outputs with it; then
 	 * the scene, the input devices, the cursor, the renderer; the display last (its globals, and

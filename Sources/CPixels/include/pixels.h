@@ -41,6 +41,10 @@ bool pixels_draw_turned(uint32_t *canvas, int canvas_width, int canvas_height, i
 /* `count` pixels of `source` (opaque) at `alpha` (0 to 255) into `target`, premultiplied ARGB. */
 void pixels_fade(uint32_t *target, const uint32_t *source, size_t count, uint32_t alpha);
 
+/* Sets the alpha byte of every pixel of the `width` x `height` ARGB8888 pixels at `data` to
+ * opaque (in place): an XRGB8888 picture whose padding byte is undefined, made a valid ARGB one. */
+void pixels_make_opaque(void *data, size_t stride, int width, int height);
+
 /* Turns the `height` rows at `data`, `stride` bytes each, upside down (in place). */
 void pixels_flip_rows(void *data, size_t stride, int height);
 

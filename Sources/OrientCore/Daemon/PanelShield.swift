@@ -64,6 +64,8 @@ public struct PanelShield: Sendable {
     public private(set) var step: Step = .capturing
     /// The overlay's size when it was first configured: a different one later is the turned layout.
     private var firstSize: (width: Int, height: Int)?
+    /// The compositor has configured the overlay with the turned layout's size.
+    private var sizeTurned = false
     private var applied = false
     /// The transform the picture was last shown under.
     private var shownUnder: OutputTransform?
@@ -100,7 +102,11 @@ public struct PanelShield: Sendable {
             run = TransitionRun(plan: plan, from: from, to: to, at: now)
             // Laid too late (the apply went without it): nothing to hold, nothing to play.
             guard wasCovered else { return [.remove] }
-            return (shownUnder == to ? [] : [.show(to)]) + frame(at: now)
+            // A quarter turn waits for the overlay's turned size (the picture under the new
+            // transform does not fit the old one); a half turn keeps its size.
+            let quarterTurn = from.rawValue % 2 != to.rawValue % 2
+            let show = shownUnder == to || (quarterTurn && !sizeTurned) ? [] : [Command.show(to)]
+            return show + frame(at: now)
         case (.frame(let now), .playing):
             return frame(at: now)
         case (.failed(let why), let before):
@@ -119,6 +125,7 @@ public struct PanelShield: Sendable {
         guard step != .capturing else { return [] }
         if firstSize == nil { firstSize = (width, height) }
         let turned = firstSize.map { $0.width != width || $0.height != height } ?? false
+        sizeTurned = sizeTurned || turned
         let under = applied || turned ? to : from
         guard step == .covering || step == .covered || (step == .playing && run?.revealedAt == nil) else { return [] }
         shownUnder = under

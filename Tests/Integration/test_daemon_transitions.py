@@ -1,0 +1,218 @@
+"""The daemon's transitions from outside the compositor (issue #24), in the reference host without
+its plugin (wlroots 0.15 here, 0.18 to 0.20 in the Debian roots): the host offers layer-shell and
+screencopy as sway, labwc, river and wayfire do. The host records every frame it commits (raw
+panel pixels, as presented): every frame of a turn is checked, not a sample of them. The card
+client draws green when landscape-shaped, blue when portrait-shaped, its top quarter red; the
+panel is 480x300, so its portrait layout is 300x480."""
+import os
+
+from compositor import Client
+from fakeiio import LEFT_UP, NORMAL
+from test_daemon import Session
+from test_transitions import blend_fraction, old_picture_direction, read_ppm
+
+SHIELD = "wlr-orient-shield"
+
+
+def session(client_binary, transition, **options):
+    """The host (panel 480x300), the daemon with this [transition] table, the card client in front
+    and on screen."""
+    s = Session(config="[transition]\n" + transition, size="480x300", **options)
+    s.log.wait(r"accelerometer: iio:device0")
+    s.card = Client(client_binary, s.host.client_env, app_id="card0", card=True)
+    s.host.out.wait(r"^focused card0$")
+    s.host.command("next-frame", r"^next-frame$")
+    s.host.command("next-frame", r"^next-frame$")
+    return s
+
+
+def end(s):
+    s.card.stop()
+    assert s.stop() == 0, "the daemon ends cleanly (no crash)"
+
+
+def no_overlay_left(s):
+    """The host closes whatever layer surfaces are left, and says how many there were."""
+    return s.host.command("close-layers", r"^closed-layers (\d+)$").group(1) == "0"
+
+
+def turn_recorded(s, pose, shown, directory):
+    """Turns the device and records every frame until the shield is gone and a plain frame after:
+    [(transform, (w, h, rgb))] in order."""
+    s.host.command("record start", r"^recording$")
+    s.fake.set(s.dev, *pose)
+    s.log.wait(r"HEADLESS-1: %s \(transform" % shown)
+    s.log.wait(r"HEADLESS-1: the shield is gone", timeout=15)
+    s.host.command("next-frame", r"^next-frame$")
+    s.host.command("next-frame", r"^next-frame$")
+    return [(transform, read_ppm(path)) for _, transform, path in s.host.record_stop(directory)]
+
+
+def test_a_crossfade_from_outside_shows_every_frame_as_the_old_picture_a_blend_or_the_new(client_binary):
+    s = session(client_binary, 'kind = "crossfade"\nduration-ms = 400\ntimeout-ms = 150\ncurve = "linear"\n')
+    try:
+        _, _, old = s.host.raw_panel()
+        frames = turn_recorded(s, LEFT_UP, "left-up", os.path.join(s.host.dir, "rec"))
+        new = s.host.raw_panel()[2]
+        assert new != old and frames[-1][1][2] == new, "it ends on the plain new orientation"
+        turned = [rgb for transform, (_, _, rgb) in frames if transform == 1]
+        assert all(transform == 1 for transform, _ in frames[len(frames) - len(turned):]), "one apply"
+        # Under the new transform: the old picture held pixel for pixel (nothing stretched or cut),
+        # then blends strictly between old and new, each nearer the new, then the new.
+        held = next(i for i, rgb in enumerate(turned) if rgb != old)
+        assert held >= 1, "the first frame of the new transform shows the old picture as it was"
+        blends = [rgb for rgb in turned[held:] if rgb != new]
+        assert len(blends) >= 8, "%d blended frames in 400 ms" % len(blends)
+        assert all(rgb == new for rgb in turned[held + len(blends):]), "after the fade, only the new"
+        last = 0
+        for rgb in blends:
+            a, off = blend_fraction(old, new, rgb)
+            assert off <= 6, "a frame that is neither old, new nor a blend of them (off by %d)" % off
+            assert 0 < a < 1 and a >= last, "fraction %.3f after %.3f" % (a, last)
+            last = a
+        assert no_overlay_left(s)
+    finally:
+        end(s)
+
+
+def test_a_rotation_from_outside_turns_the_old_picture_through_intermediate_angles(client_binary):
+    s = session(client_binary, 'kind = "rotate"\nduration-ms = 500\ntimeout-ms = 150\ncurve = "linear"\n')
+    try:
+        w, h, old = s.host.raw_panel()
+        frames = turn_recorded(s, LEFT_UP, "left-up", os.path.join(s.host.dir, "rec"))
+        new = s.host.raw_panel()[2]
+        assert frames[-1][1][2] == new, "it ends on the plain new orientation"
+        turned = [rgb for transform, (_, _, rgb) in frames if transform == 1]
+        assert turned[0] == old, "the first frame of the new transform shows the old picture as it was"
+        # Held, the old landscape card's bottom points down (90°); turned into left-up it points
+        # right (0°): in between, the angle only falls.
+        angles = [old_picture_direction(w, h, rgb) for rgb in turned if rgb not in (old, new)]
+        angles = [a for a in angles if a is not None]
+        assert abs(old_picture_direction(w, h, old) - 90) < 3
+        assert len(angles) >= 8, angles
+        assert all(b < a + 1 for a, b in zip(angles, angles[1:])), "the angle goes one way: %s" % angles
+        assert sum(1 for a in angles if 10 < a < 80) >= 5, "intermediate angles: %s" % angles
+        assert old_picture_direction(w, h, new) is None, "nothing of the old card is left"
+        assert no_overlay_left(s)
+    finally:
+        end(s)
+
+
+def test_kind_none_cuts_with_no_overlay(client_binary):
+    s = session(client_binary, 'kind = "none"\n')
+    try:
+        frames = turn_recorded_cut(s)
+        assert not any(SHIELD in line for line in s.host.out.available()), "no layer surface was made"
+        assert frames
+    finally:
+        end(s)
+
+
+def turn_recorded_cut(s):
+    s.host.command("record start times", r"^recording$")
+    s.fake.set(s.dev, *LEFT_UP)
+    s.log.wait(r"HEADLESS-1: left-up \(transform")
+    s.host.wait_frame(1)
+    return s.host.record_stop(os.path.join(s.host.dir, "rec"))
+
+
+def test_a_touch_during_a_transition_reaches_the_app_under_the_overlay(client_binary):
+    s = session(client_binary, 'kind = "rotate"\nduration-ms = 3000\ntimeout-ms = 300\n')
+    try:
+        s.fake.set(s.dev, *LEFT_UP)
+        s.host.out.wait(r"^layer-surface %s configured 300 480$" % SHIELD)
+        s.card.wait_configure(300, 480)
+        s.host.command("next-frame", r"^next-frame$")
+        # The overlay covers the whole panel, held or turning: the touch goes through it, to the
+        # point the host maps it to (without the plugin, wlr_cursor maps a touch to the layout box
+        # as it is, not turned: that is one of the things only the plugin does).
+        s.host.command("touch-down 0.9 0.5", r"^touch-down layout")
+        assert s.card.wait_touch() == (270.0, 240.0)
+        assert not any(l.startswith("layer-surface %s destroyed" % SHIELD) for l in s.host.out.available()), \
+            "the overlay was still up when the touch went through"
+        s.log.wait(r"HEADLESS-1: the shield is gone", timeout=15)
+        assert no_overlay_left(s)
+    finally:
+        end(s)
+
+
+def test_an_overlay_the_compositor_closes_mid_transition_leaves_the_panel_turned_and_nothing_behind(client_binary):
+    s = session(client_binary, 'kind = "rotate"\nduration-ms = 2000\ntimeout-ms = 300\n')
+    try:
+        s.fake.set(s.dev, *LEFT_UP)
+        s.host.out.wait(r"^layer-surface %s configured 300 480$" % SHIELD)
+        s.host.command("close-layers", r"^closed-layers 1$")
+        s.log.wait(r"the panel turns without a transition: the compositor closed the overlay")
+        assert "wlr-orient: HEADLESS-1: the shield is gone" in s.log.seen
+        assert s.transform() == "90"
+        s.host.wait_for_panel(lambda w, h, rgb: rgb == s.host.raw_panel()[2])
+        assert old_picture_direction(*s.host.raw_panel()) is None, "nothing of the old picture on screen"
+        assert no_overlay_left(s) and s.daemon.poll() is None
+    finally:
+        end(s)
+
+
+def test_a_panel_unplugged_mid_transition_leaves_no_overlay_and_a_new_panel_turns_with_one(client_binary):
+    s = session(client_binary, 'kind = "crossfade"\nduration-ms = 2000\ntimeout-ms = 300\n', outputs='["HEADLESS-1", "HEADLESS-2"]')
+    try:
+        s.fake.set(s.dev, *LEFT_UP)
+        s.host.out.wait(r"^layer-surface %s configured 300 480$" % SHIELD)
+        s.host.command("remove-output HEADLESS-1", r"^removed-output HEADLESS-1")
+        assert "layer-surface %s destroyed" % SHIELD in s.host.out.seen, "the host closed it with its output"
+        s.log.wait(r"HEADLESS-1: gone")
+        assert no_overlay_left(s) and s.daemon.poll() is None
+        # A new panel appears: it shows how the device is held, with a shield of its own.
+        s.host.command("add-output 480x300", r"^added-output HEADLESS-2")
+        s.log.wait(r"HEADLESS-2: left-up \(transform 1\)")
+        s.log.wait(r"HEADLESS-2: the shield is gone", timeout=15)
+        assert s.transform("HEADLESS-2") == "90"
+        assert no_overlay_left(s)
+    finally:
+        end(s)
+
+
+def test_the_compositor_going_away_mid_transition_ends_the_daemon_as_it_should(client_binary):
+    s = session(client_binary, 'kind = "rotate"\nduration-ms = 2000\ntimeout-ms = 300\n')
+    try:
+        s.fake.set(s.dev, *LEFT_UP)
+        s.host.out.wait(r"^layer-surface %s configured 300 480$" % SHIELD)
+        s.host.p.kill()
+        s.host.p.wait(timeout=10)
+        assert s.daemon.wait(timeout=10) == 1, "exit status 1 (the service manager restarts it), not a crash"
+        s.log.wait(r"the compositor went away")
+    finally:
+        s.card.stop()
+        if s.daemon.poll() is None:
+            s.daemon.kill()
+
+
+def test_a_second_turn_mid_transition_starts_from_what_is_on_screen_and_ends_in_the_right_transform(client_binary):
+    s = session(client_binary, 'kind = "crossfade"\nduration-ms = 1500\ntimeout-ms = 100\ncurve = "linear"\n')
+    try:
+        _, _, initial = s.host.raw_panel()
+        s.host.command("record start", r"^recording$")
+        s.fake.set(s.dev, *LEFT_UP)
+        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        for _ in range(20):  # 100 ms held, then a few hundred ms into the fade
+            s.host.command("next-frame", r"^next-frame$")
+        s.fake.set(s.dev, *NORMAL)
+        s.log.wait(r"HEADLESS-1: normal \(transform 0\)")
+        # The first shield gives way once the second is on screen (before the apply); the second
+        # plays to its end.
+        s.log.wait(r"HEADLESS-1: the shield is gone", timeout=15)
+        s.host.command("next-frame", r"^next-frame$")
+        s.host.command("next-frame", r"^next-frame$")
+        frames = [(t, read_ppm(path)[2]) for _, t, path in s.host.record_stop(os.path.join(s.host.dir, "rec"))]
+        final = s.host.raw_panel()[2]
+        assert final == initial and frames[-1][1] == final, "back to the plain rendering of normal"
+        assert s.transform() == "normal"
+        turned = [i for i, (t, _) in enumerate(frames) if t == 1]
+        mid = [rgb for t, rgb in frames[turned[0]:turned[-1] + 1]]
+        assert any(rgb != initial for rgb in mid), "the first turn was on screen when the second came"
+        # The first frame back under the normal transform is a frame that was on screen under the
+        # turned one (the second shield's picture): no jump.
+        back = frames[turned[-1] + 1][1]
+        assert back in mid, "the second turn starts from a frame that was on screen"
+        assert no_overlay_left(s)
+    finally:
+        end(s)
