@@ -157,7 +157,8 @@ def build_late(directory):
                    + pkg("--cflags", "--libs", "wayland-server"), check=True)
     host = os.path.join(directory, "libhost.so")
     subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-Dmain=wlr_orient_host_main", "-o", host,
-                    HOST_SOURCE, "-I" + os.path.join(ROOT, "Sources", "CWlrGlue", "include")]
+                    HOST_SOURCE, "-I" + os.path.join(ROOT, "Sources", "CWlrGlue", "include"),
+                    "-I" + os.path.join(ROOT, "contrib", "host", "generated")]
                    + pkg("--cflags", "--libs", "wlroots", "wayland-server", "xkbcommon", "pixman-1", "libdrm") + ["-ldl"],
                    check=True)
     return loader, wayland, host

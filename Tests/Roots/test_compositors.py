@@ -74,7 +74,9 @@ class Session:
     """A compositor started as nobody by `wlr-orient run`, its app our test client (a card: red
     top band), a fake accelerometer held as `pose`."""
 
-    def __init__(self, command, client_binary, config="", pose=NORMAL, top=""):
+    def __init__(self, command, client_binary, config="", pose=NORMAL, top="", daemon=False):
+        """With `daemon`, the compositor runs as it is and `wlr-orient daemon` beside it (its log
+        in `self.daemon_log`)."""
         if not BUILD or not os.path.exists(RUNNER):
             pytest.fail("WLR_ORIENT_BUILD names no build: run these through scripts/test-roots.sh")
         self.fake = FakeIIO()
@@ -100,11 +102,23 @@ class Session:
         self.env = self.fake.env(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=os.path.join(self.dir, "state"),
                                  HOME=self.dir, WLR_BACKENDS="headless", WLR_RENDERER="pixman",
                                  WLR_LIBINPUT_NO_DEVICES="1", WLR_XWAYLAND="/bin/false", GSETTINGS_BACKEND="memory")
-        self.p = subprocess.Popen(AS_NOBODY + [RUNNER, "run", "--config", self.config, "--"] + args,
+        runner = [] if daemon else [RUNNER, "run", "--config", self.config, "--"]
+        self.p = subprocess.Popen(AS_NOBODY + runner + args,
                                   env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                   text=True, errors="replace", bufsize=1)
         self.out = Lines(self.p.stdout)
         self.log = Lines(self.p.stderr)
+        self.daemon = None
+        if daemon:
+            deadline = time.monotonic() + 20
+            while not any(n.startswith("wayland-") and not n.endswith(".lock") for n in os.listdir(self.runtime)):
+                assert time.monotonic() < deadline and self.p.poll() is None, "no Wayland socket: %s" % self.log.available()[-5:]
+                time.sleep(0.05)
+            self.daemon = subprocess.Popen(AS_NOBODY + [RUNNER, "daemon", "--config", self.config], env=self.daemon_env(),
+                                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                           text=True, errors="replace", bufsize=1)
+            self.daemon_log = Lines(self.daemon.stderr)
+            self.daemon_log.wait(r"^wlr-orient: control socket: ", timeout=20)
 
     def socket(self, prefix, suffix):
         names = [n for n in os.listdir(self.runtime) if n.startswith(prefix) and n.endswith(suffix)]
@@ -113,6 +127,10 @@ class Session:
     def client_env(self):
         display = next((n for n in os.listdir(self.runtime) if n.startswith("wayland-") and not n.endswith(".lock")), "")
         return dict(self.env, LD_PRELOAD="", WAYLAND_DISPLAY=display)
+
+    def daemon_env(self):
+        """The daemon's: umockdev's preload kept (it reads the sensor)."""
+        return dict(self.client_env(), LD_PRELOAD=self.env.get("LD_PRELOAD", ""))
 
     def cli(self, *args):
         return subprocess.run(AS_NOBODY + [RUNNER] + list(args) + ["--socket", self.socket("wlr-orient.", ".sock") or "none"],
@@ -154,6 +172,8 @@ class Session:
         return Image.open(path).convert("RGB")
 
     def stop(self):
+        if self.daemon is not None:
+            end(self.daemon)
         end(self.p)
         shutil.rmtree(self.dir, ignore_errors=True)
 
@@ -204,6 +224,44 @@ def test_an_app_rule_turns_the_panel_while_the_app_has_focus(name, command, cove
         status = s.until(lambda st: st["front"] is not None, "the app in front", timeout=30)
         assert status["front"]["app_id"] == APP_ID and status["front"]["source"] == "rule", status
         s.until(lambda st: st["panels"][0]["shown"] in ("normal", "bottom-up"), "a landscape orientation for the app")
+    finally:
+        s.stop()
+
+
+# The compositors beside which `wlr-orient daemon` animates (they offer wlr-layer-shell and
+# wlr-screencopy); the others get a cut, and the daemon says so once.
+WITHOUT_LAYER_SHELL = {"cage"}  # a kiosk: one app, no layer surfaces
+
+
+@pytest.mark.parametrize("name,command,covers", HERE, ids=names(HERE))
+def test_the_daemon_beside_it_crossfades_from_outside_or_says_why_it_cuts(name, command, covers, client):
+    # Slowed (2.5 s) so that grim, tens of milliseconds a capture, lands in the fade.
+    s = Session(command, client, daemon=True,
+                config='[transition]\nkind = "crossfade"\nduration-ms = 2500\ntimeout-ms = 500\ncurve = "linear"\n')
+    try:
+        s.until(lambda st: bool(st["panels"]), "the panel")
+        before = s.screenshot()
+        s.fake.set(s.dev, *LEFT_UP)
+        s.daemon_log.wait(r"HEADLESS-1: left-up \(transform", timeout=20)
+        if name in WITHOUT_LAYER_SHELL:
+            assert any("offers no zwlr_layer_shell_v1" in line and "a cut" in line for line in s.daemon_log.seen), \
+                s.daemon_log.seen[-6:]
+            return
+        shots = []
+        while not any("the shield is gone" in line for line in s.daemon_log.available()):
+            assert len(shots) < 200, "the shield stayed: %s" % s.daemon_log.seen[-6:]
+            shots.append(s.screenshot())
+        assert not any("without a transition" in line for line in s.daemon_log.seen), s.daemon_log.seen[-6:]
+        assert s.randr_transform() == "90"
+        if covers:
+            # The card: green in landscape, blue in portrait; in the middle of the fade, a mix
+            # of the two and nothing else (grim gives the turned picture; the centre is the centre).
+            w, h = before.size
+            assert before.getpixel((w // 2, h // 2)) == (0, 255, 0)
+            mixes = [shot.getpixel((shot.size[0] // 2, shot.size[1] // 2)) for shot in shots]
+            between = [p for p in mixes if p[0] == 0 and 0 < p[1] < 255 and 0 < p[2] < 255]
+            assert between, "no capture caught the cross-fade: %s" % mixes
+        assert s.daemon.poll() is None and s.p.poll() is None
     finally:
         s.stop()
 
