@@ -10,6 +10,9 @@ turns N times between normal and left-up; for each turn:
   applied_ms   from the write of the step's values to the daemon's line saying the compositor
                applied the transform (its stderr, stamped as it arrives; the same for every kind).
                With a shield, the capture and the overlay's first frame come first.
+  cover_ms     what the shield adds before the apply: from the daemon's decision to lay it to
+               the picture on screen under the old transform, when the apply goes (its --debug
+               log; the detector's own latency, the same for every kind, is not in it);
   frame_cpu_ms the daemon's CPU time drawing each transition frame (its --debug log);
   missed       frames the transition skipped: a gap between two of its frames longer than 1.5
                refresh periods (60 Hz) counts each period beyond the first.
@@ -44,7 +47,7 @@ def run(kind, turns, client):
     transition = '[transition]\nkind = "%s"\n' % kind
     s = Session(phoc_1920x1200, transition, client, run=False, outputs='["%s"]' % PANEL,
                 extra_env=dict(PHOC_ENV, WLR_HEADLESS_OUTPUTS="2"))
-    applied, cpu, missed, size = [], [], 0, None
+    applied, cover, cpu, missed, size = [], [], [], 0, None
     try:
         s.app_configure(timeout=30)
         s.start_daemon("--debug")
@@ -52,10 +55,15 @@ def run(kind, turns, client):
         s.wait_shown("normal")
         for i in range(turns):
             pose, name = (LEFT_UP, "left-up") if i % 2 == 0 else (NORMAL, "normal")
+            laid = sum(1 for l in s.daemon_log.seen if "shield covered after" in l)
             written = time.monotonic()
             s.fake.set(s.dev, *pose)
             s.daemon_log.wait(r"%s: %s \(transform " % (PANEL, name), timeout=15)
             applied.append((s.daemon_log.stamps[-1] - written) * 1000)
+            if kind != "none":
+                covered = [l for l in s.daemon_log.seen if "shield covered after" in l]
+                assert len(covered) == laid + 1, "no shield was laid for this %s" % kind
+                cover.append(int(re.search(r"covered after (\d+) us", covered[-1]).group(1)) / 1000)
             frames = []
             if kind != "none":
                 while True:
@@ -75,7 +83,7 @@ def run(kind, turns, client):
             time.sleep(max(0.0, written + 1.5 - time.monotonic()))
     finally:
         s.stop()
-    return applied, cpu, missed, size
+    return applied, cover, cpu, missed, size
 
 
 def main():
@@ -84,10 +92,12 @@ def main():
     args = parser.parse_args()
     client = build_client("/tmp")
     for kind in ("none", "rotate", "crossfade"):
-        applied, cpu, missed, size = run(kind, args.turns, client)
+        applied, cover, cpu, missed, size = run(kind, args.turns, client)
         print("daemon_shield_%s_applied_ms_median %.2f" % (kind, percentile(applied, 50)))
         print("daemon_shield_%s_applied_ms_p95 %.2f" % (kind, percentile(applied, 95)))
         if kind != "none":
+            print("daemon_shield_%s_cover_ms_median %.2f" % (kind, percentile(cover, 50)))
+            print("daemon_shield_%s_cover_ms_p95 %.2f" % (kind, percentile(cover, 95)))
             print("daemon_shield_%s_frame_cpu_ms_median %.2f" % (kind, percentile(cpu, 50)))
             print("daemon_shield_%s_frame_cpu_ms_p99 %.2f" % (kind, percentile(cpu, 99)))
             print("daemon_shield_%s_frames %d" % (kind, len(cpu)))
