@@ -61,8 +61,10 @@ public final class Daemon {
     private var configuration: HeadConfiguration?
     /// The shield over each turning panel, by head; a shield a newer one replaces stays until
     /// that one is on screen (the newer one's picture is of it).
-    private var shields: [HeadsReconciler.HeadKey: Shield] = [:]
-    private var replaced: [HeadsReconciler.HeadKey: Shield] = [:]
+    /// Every shield up, as the reconciler named it (an older one may still play over a head
+    /// while a new one is laid), and the newest over each head (the one its apply answers).
+    private var shields: [HeadsReconciler.ShieldID: Shield] = [:]
+    private var newest: [HeadsReconciler.HeadKey: HeadsReconciler.ShieldID] = [:]
     /// What the compositor lacks for shields, said once.
     private var shieldsSaid = false
 
@@ -157,7 +159,7 @@ public final class Daemon {
         }
         heads.done = { [unowned self] in headsDone() }
         heads.removed = { [unowned self] proxy in
-            shields[Self.key(proxy)]?.report(.failed("the output went"))
+            for shield in Array(shields.values) where shield.key == Self.key(proxy) { shield.report(.failed("the output went")) }
             reconcile(.headGone(Self.key(proxy)))
         }
         heads.finished = { [unowned self] in
@@ -252,9 +254,9 @@ public final class Daemon {
 
     /// Destroys what the connection holds and disconnects (once).
     private func closeConnection() {
-        for shield in Array(shields.values) + Array(replaced.values) { shield.remove() }
+        for shield in Array(shields.values) { shield.remove() }
         shields = [:]
-        replaced = [:]
+        newest = [:]
         configuration?.destroy()
         configuration = nil
         toplevels?.destroy()
@@ -326,7 +328,9 @@ public final class Daemon {
             case .cover(let covers):
                 covers.forEach(cover)
             case .uncover(let key, let applied):
-                shields[key]?.report(.applied(applied, at: monotonicSeconds() * 1000))
+                if let id = newest[key] { shields[id]?.report(.applied(applied, at: monotonicSeconds() * 1000)) }
+            case .retire(let id):
+                shields[id]?.remove()
             case .assume(let key, let transform):
                 if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
             case .panelsChanged:
@@ -344,20 +348,20 @@ public final class Daemon {
         let key = cover.key
         guard let head = heads?.heads.values.first(where: { Self.key($0.proxy) == key }),
               let output = globals.output(named: head.name, at: (head.x, head.y)) else {
-            Log.info("cannot tell which wl_output the panel is: it turns without a transition")
-            return reconcile(.covered(key))
+            return reconcile(.coverFailed(key, "cannot tell which wl_output the panel is"))
         }
-        if let old = shields[key] { replaced[key] = old }
         let shield = Shield(cover: cover, output: output, parts: globals.shieldParts, loop: loop, covered: { [unowned self] in
-            replaced.removeValue(forKey: key)?.remove()
             reconcile(.covered(key))
-        }, gone: { [unowned self] shield in
-            if shields[key] === shield {
-                shields[key] = nil
+        }, gone: { [unowned self] _ in
+            shields[cover.id] = nil
+            if newest[key] == cover.id {
+                newest[key] = nil
                 Log.info("\(head.name): the shield is gone")
             }
+            reconcile(.shieldGone(cover.id))
         })
-        shields[key] = shield
+        shields[cover.id] = shield
+        newest[key] = cover.id
         shield.start()
     }
 

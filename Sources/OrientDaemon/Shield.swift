@@ -13,6 +13,8 @@ import OrientService
 final class Shield {
     typealias Key = HeadsReconciler.HeadKey
 
+    /// The head it covers.
+    let key: Key
     private var steps: PanelShield
     private let parts: ShieldParts
     private let output: OpaquePointer
@@ -56,6 +58,7 @@ final class Shield {
 
     init(cover: HeadsReconciler.Cover, output: OpaquePointer, parts: ShieldParts, loop: OpaquePointer,
          covered: @escaping () -> Void, gone: @escaping (Shield) -> Void) {
+        key = cover.key
         steps = PanelShield(from: cover.from, to: cover.to, plan: cover.transition)
         self.parts = parts
         self.output = output

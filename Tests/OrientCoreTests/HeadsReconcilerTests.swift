@@ -183,7 +183,7 @@ struct HeadsReconcilerShieldTests {
     @Test func theApplyWaitsForTheShieldAndTheAnswerUncoversIt() {
         var (r, _, out) = Self.tested()
         let key = HeadsReconcilerTests.panelHead
-        #expect(out == [.cover([R.Cover(key: key, from: .normal, to: .rotated90, transition: Self.rotate)])])
+        #expect(out == [.cover([R.Cover(id: 1, key: key, from: .normal, to: .rotated90, transition: Self.rotate)])])
         #expect(r.handle(.covered(key)) == [.apply([key: .rotated90])])
         let applied = r.handle(.answered(.succeeded))
         #expect(applied.first == .uncover(key, applied: true))
@@ -206,5 +206,46 @@ struct HeadsReconcilerShieldTests {
         let out = gone.handle(.headGone(key))
         #expect(out.contains(.apply([key: .rotated90])), "the compositor answers it (it will fail or cancel)")
         #expect(gone.handle(.answered(.cancelled)).allSatisfy { if case .uncover = $0 { return false }; return true })
+    }
+
+    /// Turned to left-up with a shield that is now playing its transition (shield 1).
+    static func playing() -> (R, PanelID) {
+        var (r, id, _) = Self.tested()
+        let key = HeadsReconcilerTests.panelHead
+        _ = r.handle(.covered(key))
+        _ = r.handle(.answered(.succeeded))
+        _ = r.handle(.heads([HeadsReconcilerTests.head(showing: .leftUp),
+                             HeadsReconcilerTests.head(HeadsReconcilerTests.external, "HDMI-A-1")], serial: 2))
+        return (r, id)
+    }
+
+    @Test func aSecondTurnDuringATransitionRetiresTheOlderShieldOnceTheNewOneIsUp() {
+        var (r, id) = Self.playing()
+        let key = HeadsReconcilerTests.panelHead
+        _ = r.handle(.want(id, .normal, transition: Self.rotate))
+        #expect(r.handle(.settle) == [.test([key: .normal])])
+        #expect(r.handle(.answered(.succeeded)) == [.cover([R.Cover(id: 2, key: key, from: .rotated90, to: .normal, transition: Self.rotate)])])
+        #expect(r.handle(.covered(key)) == [.retire(1), .apply([key: .normal])], "the new one shows what the older showed")
+    }
+
+    @Test func aShieldThatEndedBeforeTheNextTurnIsNotRetiredAndACutRetiresOneStillPlaying() {
+        var (ended, id) = Self.playing()
+        let key = HeadsReconcilerTests.panelHead
+        _ = ended.handle(.shieldGone(1))
+        _ = ended.handle(.want(id, .normal, transition: Self.rotate))
+        _ = ended.handle(.settle)
+        _ = ended.handle(.answered(.succeeded))
+        #expect(ended.handle(.covered(key)) == [.apply([key: .normal])])
+        var (cut, cutID) = Self.playing()
+        _ = cut.handle(.want(cutID, .normal, transition: TransitionPlan(kind: .none)))
+        _ = cut.handle(.settle)
+        #expect(cut.handle(.answered(.succeeded)) == [.retire(1), .apply([key: .normal])])
+    }
+
+    @Test func aShieldTheDaemonCannotStartLetsTheHeadTurnWithoutOneAndSaysWhy() {
+        var (r, _, _) = Self.tested()
+        let key = HeadsReconcilerTests.panelHead
+        let out = r.handle(.coverFailed(key, "no wl_output for it"))
+        #expect(out == [.info("the panel turns without a transition: no wl_output for it"), .apply([key: .rotated90])])
     }
 }

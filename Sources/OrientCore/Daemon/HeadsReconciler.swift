@@ -51,6 +51,11 @@ public struct HeadsReconciler: Sendable {
         /// The shield over this head shows the panel's current frame (or could not be laid: the
         /// head then turns without one).
         case covered(HeadKey)
+        /// The daemon could not even start a shield over this head (it cannot tell which of the
+        /// compositor's outputs it is): the head turns without one.
+        case coverFailed(HeadKey, String)
+        /// This shield is gone (its transition ended, it failed, or it was retired).
+        case shieldGone(ShieldID)
         /// Everything that arrived together has been told: what is wanted may be sent now (a
         /// window's arrival, outputs and focus come as several events; a configuration sent in
         /// between would turn the panel for a state that lasts a moment).
@@ -76,6 +81,9 @@ public struct HeadsReconciler: Sendable {
         /// The apply a shield was laid for has been answered: play its transition (`applied`), or
         /// take it away (the transform stays; the shield looks as the panel does, so nothing shows).
         case uncover(HeadKey, applied: Bool)
+        /// Take this older shield away: a new one over its head is on screen, showing what the
+        /// older one showed (a second turn during a transition starts from what is on screen).
+        case retire(ShieldID)
         /// The head shows this transform now (applied), whether or not the compositor has said so.
         case assume(HeadKey, OutputTransform)
         /// The panels changed: which panels a window is on must be worked out again.
@@ -84,14 +92,19 @@ public struct HeadsReconciler: Sendable {
         case error(String)
     }
 
+    /// Names one shield, as the reconciler handed it out.
+    public typealias ShieldID = UInt64
+
     /// A shield to lay: over which head, the transform it turns from and to, and how.
     public struct Cover: Sendable, Hashable {
+        public var id: ShieldID
         public var key: HeadKey
         public var from: OutputTransform
         public var to: OutputTransform
         public var transition: TransitionPlan
 
-        public init(key: HeadKey, from: OutputTransform, to: OutputTransform, transition: TransitionPlan) {
+        public init(id: ShieldID, key: HeadKey, from: OutputTransform, to: OutputTransform, transition: TransitionPlan) {
+            self.id = id
             self.key = key
             self.from = from
             self.to = to
@@ -113,8 +126,11 @@ public struct HeadsReconciler: Sendable {
     private var canShield = false
     /// Heads whose shield is being laid before the configuration in flight is applied.
     private var covering: Set<HeadKey> = []
-    /// Heads with a shield laid for the configuration in flight.
-    private var shielded: Set<HeadKey> = []
+    /// Heads with a shield laid for the configuration in flight, and which.
+    private var shielded: [HeadKey: ShieldID] = [:]
+    /// Shields still playing the transition of an earlier configuration, by head.
+    private var playing: [HeadKey: ShieldID] = [:]
+    private var nextShield: ShieldID = 1
     private var nextPanel: UInt = 1
     /// What each panel's head showed at the last `done` (or as applied since): a change that is
     /// neither is someone else's (the user's own `wlr-randr`).
@@ -156,7 +172,8 @@ public struct HeadsReconciler: Sendable {
             headsDone(&out)
         case .headGone(let key):
             heads[key] = nil
-            shielded.remove(key)
+            shielded[key] = nil
+            playing[key] = nil
             // Its shield went with it: the rest of the configuration need not wait for it.
             covered(key, &out)
             if let id = panels[key] { removePanel(key, id, &out) }
@@ -171,6 +188,11 @@ public struct HeadsReconciler: Sendable {
             canShield = can
         case .covered(let key):
             covered(key, &out)
+        case .coverFailed(let key, let why):
+            out.append(.info("the panel turns without a transition: \(why)"))
+            covered(key, &out)
+        case .shieldGone(let id):
+            playing = playing.filter { $0.value != id }
         case .settle:
             if needsSubmit {
                 needsSubmit = false
@@ -190,7 +212,8 @@ public struct HeadsReconciler: Sendable {
             sent = nil
             inFlight = [:]
             covering = []
-            shielded = []
+            shielded = [:]
+            playing = [:]
         }
         return out
     }
@@ -274,32 +297,46 @@ public struct HeadsReconciler: Sendable {
         inFlight = apply ? change : [:]
         guard apply else { return out.append(.test(transforms)) }
         let covers = canShield ? shields(for: transforms) : []
+        // A head that turns now without a shield loses an older one still playing over it (it
+        // would go on drawing the old turn over the new layout).
+        for (key, id) in playing.sorted(by: { $0.key < $1.key }) where transforms[key] != nil && !covers.contains(where: { $0.key == key }) {
+            playing[key] = nil
+            out.append(.retire(id))
+        }
         guard !covers.isEmpty else { return out.append(.apply(transforms)) }
         covering = Set(covers.map(\.key))
-        shielded = covering
+        shielded = Dictionary(covers.map { ($0.key, $0.id) }, uniquingKeysWith: { _, last in last })
         out.append(.cover(covers))
     }
 
     /// The heads that turn with a transition, and how: a transform that changes on a panel whose
     /// plan is not a cut.
-    private func shields(for transforms: [HeadKey: OutputTransform]) -> [Cover] {
+    private mutating func shields(for transforms: [HeadKey: OutputTransform]) -> [Cover] {
         transforms.sorted(by: { $0.key < $1.key }).compactMap { key, to in
             guard let id = panels[key], let head = heads[key], let plan = transitions[id], plan.kind != .none else { return nil }
             let from = OutputTransform(for: head.showing)
-            return from == to ? nil : Cover(key: key, from: from, to: to, transition: plan)
+            guard from != to else { return nil }
+            defer { nextShield += 1 }
+            return Cover(id: nextShield, key: key, from: from, to: to, transition: plan)
         }
     }
 
     /// The shield over `key` is up (or will never be): the apply goes once none is awaited.
+    /// An older shield over the head goes now: the new one shows what it showed.
     private mutating func covered(_ key: HeadKey, _ out: inout [Command]) {
+        if let older = playing.removeValue(forKey: key), older != shielded[key] { out.append(.retire(older)) }
         guard covering.remove(key) != nil, covering.isEmpty, let sent, sent.applying else { return }
         out.append(.apply(sent.transforms))
     }
 
     /// The shields laid for the configuration in flight: it was answered (or never sent).
     private mutating func uncover(applied: Bool, _ out: inout [Command]) {
-        for key in shielded.sorted() { out.append(.uncover(key, applied: applied)) }
-        shielded = []
+        for (key, id) in shielded.sorted(by: { $0.key < $1.key }) {
+            out.append(.uncover(key, applied: applied))
+            // Applied, it plays its transition on; refused, it is taken away.
+            if applied { playing[key] = id }
+        }
+        shielded = [:]
         covering = []
     }
 
