@@ -94,6 +94,33 @@ private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape]
         #expect(front["input"] as? Bool == false)
     }
 
+    /// One status type: what the server writes, the CLI reads back as it was (#27).
+    @Test func theStatusReadsBackFromItsJSONAsItWasWritten() throws {
+        var h = ControllerHarness(config: Config.with(.rule("foot", "landscape")))
+        h.send(.felt(.leftUp))
+        h.send(.control(.lock(MaskSpec(parsing: "portrait,normal")!)))
+        h.send([.toplevelAdded(game, appID: "foot", covers: true), .toplevelMapped(game, true), .focus(game)])
+        var statuses = [try #require(h.lastStatus)]
+        var desktop = statuses[0]
+        desktop.front?.orientationsSource = .desktopFile("/usr/share/applications/foot.desktop")
+        desktop.front?.inputSource = .rule("foot")
+        desktop.tabletMode = false
+        desktop.front?.input = true
+        statuses.append(desktop)
+        var bare = statuses[0]
+        bare.front = nil
+        bare.lock = nil
+        bare.felt = nil
+        bare.panels = []
+        statuses.append(bare)
+        for status in statuses {
+            let read = try JSONDecoder().decode(ControllerStatus.self, from: Data(status.json.serialized.utf8))
+            #expect(read == status)
+        }
+        let unknown = statuses[0].json.serialized.replacingOccurrences(of: "\"left-up\"", with: "\"sideways\"")
+        #expect(throws: DecodingError.self) { try JSONDecoder().decode(ControllerStatus.self, from: Data(unknown.utf8)) }
+    }
+
     @Test func aClientWhoseMaskLeavesNothingIsIgnoredAndLoggedOnceByName() {
         var h = ControllerHarness(config: Config.with(.rule("org.example.Reader", "portrait")),
                                   state: PersistentState(lock: MaskSpec(parsing: "landscape"), lastFelt: .normal))

@@ -107,14 +107,14 @@ final class ControlClient {
     }
 
     /// Sends a request and returns the status the reply carries (its raw JSON text too).
-    func ask(_ request: ControlRequest) throws -> (status: StatusReport, json: String) {
+    func ask(_ request: ControlRequest) throws -> (status: ControllerStatus, json: String) {
         try send(request)
         guard let line = readLine() else { throw Failure.refused("the connection closed without an answer") }
         return try Self.status(fromReply: line)
     }
 
     /// The status in a reply or event line.
-    static func status(fromReply line: String) throws -> (status: StatusReport, json: String) {
+    static func status(fromReply line: String) throws -> (status: ControllerStatus, json: String) {
         let data = Data(line.utf8)
         guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw Failure.refused("an unreadable answer: \(line)")
@@ -122,10 +122,8 @@ final class ControlClient {
         if let ok = object["ok"] as? Bool, !ok { throw Failure.refused(object["error"] as? String ?? line) }
         guard let status = object["status"] else { throw Failure.refused("an answer without status: \(line)") }
         let statusData = try JSONSerialization.data(withJSONObject: status, options: [.sortedKeys])
-        let decoder = JSONDecoder()
-        decoder.keyDecodingStrategy = .convertFromSnakeCase
         do {
-            return (try decoder.decode(StatusReport.self, from: statusData), String(decoding: statusData, as: UTF8.self))
+            return (try JSONDecoder().decode(ControllerStatus.self, from: statusData), String(decoding: statusData, as: UTF8.self))
         } catch {
             throw Failure.refused("a status this wlr-orient cannot read (\(error)); are the plugin and the CLI of one version?")
         }

@@ -61,12 +61,12 @@ struct Watch: ParsableCommand {
         }
     }
 
-    private func render(_ status: StatusReport, _ raw: String) -> String {
+    private func render(_ status: ControllerStatus, _ raw: String) -> String {
         switch format {
         case .text: return status.summary
         case .json: return raw
         case .waybar:
-            let shown = status.panels.first?.shown ?? "none"
+            let shown = status.panels.first?.shown.rawValue ?? "none"
             let object: [String: String] = [
                 "text": status.lock.map { "locked \($0)" } ?? "auto \(shown)",
                 "alt": status.lock == nil ? "unlocked" : "locked",

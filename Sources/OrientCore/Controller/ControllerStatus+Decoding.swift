@@ -1,0 +1,65 @@
+/// The status read back from the JSON that `ControllerStatus.json` writes (the control socket's
+/// replies and events): one type for the server that writes it and the CLI that reads it. Keys
+/// are the written ones; a word this version does not know is an error, not a guess.
+extension ControllerStatus: Decodable {
+    private enum Keys: String, CodingKey {
+        case lock, felt, rotateWhen = "rotate_when", tabletMode = "tablet_mode", rotating, sensor, panels, front
+        case name, shape, shown, allowed
+        case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
+        case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
+    }
+
+    public init(from decoder: Decoder) throws {
+        let c = try decoder.container(keyedBy: Keys.self)
+        let lock = try c.decodeIfPresent(String.self, forKey: .lock)
+        self.lock = try lock.map { try Self.word($0, { MaskSpec(parsing: $0) }, .lock, c) }
+        felt = try c.decodeIfPresent(String.self, forKey: .felt).map { try Self.word($0, Orientation.init(rawValue:), .felt, c) }
+        rotateWhen = try Self.word(c.decode(String.self, forKey: .rotateWhen), Config.RotateWhen.init(rawValue:), .rotateWhen, c)
+        tabletMode = try c.decodeIfPresent(Bool.self, forKey: .tabletMode)
+        rotating = try c.decode(Bool.self, forKey: .rotating)
+        sensorRunning = try c.decode(String.self, forKey: .sensor) == "running"
+        var list = try c.nestedUnkeyedContainer(forKey: .panels)
+        var panels: [Panel] = []
+        while !list.isAtEnd {
+            let p = try list.nestedContainer(keyedBy: Keys.self)
+            panels.append(Panel(name: try p.decode(String.self, forKey: .name),
+                                shape: try Self.word(p.decode(String.self, forKey: .shape), PanelShape.init(rawValue:), .shape, p),
+                                shown: try Self.word(p.decode(String.self, forKey: .shown), Orientation.init(rawValue:), .shown, p),
+                                allowed: try Self.mask(p, .allowed)))
+        }
+        self.panels = panels
+        guard try c.contains(.front) && !c.decodeNil(forKey: .front) else {
+            front = nil
+            return
+        }
+        let f = try c.nestedContainer(keyedBy: Keys.self, forKey: .front)
+        front = Front(appID: try f.decode(String.self, forKey: .appID), orientations: try Self.mask(f, .orientations),
+                      givenAs: try f.decode(String.self, forKey: .givenAs),
+                      orientationsSource: try Self.source(f, .source, detail: [.rule, .file]),
+                      input: try f.decode(Bool.self, forKey: .input),
+                      inputSource: try Self.source(f, .inputSource, detail: [.inputRule, .inputFile]))
+    }
+
+    private static func word<T>(_ text: String, _ make: (String) -> T?, _ key: Keys, _ c: KeyedDecodingContainer<Keys>) throws -> T {
+        guard let value = make(text) else {
+            throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "an unknown word: \(text)")
+        }
+        return value
+    }
+
+    private static func mask(_ c: KeyedDecodingContainer<Keys>, _ key: Keys) throws -> OrientationMask {
+        OrientationMask(try c.decode([String].self, forKey: key).map { try word($0, Orientation.init(rawValue:), key, c) })
+    }
+
+    /// A source word and, for a rule or a desktop file, its match or path (under the first or
+    /// second of `detail`'s keys, as `json` writes them).
+    private static func source(_ c: KeyedDecodingContainer<Keys>, _ key: Keys, detail: [Keys]) throws -> WishSource {
+        switch try c.decode(String.self, forKey: key) {
+        case "client": return .client
+        case "none": return .none
+        case "rule": return .rule(try c.decodeIfPresent(String.self, forKey: detail[0]) ?? "")
+        case "desktop-file": return .desktopFile(try c.decodeIfPresent(String.self, forKey: detail[1]) ?? "")
+        case let other: throw DecodingError.dataCorruptedError(forKey: key, in: c, debugDescription: "an unknown source: \(other)")
+        }
+    }
+}

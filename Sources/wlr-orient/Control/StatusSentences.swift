@@ -1,0 +1,48 @@
+import OrientCore
+
+/// The status in words for people: `status` without --json, and `watch`'s lines.
+extension ControllerStatus {
+    /// Sentences for people (`status` without --json).
+    var sentences: [String] {
+        var lines: [String] = []
+        lines.append(lock.map { "Locked to \($0)." } ?? "Not locked: the screen follows the device.")
+        if let felt { lines.append("The device is held \(felt.rawValue).") } else { lines.append("How the device is held is not known yet.") }
+        if !rotating {
+            lines.append("Not in tablet mode: the panel stays upright until the tablet-mode switch is on.")
+        }
+        if panels.isEmpty { lines.append("No built-in panel is connected.") }
+        for p in panels {
+            lines.append("\(p.name) (a \(p.shape.rawValue) panel) shows \(p.shown.rawValue); allowed now: \(Self.words(p.allowed)).")
+        }
+        if let f = front {
+            let app = f.appID.isEmpty ? "an app without app_id" : f.appID
+            let supported = "\(f.givenAs) (\(Self.words(f.orientations)))"
+            var line = "In front: \(app), "
+            switch f.orientationsSource {
+            case .client: line += "which says it supports \(supported)"
+            case .rule(let match): line += "which supports \(supported) by the [[app]] rule \"\(match)\""
+            case .desktopFile(let path): line += "which supports \(supported) by its desktop file \(path)"
+            case .none: line += "which supports every orientation"
+            }
+            line += f.input ? "; it takes orientation as input, so the screen stays put." : "."
+            lines.append(line)
+        } else {
+            lines.append("No app in front has a say.")
+        }
+        lines.append(sensorRunning ? "The accelerometer is in use." : "The accelerometer is released (nothing can rotate).")
+        return lines
+    }
+
+    /// One line per change, for `watch` without --json.
+    var summary: String {
+        let shown = panels.map { "\($0.name) \($0.shown.rawValue)" }.joined(separator: ", ")
+        var parts = [shown.isEmpty ? "no panel" : shown, "lock \(lock?.description ?? "none")", "held \(felt?.rawValue ?? "unknown")"]
+        if let f = front { parts.append("front \(f.appID.isEmpty ? "?" : f.appID) (\(f.givenAs), \(f.orientationsSource.kind))") }
+        if !rotating { parts.append("laptop mode") }
+        return parts.joined(separator: "; ")
+    }
+
+    private static func words(_ mask: OrientationMask) -> String {
+        mask.orientations.map(\.rawValue).joined(separator: ", ")
+    }
+}
