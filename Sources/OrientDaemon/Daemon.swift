@@ -59,8 +59,6 @@ public final class Daemon {
     private var reconciler: HeadsReconciler
     /// The configuration being tested or applied (the reconciler sends one at a time).
     private var configuration: HeadConfiguration?
-    /// The shield over each turning panel, by head; a shield a newer one replaces stays until
-    /// that one is on screen (the newer one's picture is of it).
     /// Every shield up, as the reconciler named it (an older one may still play over a head
     /// while a new one is laid), and the newest over each head (the one its apply answers).
     private var shields: [HeadsReconciler.ShieldID: Shield] = [:]
@@ -176,7 +174,11 @@ public final class Daemon {
             Log.error("the compositor offers no foreign-toplevel management (zwlr_foreign_toplevel_manager_v1): the daemon cannot see the app in front, so per-app rules and `scope` are off; rotation, the lock and the control socket work")
         }
         globals.outputsChanged = { [unowned self] removed in
-            if let removed { toplevels?.forget(output: removed) } else { toplevels?.panelsChanged() }
+            guard let removed else { return toplevels?.panelsChanged() ?? () }
+            toplevels?.forget(output: removed)
+            // A compositor may withdraw an output's wl_output while its head stays (sway, for a
+            // disabled output): a shield on it cannot go on.
+            for shield in Array(shields.values) where shield.output == removed { shield.report(.failed("the output went")) }
         }
         let missing = globals.shieldParts.missing
         if !missing.isEmpty, !shieldsSaid {
@@ -328,7 +330,7 @@ public final class Daemon {
             case .cover(let covers):
                 covers.forEach(cover)
             case .uncover(let key, let applied):
-                if let id = newest[key] { shields[id]?.report(.applied(applied, at: monotonicSeconds() * 1000)) }
+                if let id = newest[key] { shields[id]?.report(.applied(applied, at: monotonicMilliseconds())) }
             case .retire(let id):
                 shields[id]?.remove()
             case .assume(let key, let transform):

@@ -116,55 +116,47 @@ final class ForeignToplevels {
         handles[proxy] = handle
     }
 
-    nonisolated(unsafe) private static let managerListener: UnsafeMutablePointer<zwlr_foreign_toplevel_manager_v1_listener> = {
-        let l = UnsafeMutablePointer<zwlr_foreign_toplevel_manager_v1_listener>.allocate(capacity: 1)
-        l.initialize(to: zwlr_foreign_toplevel_manager_v1_listener(
-            toplevel: { data, _, proxy in
-                guard let self_ = owner(data), let proxy else { return }
-                self_.handles[proxy] = Handle(id: ToplevelID(self_.nextID))
-                self_.nextID += 1
-                zwlr_foreign_toplevel_handle_v1_add_listener(proxy, handleListener, data)
-            },
-            finished: { data, _ in owner(data)?.finished() }))
-        return l
-    }()
+    nonisolated(unsafe) private static let managerListener = permanentListener(zwlr_foreign_toplevel_manager_v1_listener(
+        toplevel: { data, _, proxy in
+            guard let self_ = owner(data), let proxy else { return }
+            self_.handles[proxy] = Handle(id: ToplevelID(self_.nextID))
+            self_.nextID += 1
+            zwlr_foreign_toplevel_handle_v1_add_listener(proxy, handleListener, data)
+        },
+        finished: { data, _ in owner(data)?.finished() }))
 
-    nonisolated(unsafe) private static let handleListener: UnsafeMutablePointer<zwlr_foreign_toplevel_handle_v1_listener> = {
-        let l = UnsafeMutablePointer<zwlr_foreign_toplevel_handle_v1_listener>.allocate(capacity: 1)
-        l.initialize(to: zwlr_foreign_toplevel_handle_v1_listener(
-            title: { _, _, _ in },
-            app_id: { data, proxy, appID in owner(data)?.update(proxy) { $0.appID = appID.map { String(cString: $0) } ?? "" } },
-            output_enter: { data, proxy, output in
-                guard let output else { return }
-                owner(data)?.update(proxy) { _ = $0.outputs.insert(output) }
-            },
-            output_leave: { data, proxy, output in
-                guard let output else { return }
-                owner(data)?.update(proxy) { _ = $0.outputs.remove(output) }
-            },
-            state: { data, proxy, array in
-                var states: Set<UInt32> = []
-                if let array, let base = array.pointee.data {
-                    let count = array.pointee.size / MemoryLayout<UInt32>.size
-                    let values = base.bindMemory(to: UInt32.self, capacity: count)
-                    for i in 0..<count { states.insert(values[i]) }
-                }
-                owner(data)?.update(proxy) { $0.states = states }
-            },
-            done: { data, proxy in
-                guard let self_ = owner(data), let proxy else { return }
-                let added = self_.handles[proxy]?.told == nil
-                self_.tell(proxy)
-                self_.tellFocus(force: added)
-            },
-            closed: { data, proxy in
-                guard let self_ = owner(data), let proxy, let handle = self_.handles.removeValue(forKey: proxy) else { return }
-                zwlr_foreign_toplevel_handle_v1_destroy(proxy)
-                if handle.told != nil { self_.report?(.toplevelRemoved(handle.id)) }
-                if self_.focused == handle.id { self_.focused = nil }
-                self_.tellFocus()
-            },
-            parent: { _, _, _ in }))
-        return l
-    }()
+    nonisolated(unsafe) private static let handleListener = permanentListener(zwlr_foreign_toplevel_handle_v1_listener(
+        title: { _, _, _ in },
+        app_id: { data, proxy, appID in owner(data)?.update(proxy) { $0.appID = appID.map { String(cString: $0) } ?? "" } },
+        output_enter: { data, proxy, output in
+            guard let output else { return }
+            owner(data)?.update(proxy) { _ = $0.outputs.insert(output) }
+        },
+        output_leave: { data, proxy, output in
+            guard let output else { return }
+            owner(data)?.update(proxy) { _ = $0.outputs.remove(output) }
+        },
+        state: { data, proxy, array in
+            var states: Set<UInt32> = []
+            if let array, let base = array.pointee.data {
+                let count = array.pointee.size / MemoryLayout<UInt32>.size
+                let values = base.bindMemory(to: UInt32.self, capacity: count)
+                for i in 0..<count { states.insert(values[i]) }
+            }
+            owner(data)?.update(proxy) { $0.states = states }
+        },
+        done: { data, proxy in
+            guard let self_ = owner(data), let proxy else { return }
+            let added = self_.handles[proxy]?.told == nil
+            self_.tell(proxy)
+            self_.tellFocus(force: added)
+        },
+        closed: { data, proxy in
+            guard let self_ = owner(data), let proxy, let handle = self_.handles.removeValue(forKey: proxy) else { return }
+            zwlr_foreign_toplevel_handle_v1_destroy(proxy)
+            if handle.told != nil { self_.report?(.toplevelRemoved(handle.id)) }
+            if self_.focused == handle.id { self_.focused = nil }
+            self_.tellFocus()
+        },
+        parent: { _, _, _ in }))
 }

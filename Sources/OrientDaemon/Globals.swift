@@ -97,34 +97,26 @@ final class Globals {
         data.map { Unmanaged<Globals>.fromOpaque($0).takeUnretainedValue() }
     }
 
-    nonisolated(unsafe) private static let registryListener: UnsafeMutablePointer<wl_registry_listener> = {
-        let l = UnsafeMutablePointer<wl_registry_listener>.allocate(capacity: 1)
-        l.initialize(to: wl_registry_listener(
-            global: { data, _, name, interface, version in
-                guard let interface else { return }
-                owner(data)?.global(name: name, interface: String(cString: interface), version: version)
-            },
-            global_remove: { data, _, name in owner(data)?.globalRemoved(name: name) }))
-        return l
-    }()
+    nonisolated(unsafe) private static let registryListener = permanentListener(wl_registry_listener(
+        global: { data, _, name, interface, version in
+            guard let interface else { return }
+            owner(data)?.global(name: name, interface: String(cString: interface), version: version)
+        },
+        global_remove: { data, _, name in owner(data)?.globalRemoved(name: name) }))
 
-    nonisolated(unsafe) private static let outputListener: UnsafeMutablePointer<wl_output_listener> = {
-        let l = UnsafeMutablePointer<wl_output_listener>.allocate(capacity: 1)
-        l.initialize(to: wl_output_listener(
-            geometry: { data, output, x, y, _, _, _, _, _, _ in
-                guard let output else { return }
-                owner(data)?.outputPositions[output] = (x, y)
-            },
-            mode: { _, _, _, _, _, _ in },
-            done: { data, _ in owner(data)?.outputsChanged(nil) },
-            scale: { _, _, _ in },
-            name: { data, output, name in
-                guard let self_ = owner(data), let output, let name else { return }
-                self_.outputNames[output] = String(cString: name)
-            },
-            description: { _, _, _ in }))
-        return l
-    }()
+    nonisolated(unsafe) private static let outputListener = permanentListener(wl_output_listener(
+        geometry: { data, output, x, y, _, _, _, _, _, _ in
+            guard let output else { return }
+            owner(data)?.outputPositions[output] = (x, y)
+        },
+        mode: { _, _, _, _, _, _ in },
+        done: { data, _ in owner(data)?.outputsChanged(nil) },
+        scale: { _, _, _ in },
+        name: { data, output, name in
+            guard let self_ = owner(data), let output, let name else { return }
+            self_.outputNames[output] = String(cString: name)
+        },
+        description: { _, _, _ in }))
 }
 
 /// The globals the shield needs, bound when offered.

@@ -49,12 +49,8 @@ final class HeadConfiguration {
         Unmanaged<HeadConfiguration>.fromOpaque(data).takeUnretainedValue().answered(answer)
     }
 
-    nonisolated(unsafe) private static let listener: UnsafeMutablePointer<zwlr_output_configuration_v1_listener> = {
-        let l = UnsafeMutablePointer<zwlr_output_configuration_v1_listener>.allocate(capacity: 1)
-        l.initialize(to: zwlr_output_configuration_v1_listener(
-            succeeded: { data, _ in answer(data, .succeeded) },
-            failed: { data, _ in answer(data, .failed) },
-            cancelled: { data, _ in answer(data, .cancelled) }))
-        return l
-    }()
+    nonisolated(unsafe) private static let listener = permanentListener(zwlr_output_configuration_v1_listener(
+        succeeded: { data, _ in answer(data, .succeeded) },
+        failed: { data, _ in answer(data, .failed) },
+        cancelled: { data, _ in answer(data, .cancelled) }))
 }

@@ -83,69 +83,57 @@ final class OutputHeads {
 
     // MARK: listeners (one set for every object; `data` is this OutputHeads)
 
-    nonisolated(unsafe) private static let managerListener: UnsafeMutablePointer<zwlr_output_manager_v1_listener> = {
-        let l = UnsafeMutablePointer<zwlr_output_manager_v1_listener>.allocate(capacity: 1)
-        l.initialize(to: zwlr_output_manager_v1_listener(
-            head: { data, _, proxy in
-                guard let self_ = owner(data), let proxy else { return }
-                self_.heads[proxy] = Head(proxy: proxy)
-                zwlr_output_head_v1_add_listener(proxy, headListener, data)
-            },
-            done: { data, _, serial in
-                guard let self_ = owner(data) else { return }
-                self_.serial = serial
-                self_.done()
-            },
-            finished: { data, _ in owner(data)?.finished() }))
-        return l
-    }()
+    nonisolated(unsafe) private static let managerListener = permanentListener(zwlr_output_manager_v1_listener(
+        head: { data, _, proxy in
+            guard let self_ = owner(data), let proxy else { return }
+            self_.heads[proxy] = Head(proxy: proxy)
+            zwlr_output_head_v1_add_listener(proxy, headListener, data)
+        },
+        done: { data, _, serial in
+            guard let self_ = owner(data) else { return }
+            self_.serial = serial
+            self_.done()
+        },
+        finished: { data, _ in owner(data)?.finished() }))
 
-    nonisolated(unsafe) private static let headListener: UnsafeMutablePointer<zwlr_output_head_v1_listener> = {
-        let l = UnsafeMutablePointer<zwlr_output_head_v1_listener>.allocate(capacity: 1)
-        l.initialize(to: zwlr_output_head_v1_listener(
-            name: { data, proxy, name in owner(data)?.head(proxy) { $0.name = name.map { String(cString: $0) } ?? "" } },
-            description: { _, _, _ in },
-            physical_size: { _, _, _, _ in },
-            mode: { data, proxy, mode in
-                guard let self_ = owner(data), let proxy, let mode else { return }
-                self_.modeHead[mode] = proxy
-                self_.head(proxy) { $0.modes[mode] = Mode() }
-                zwlr_output_mode_v1_add_listener(mode, modeListener, data)
-            },
-            enabled: { data, proxy, enabled in owner(data)?.head(proxy) { $0.enabled = enabled != 0 } },
-            current_mode: { data, proxy, mode in owner(data)?.head(proxy) { $0.currentMode = mode } },
-            position: { data, proxy, x, y in owner(data)?.head(proxy) { $0.x = x; $0.y = y } },
-            transform: { data, proxy, transform in owner(data)?.head(proxy) { $0.transform = transform } },
-            scale: { data, proxy, scale in owner(data)?.head(proxy) { $0.scale = scale } },
-            finished: { data, proxy in
-                guard let self_ = owner(data), let proxy, let head = self_.heads.removeValue(forKey: proxy) else { return }
-                self_.removed(proxy)
-                for mode in head.modes.keys {
-                    self_.modeHead[mode] = nil
-                    zwlr_output_mode_v1_destroy(mode)
-                }
-                zwlr_output_head_v1_destroy(proxy)
-            },
-            make: { _, _, _ in },
-            model: { _, _, _ in },
-            serial_number: { _, _, _ in }))
-        return l
-    }()
+    nonisolated(unsafe) private static let headListener = permanentListener(zwlr_output_head_v1_listener(
+        name: { data, proxy, name in owner(data)?.head(proxy) { $0.name = name.map { String(cString: $0) } ?? "" } },
+        description: { _, _, _ in },
+        physical_size: { _, _, _, _ in },
+        mode: { data, proxy, mode in
+            guard let self_ = owner(data), let proxy, let mode else { return }
+            self_.modeHead[mode] = proxy
+            self_.head(proxy) { $0.modes[mode] = Mode() }
+            zwlr_output_mode_v1_add_listener(mode, modeListener, data)
+        },
+        enabled: { data, proxy, enabled in owner(data)?.head(proxy) { $0.enabled = enabled != 0 } },
+        current_mode: { data, proxy, mode in owner(data)?.head(proxy) { $0.currentMode = mode } },
+        position: { data, proxy, x, y in owner(data)?.head(proxy) { $0.x = x; $0.y = y } },
+        transform: { data, proxy, transform in owner(data)?.head(proxy) { $0.transform = transform } },
+        scale: { data, proxy, scale in owner(data)?.head(proxy) { $0.scale = scale } },
+        finished: { data, proxy in
+            guard let self_ = owner(data), let proxy, let head = self_.heads.removeValue(forKey: proxy) else { return }
+            self_.removed(proxy)
+            for mode in head.modes.keys {
+                self_.modeHead[mode] = nil
+                zwlr_output_mode_v1_destroy(mode)
+            }
+            zwlr_output_head_v1_destroy(proxy)
+        },
+        make: { _, _, _ in },
+        model: { _, _, _ in },
+        serial_number: { _, _, _ in }))
 
-    nonisolated(unsafe) private static let modeListener: UnsafeMutablePointer<zwlr_output_mode_v1_listener> = {
-        let l = UnsafeMutablePointer<zwlr_output_mode_v1_listener>.allocate(capacity: 1)
-        l.initialize(to: zwlr_output_mode_v1_listener(
-            size: { data, proxy, width, height in owner(data)?.mode(proxy) { $0.width = width; $0.height = height } },
-            refresh: { data, proxy, refresh in owner(data)?.mode(proxy) { $0.refresh = refresh } },
-            preferred: { _, _ in },
-            finished: { data, proxy in
-                guard let self_ = owner(data), let proxy, let owner = self_.modeHead.removeValue(forKey: proxy) else { return }
-                self_.head(owner) { head in
-                    head.modes[proxy] = nil
-                    if head.currentMode == proxy { head.currentMode = nil }
-                }
-                zwlr_output_mode_v1_destroy(proxy)
-            }))
-        return l
-    }()
+    nonisolated(unsafe) private static let modeListener = permanentListener(zwlr_output_mode_v1_listener(
+        size: { data, proxy, width, height in owner(data)?.mode(proxy) { $0.width = width; $0.height = height } },
+        refresh: { data, proxy, refresh in owner(data)?.mode(proxy) { $0.refresh = refresh } },
+        preferred: { _, _ in },
+        finished: { data, proxy in
+            guard let self_ = owner(data), let proxy, let owner = self_.modeHead.removeValue(forKey: proxy) else { return }
+            self_.head(owner) { head in
+                head.modes[proxy] = nil
+                if head.currentMode == proxy { head.currentMode = nil }
+            }
+            zwlr_output_mode_v1_destroy(proxy)
+        }))
 }

@@ -17,7 +17,8 @@ final class Shield {
     let key: Key
     private var steps: PanelShield
     private let parts: ShieldParts
-    private let output: OpaquePointer
+    /// The wl_output it captures and lays its overlay on.
+    let output: OpaquePointer
     private let loop: OpaquePointer
     /// The shield is on screen (or could not be laid): the apply may go.
     private let onCovered: () -> Void
@@ -54,7 +55,7 @@ final class Shield {
     private var isGone = false
 
     /// The wl_shm formats a screencopy buffer may have that the shield draws: ARGB8888 and XRGB8888.
-    private static let argb: UInt32 = 0, xrgb: UInt32 = 1
+    private static let argb = WL_SHM_FORMAT_ARGB8888.rawValue, xrgb = WL_SHM_FORMAT_XRGB8888.rawValue
 
     init(cover: HeadsReconciler.Cover, output: OpaquePointer, parts: ShieldParts, loop: OpaquePointer,
          covered: @escaping () -> Void, gone: @escaping (Shield) -> Void) {
@@ -68,7 +69,7 @@ final class Shield {
     }
 
     func start() {
-        startedMs = Self.nowMs
+        startedMs = monotonicMilliseconds()
         perform(PanelShield.start)
     }
 
@@ -103,7 +104,7 @@ final class Shield {
             case .show(let transform): show(transform)
             case .covered:
                 // For benchmarks/daemon_shield.py: the time the shield adds before the apply.
-                Log.debug("shield covered after \(Int(((Self.nowMs - startedMs) * 1000).rounded())) us")
+                Log.debug("shield covered after \(Int(((monotonicMilliseconds() - startedMs) * 1000).rounded())) us")
                 onCovered()
             case .draw(let placement): draw(placement)
             case .wake(let afterMs): wake(afterMs: afterMs)
@@ -112,8 +113,6 @@ final class Shield {
             }
         }
     }
-
-    private static var nowMs: Double { monotonicSeconds() * 1000 }
 
     // MARK: the picture
 
@@ -193,12 +192,15 @@ final class Shield {
             wl_surface_set_input_region(surface, region)
             wl_region_destroy(region)
         }
-        guard let layer = zwlr_layer_shell_v1_get_layer_surface(layerShell, surface, output, 3 /* overlay */, "wlr-orient-shield") else {
+        guard let layer = zwlr_layer_shell_v1_get_layer_surface(layerShell, surface, output, ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue,
+                                                                  "wlr-orient-shield") else {
             return report(.failed("the compositor cannot make the overlay"))
         }
         self.layer = layer
         zwlr_layer_surface_v1_add_listener(layer, Self.layerListener, context)
-        zwlr_layer_surface_v1_set_anchor(layer, 15)  // all four edges: the whole output
+        // All four edges: the whole output.
+        zwlr_layer_surface_v1_set_anchor(layer, ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
+                                             | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue)
         zwlr_layer_surface_v1_set_exclusive_zone(layer, -1)  // over panels and bars too
         zwlr_layer_surface_v1_set_keyboard_interactivity(layer, 0)
         wl_surface_commit(surface)
@@ -245,14 +247,15 @@ final class Shield {
         if let callback { wl_callback_destroy(callback) }
         callback = nil
         report(.presented)
-        report(.frame(at: Self.nowMs))
+        report(.frame(at: monotonicMilliseconds()))
     }
 
     // MARK: the transition
 
     private func draw(_ placement: OldFramePlacement) {
         guard let memory else { return }
-        let started = Self.threadCPUMs
+        // The thread's CPU clock is a system call: read only for the debug line.
+        let started = Log.showDebug ? Self.threadCPUMs : 0
         // The frame buffer not held by the compositor; both held: try again shortly.
         guard let index = [nextDrawn, 3 - nextDrawn].first(where: { !busy[$0] }) else { return wake(afterMs: 4) }
         nextDrawn = 3 - index
@@ -269,12 +272,13 @@ final class Shield {
             if small == nil { small = pixels_picture_scaled_down(memory, stride, Int32(width), Int32(height), Int32(TransitionRun.turningSourceDivisor)) }
             if let small, let canvas = placement.canvasDraw(width: width, height: height, canvasWidth: rowPixels, canvasHeight: height,
                                                             scale: 1, pictureWidth: Int(small.pointee.width), pictureHeight: Int(small.pointee.height)) {
-                let left = Int32(canvas.matrix[2].rounded()), top = Int32(canvas.matrix[5].rounded())
-                let width = min(Int32(canvas.width), Int32(rowPixels) - left), height = min(Int32(canvas.height), Int32(self.height) - top)
-                if pixels_draw_turned(target, Int32(rowPixels), Int32(self.height), left, top, small, width, height,
-                                      canvas.rows.map { pixels_span(start: Int32($0.start), end: Int32(min($0.end, Int(width)))) },
+                // The canvas is the buffer itself (scale 1), its used part at (left, top) and
+                // within the buffer (the core clips it).
+                if pixels_draw_turned(target, Int32(rowPixels), Int32(self.height), Int32(canvas.left), Int32(canvas.top), small,
+                                      Int32(canvas.width), Int32(canvas.height),
+                                      canvas.rows.map { pixels_span(start: Int32($0.start), end: Int32($0.end)) },
                                       canvas.pictureMap, alpha) {
-                    drawnRows[index] = Int(top)..<Int(top + height)
+                    drawnRows[index] = canvas.top..<(canvas.top + canvas.height)
                 }
             }
         } else {
@@ -282,7 +286,7 @@ final class Shield {
         }
         present(buffer: index, under: steps.to)
         // For benchmarks/daemon_shield.py: when each frame went out and what drawing it cost.
-        Log.debug("shield frame at \(Int((Self.nowMs * 1000).rounded())) us, cpu \(Int(((Self.threadCPUMs - started) * 1000).rounded())) us, \(width)x\(height)")
+        Log.debug("shield frame at \(Int((monotonicMilliseconds() * 1000).rounded())) us, cpu \(Int(((Self.threadCPUMs - started) * 1000).rounded())) us, \(width)x\(height)")
     }
 
     /// This thread's CPU time, in milliseconds.
@@ -295,7 +299,7 @@ final class Shield {
     private func wake(afterMs: Double) {
         if timer == nil {
             timer = glue_add_timer(loop, context) { data in
-                Shield.owner(data)?.report(.frame(at: Shield.nowMs))
+                Shield.owner(data)?.report(.frame(at: monotonicMilliseconds()))
                 return 0
             }
         }
@@ -333,23 +337,19 @@ final class Shield {
 
     // MARK: listeners
 
-    nonisolated(unsafe) private static let captureListener: UnsafeMutablePointer<zwlr_screencopy_frame_v1_listener> = {
-        let l = UnsafeMutablePointer<zwlr_screencopy_frame_v1_listener>.allocate(capacity: 1)
-        l.initialize(to: zwlr_screencopy_frame_v1_listener(
-            buffer: { data, _, format, width, height, stride in
-                guard let shield = owner(data) else { return }
-                // Version 3 lists every buffer type, then buffer_done; before it, this is the one.
-                shield.pending = (format, width, height, stride)
-                if shield.parts.screencopyVersion < 3 { shield.bufferDone() }
-            },
-            flags: { data, _, flags in owner(data)?.yInverted = flags & 1 != 0 },
-            ready: { data, _, _, _, _ in owner(data)?.captured() },
-            failed: { data, _ in owner(data)?.report(.failed("the compositor could not capture the panel")) },
-            damage: { _, _, _, _, _, _ in },
-            linux_dmabuf: { _, _, _, _, _ in },
-            buffer_done: { data, _ in owner(data)?.bufferDone() }))
-        return l
-    }()
+    nonisolated(unsafe) private static let captureListener = permanentListener(zwlr_screencopy_frame_v1_listener(
+        buffer: { data, _, format, width, height, stride in
+            guard let shield = owner(data) else { return }
+            // Version 3 lists every buffer type, then buffer_done; before it, this is the one.
+            shield.pending = (format, width, height, stride)
+            if shield.parts.screencopyVersion < 3 { shield.bufferDone() }
+        },
+        flags: { data, _, flags in owner(data)?.yInverted = flags & 1 != 0 },
+        ready: { data, _, _, _, _ in owner(data)?.captured() },
+        failed: { data, _ in owner(data)?.report(.failed("the compositor could not capture the panel")) },
+        damage: { _, _, _, _, _, _ in },
+        linux_dmabuf: { _, _, _, _, _ in },
+        buffer_done: { data, _ in owner(data)?.bufferDone() }))
 
     /// The shared-memory buffer the compositor offered, until it has offered them all.
     private var pending: (format: UInt32, width: UInt32, height: UInt32, stride: UInt32)?
@@ -359,26 +359,14 @@ final class Shield {
         bufferKnown(format: pending.format, width: pending.width, height: pending.height, stride: pending.stride)
     }
 
-    nonisolated(unsafe) private static let bufferListener: UnsafeMutablePointer<wl_buffer_listener> = {
-        let l = UnsafeMutablePointer<wl_buffer_listener>.allocate(capacity: 1)
-        l.initialize(to: wl_buffer_listener(release: { data, buffer in
-            guard let shield = owner(data), let index = shield.buffers.firstIndex(where: { $0 == buffer }) else { return }
-            shield.busy[index] = false
+    nonisolated(unsafe) private static let bufferListener = permanentListener(wl_buffer_listener(release: { data, buffer in
+        guard let shield = owner(data), let index = shield.buffers.firstIndex(where: { $0 == buffer }) else { return }
+        shield.busy[index] = false
         }))
-        return l
-    }()
 
-    nonisolated(unsafe) private static let layerListener: UnsafeMutablePointer<zwlr_layer_surface_v1_listener> = {
-        let l = UnsafeMutablePointer<zwlr_layer_surface_v1_listener>.allocate(capacity: 1)
-        l.initialize(to: zwlr_layer_surface_v1_listener(
-            configure: { data, _, serial, width, height in owner(data)?.configure(serial: serial, width: width, height: height) },
-            closed: { data, _ in owner(data)?.report(.failed("the compositor closed the overlay")) }))
-        return l
-    }()
+    nonisolated(unsafe) private static let layerListener = permanentListener(zwlr_layer_surface_v1_listener(
+        configure: { data, _, serial, width, height in owner(data)?.configure(serial: serial, width: width, height: height) },
+        closed: { data, _ in owner(data)?.report(.failed("the compositor closed the overlay")) }))
 
-    nonisolated(unsafe) private static let frameListener: UnsafeMutablePointer<wl_callback_listener> = {
-        let l = UnsafeMutablePointer<wl_callback_listener>.allocate(capacity: 1)
-        l.initialize(to: wl_callback_listener(done: { data, _, _ in owner(data)?.frameDone() }))
-        return l
-    }()
+    nonisolated(unsafe) private static let frameListener = permanentListener(wl_callback_listener(done: { data, _, _ in owner(data)?.frameDone() }))
 }

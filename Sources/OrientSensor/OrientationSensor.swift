@@ -226,3 +226,6 @@ public final class OrientationSensor {
 
 /// Monotonic seconds, the default clock.
 public func monotonicSeconds() -> Double { readMonotonicClock() }
+
+/// The same clock in milliseconds, the unit the transitions count in.
+public func monotonicMilliseconds() -> Double { monotonicSeconds() * 1000 }

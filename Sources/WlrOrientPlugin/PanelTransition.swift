@@ -144,4 +144,3 @@ extension PanelTransition {
 }
 
 /// Milliseconds on the monotonic clock.
-func monotonicMilliseconds() -> Double { monotonicSeconds() * 1000 }

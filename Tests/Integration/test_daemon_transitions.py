@@ -36,6 +36,13 @@ def no_overlay_left(s):
     return s.host.command("close-layers", r"^closed-layers (\d+)$").group(1) == "0"
 
 
+def turned_under_the_shield(s):
+    """Turns the device to left-up; returns once the host has given the overlay its turned size
+    (the transform is applied, the shield holds the old picture)."""
+    s.fake.set(s.dev, *LEFT_UP)
+    s.host.out.wait(r"^layer-surface %s configured 300 480$" % SHIELD)
+
+
 def turn_recorded(s, pose, shown, directory):
     """Turns the device and records every frame until the shield is gone and a plain frame after:
     [(transform, (w, h, rgb))] in order."""
@@ -98,6 +105,14 @@ def test_a_rotation_from_outside_turns_the_old_picture_through_intermediate_angl
         end(s)
 
 
+def turn_recorded_cut(s):
+    s.host.command("record start times", r"^recording$")
+    s.fake.set(s.dev, *LEFT_UP)
+    s.log.wait(r"HEADLESS-1: left-up \(transform")
+    s.host.wait_frame(1)
+    return s.host.record_stop(os.path.join(s.host.dir, "rec"))
+
+
 def test_kind_none_cuts_with_no_overlay(client_binary):
     s = session(client_binary, 'kind = "none"\n')
     try:
@@ -108,19 +123,10 @@ def test_kind_none_cuts_with_no_overlay(client_binary):
         end(s)
 
 
-def turn_recorded_cut(s):
-    s.host.command("record start times", r"^recording$")
-    s.fake.set(s.dev, *LEFT_UP)
-    s.log.wait(r"HEADLESS-1: left-up \(transform")
-    s.host.wait_frame(1)
-    return s.host.record_stop(os.path.join(s.host.dir, "rec"))
-
-
 def test_a_touch_during_a_transition_reaches_the_app_under_the_overlay(client_binary):
     s = session(client_binary, 'kind = "rotate"\nduration-ms = 3000\ntimeout-ms = 300\n')
     try:
-        s.fake.set(s.dev, *LEFT_UP)
-        s.host.out.wait(r"^layer-surface %s configured 300 480$" % SHIELD)
+        turned_under_the_shield(s)
         s.card.wait_configure(300, 480)
         s.host.command("next-frame", r"^next-frame$")
         # The overlay covers the whole panel, held or turning: the touch goes through it, to the
@@ -139,8 +145,7 @@ def test_a_touch_during_a_transition_reaches_the_app_under_the_overlay(client_bi
 def test_an_overlay_the_compositor_closes_mid_transition_leaves_the_panel_turned_and_nothing_behind(client_binary):
     s = session(client_binary, 'kind = "rotate"\nduration-ms = 2000\ntimeout-ms = 300\n')
     try:
-        s.fake.set(s.dev, *LEFT_UP)
-        s.host.out.wait(r"^layer-surface %s configured 300 480$" % SHIELD)
+        turned_under_the_shield(s)
         s.host.command("close-layers", r"^closed-layers 1$")
         s.log.wait(r"the panel turns without a transition: the compositor closed the overlay")
         assert "wlr-orient: HEADLESS-1: the shield is gone" in s.log.seen
@@ -156,8 +161,7 @@ def test_an_overlay_the_compositor_closes_mid_transition_leaves_the_panel_turned
 def test_a_panel_unplugged_mid_transition_leaves_no_overlay_and_a_new_panel_turns_with_one(client_binary):
     s = session(client_binary, 'kind = "crossfade"\nduration-ms = 2000\ntimeout-ms = 300\n', outputs='["HEADLESS-1", "HEADLESS-2"]')
     try:
-        s.fake.set(s.dev, *LEFT_UP)
-        s.host.out.wait(r"^layer-surface %s configured 300 480$" % SHIELD)
+        turned_under_the_shield(s)
         s.host.command("remove-output HEADLESS-1", r"^removed-output HEADLESS-1")
         assert "layer-surface %s destroyed" % SHIELD in s.host.out.seen, "the host closed it with its output"
         s.log.wait(r"HEADLESS-1: gone")
@@ -175,8 +179,7 @@ def test_a_panel_unplugged_mid_transition_leaves_no_overlay_and_a_new_panel_turn
 def test_the_compositor_going_away_mid_transition_ends_the_daemon_as_it_should(client_binary):
     s = session(client_binary, 'kind = "rotate"\nduration-ms = 2000\ntimeout-ms = 300\n')
     try:
-        s.fake.set(s.dev, *LEFT_UP)
-        s.host.out.wait(r"^layer-surface %s configured 300 480$" % SHIELD)
+        turned_under_the_shield(s)
         s.host.p.kill()
         s.host.p.wait(timeout=10)
         assert s.daemon.wait(timeout=10) == 1, "exit status 1 (the service manager restarts it), not a crash"

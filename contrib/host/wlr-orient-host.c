@@ -417,10 +417,15 @@ static int close_layers(struct host *host, struct wlr_output *output) {
 	return closed;
 }
 
-static void handle_output_transformed(struct wl_listener *listener, void *data) {
-	struct host *host = wl_container_of(listener, host, output_transformed);
+/* A turned output has a new box: its toplevels and layer surfaces are laid out anew. */
+static void relayout(struct host *host) {
 	arrange(host, NULL);
 	arrange_layers(host);
+}
+
+static void handle_output_transformed(struct wl_listener *listener, void *data) {
+	struct host *host = wl_container_of(listener, host, output_transformed);
+	relayout(host);
 }
 
 static double clock_seconds(clockid_t clock) {
@@ -812,8 +817,7 @@ static void handle_output_manager_config(struct host *host, struct wlr_output_co
 		if (!described) {
 			publish_outputs(host);
 		}
-		arrange(host, NULL); /* a turned output has a new box: clients re-layout */
-		arrange_layers(host);
+		relayout(host);
 	}
 }
 

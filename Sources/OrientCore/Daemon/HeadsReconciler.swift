@@ -305,7 +305,7 @@ public struct HeadsReconciler: Sendable {
         }
         guard !covers.isEmpty else { return out.append(.apply(transforms)) }
         covering = Set(covers.map(\.key))
-        shielded = Dictionary(covers.map { ($0.key, $0.id) }, uniquingKeysWith: { _, last in last })
+        shielded = Dictionary(uniqueKeysWithValues: covers.map { ($0.key, $0.id) })
         out.append(.cover(covers))
     }
 
@@ -324,7 +324,7 @@ public struct HeadsReconciler: Sendable {
     /// The shield over `key` is up (or will never be): the apply goes once none is awaited.
     /// An older shield over the head goes now: the new one shows what it showed.
     private mutating func covered(_ key: HeadKey, _ out: inout [Command]) {
-        if let older = playing.removeValue(forKey: key), older != shielded[key] { out.append(.retire(older)) }
+        if let older = playing.removeValue(forKey: key) { out.append(.retire(older)) }
         guard covering.remove(key) != nil, covering.isEmpty, let sent, sent.applying else { return }
         out.append(.apply(sent.transforms))
     }

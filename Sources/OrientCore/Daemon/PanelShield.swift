@@ -66,7 +66,6 @@ public struct PanelShield: Sendable {
     private var firstSize: (width: Int, height: Int)?
     /// The compositor has configured the overlay with the turned layout's size.
     private var sizeTurned = false
-    private var applied = false
     /// The transform the picture was last shown under.
     private var shownUnder: OutputTransform?
     private var run: TransitionRun?
@@ -95,13 +94,13 @@ public struct PanelShield: Sendable {
         case (.applied(false, _), _):
             step = .gone
             return [.remove]
+        case (.applied(true, _), let before) where before != .covered:
+            // Laid too late (the apply went without it): nothing to hold, nothing to play.
+            step = .gone
+            return [.remove]
         case (.applied(true, let now), _):
-            applied = true
-            let wasCovered = step == .covered
             step = .playing
             run = TransitionRun(plan: plan, from: from, to: to, at: now)
-            // Laid too late (the apply went without it): nothing to hold, nothing to play.
-            guard wasCovered else { return [.remove] }
             // A quarter turn waits for the overlay's turned size (the picture under the new
             // transform does not fit the old one); a half turn keeps its size.
             let quarterTurn = from.rawValue % 2 != to.rawValue % 2
@@ -126,7 +125,7 @@ public struct PanelShield: Sendable {
         if firstSize == nil { firstSize = (width, height) }
         let turned = firstSize.map { $0.width != width || $0.height != height } ?? false
         sizeTurned = sizeTurned || turned
-        let under = applied || turned ? to : from
+        let under = run != nil || turned ? to : from
         guard step == .covering || step == .covered || (step == .playing && run?.revealedAt == nil) else { return [] }
         shownUnder = under
         return [.show(under)]

@@ -217,12 +217,14 @@ public struct OldFramePlacement: Sendable, Hashable {
             guard let from = over.map(\.x).min(), let to = over.map({ $0.x + $0.width }).max() else { return .init(start: 0, end: 0) }
             return .init(start: max(0, (from - left) / scale), end: min(usedWidth, (to - left + scale - 1) / scale))
         }
-        return CanvasDraw(width: usedWidth, height: usedHeight, rows: rows,
+        return CanvasDraw(left: left, top: top, width: usedWidth, height: usedHeight, rows: rows,
                           pictureMap: map, matrix: onCanvas.map { Float($0) }, boxes: boxes)
     }
 
     /// The moved picture drawn through a canvas (see `canvasDraw`).
     public struct CanvasDraw: Sendable, Hashable {
+        /// Where the canvas's top-left corner lies on the buffer (its matrix's translation).
+        public var left, top: Int
         /// The part of the canvas in use, from its top-left corner.
         public var width, height: Int
         /// The pixels to fill in each of its rows (the rest does not show).
