@@ -31,10 +31,12 @@ let package = Package(
         // System libraries from Debian, imported as they are.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // Linux headers that the Glibc module lacks (epoll).
+        .systemLibrary(name: "CLinux"),
         // The sensor layer: libiio accelerometers and udev properties, sampled on the caller's loop.
         .target(
             name: "OrientSensor",
-            dependencies: ["OrientCore", "CIIO", "CUdev"]
+            dependencies: ["OrientCore", "CIIO", "CUdev", "CLinux"]
         ),
         .systemLibrary(name: "CWlroots", pkgConfig: wlroots, providers: [.apt(["libwlroots-dev"])]),
         // json-c (as sway's IPC uses it): the plugin reads the control socket's JSON lines with it.

@@ -47,6 +47,8 @@ python3 tools/score.py --compare "$out"/v-wlr-orient.json "$out"/v-android.json 
 
 echo "== sensor: wakeups of an idle session (umockdev device), default settings"
 /usr/bin/python3 benchmarks/wakeups.py 10
+echo "== sensor: the same for a HID sensor hub with hysteresis, which sends nothing while still (60 s)"
+/usr/bin/python3 benchmarks/wakeups.py 60 --device hysteresis
 
 echo "== sensor: step changes, ours beside iio-sensor-proxy + monitor-sensor on one umockdev device"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py --steps 60
@@ -54,6 +56,9 @@ WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/sensor_vs_iio_senso
 echo "== plugin: sample to first frame with the new transform, over 100 rotations; resident memory it adds"
 bash scripts/build-plugin.sh release >/dev/null
 /usr/bin/python3 benchmarks/rotation_latency.py --rotations 100
+
+echo "== a device quiet when still (hysteresis): step to transform applied over 40 steps and idle wakeups over 60 s, plugin and daemon"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/quiet_device.py --steps 40 --idle-seconds 60
 
 echo "== plugin in Debian's sway 1.7 under wlr-orient run: sample to first frame with the new transform"
 /usr/bin/python3 benchmarks/rotation_latency_sway.py --rotations 40

@@ -11,15 +11,18 @@ public struct AccelerometerInfo: Sendable, CustomStringConvertible {
     public var offsets: [Double]
     public var calibration: Calibration
     public var matrixSource: MountMatrixSource
+    /// How it is read (through a buffer, with or without hysteresis, or polled), and why.
+    public var mode: ReadingMode
+    public var modeReason: String
     /// Streams through a buffer (the driver has a trigger) rather than polled attributes.
-    public var buffered: Bool
+    public var buffered: Bool { mode.isBuffered }
     /// The driver's sampling frequency after our request, if it has one.
     public var samplingFrequency: Double?
 
     public var description: String {
         let where_ = candidate.location.map { ", \($0)" } ?? ""
         return "\(candidate.id) (\(candidate.label ?? candidate.name)\(where_); \(reason)), scale \(scales.map { String($0) }.joined(separator: "/"))"
-            + ", mount matrix \(calibration.mountMatrix) from \(matrixSource.rawValue), \(buffered ? "buffered" : "polled")"
+            + ", mount matrix \(calibration.mountMatrix) from \(matrixSource.rawValue), read: \(mode.rawValue) (\(modeReason))"
             + (samplingFrequency.map { " (the device samples at \($0) Hz)" } ?? "")
     }
 }
@@ -94,7 +97,21 @@ final class Accelerometer {
             }
         }
 
-        let buffered = preferBuffer && device.hasTrigger && axes.allSatisfy(\.isScanElement)
+        let can = ReadingCapabilities(buffer: device.hasTrigger && axes.allSatisfy(\.isScanElement),
+                                      hysteresis: axes[0].hasAttribute("hysteresis"))
+        var (mode, modeReason) = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
+        if mode == .hysteresis {
+            if let value = ReadingModeChoice.hysteresisValue(scale: scales[0]) {
+                do {
+                    try axes[0].writeAttribute("hysteresis", value)
+                } catch {
+                    (mode, modeReason) = (.buffer, "the device did not take a hysteresis (\(error)): streamed through its buffer")
+                }
+            } else if (axes[0].number("hysteresis") ?? 0) <= 0 {
+                (mode, modeReason) = (.buffer, "its scale does not say the hysteresis' unit, and its firmware sets none: streamed through its buffer")
+            }
+        }
+        let buffered = mode.isBuffered
         // A polled device is opened only once its values can be read: one still appearing in
         // sysfs (or half gone) is not there yet, rather than found and lost again at once.
         var rawFiles: SysfsAttributeFiles?
@@ -113,7 +130,8 @@ final class Accelerometer {
         }
         let info = AccelerometerInfo(candidate: candidate, reason: reason, scales: scales, offsets: offsets,
                                      calibration: Calibration(scale: scales[0], mountMatrix: matrix.matrix),
-                                     matrixSource: matrix.source, buffered: buffered, samplingFrequency: frequency)
+                                     matrixSource: matrix.source, mode: mode, modeReason: modeReason,
+                                     samplingFrequency: frequency)
         return (Accelerometer(context: context, device: device, channels: axes, info: info, rawFiles: rawFiles),
                 reason, warnings)
     }
@@ -142,6 +160,22 @@ final class Accelerometer {
             }
         }
         return .success(counts(raw.0, raw.1, raw.2))
+    }
+
+    /// Reads the three raw attributes through libiio (a buffered device, once: a device with
+    /// hysteresis sends nothing until it moves, so how it is held now is asked this way).
+    func readAttributesOnce() -> Result<(Double, Double, Double), ReadFailure> {
+        var raw: [Double] = []
+        for axis in channels {
+            do {
+                switch RawReading.parse(try axis.attribute("raw")) {
+                case .success(let v): raw.append(v)
+                case .failure(let problem): return .failure(.bad("\(info.candidate.id): raw value \(problem.rawValue)"))
+                }
+            } catch { return .failure(ReadFailure(error)) }
+        }
+        guard raw.count == 3 else { return .failure(.bad("\(info.candidate.id): not three axes")) }
+        return .success(counts(raw[0], raw[1], raw[2]))
     }
 
     enum ReadFailure: Error {

@@ -1,5 +1,6 @@
 import CIIO
 import CUdev
+import CLinux
 import Glibc
 import OrientCore
 
@@ -108,6 +109,11 @@ struct IIOChannel {
 
     func hasAttribute(_ name: String) -> Bool {
         iio_channel_find_attr(pointer, name) != nil
+    }
+
+    func writeAttribute(_ name: String, _ value: Double) throws {
+        let r = iio_channel_attr_write_double(pointer, name, value)
+        if r < 0 { throw SensorError(operation: "write \(name)", errno: -r) }
     }
 
     var isScanElement: Bool { iio_channel_is_scan_element(pointer) }
@@ -357,23 +363,45 @@ final class UdevMonitor {
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 
-    /// Reads every pending announcement; returns the names of IIO devices that were added.
-    func added() -> [String] {
-        var names: [String] = []
+    /// Reads every pending announcement: what happened (`add`, `remove`…) to which IIO device.
+    func receive() -> [(action: String, name: String)] {
+        var announced: [(action: String, name: String)] = []
         while let device = udev_monitor_receive_device(monitor) {
-            if let action = udev_device_get_action(device), String(cString: action) == "add",
-               let name = udev_device_get_sysname(device) {
-                names.append(String(cString: name))
+            if let action = udev_device_get_action(device), let name = udev_device_get_sysname(device) {
+                announced.append((String(cString: action), String(cString: name)))
             }
             udev_device_unref(device)
         }
-        return names
+        return announced
     }
 
     deinit {
         udev_monitor_unref(monitor)
         udev_unref(udev)
     }
+}
+
+/// Several fds behind one (an epoll set), for hosts that watch one fd per source: it is
+/// readable while any member is. Level-triggered: the owner drains every member it wakes for.
+final class FDSet {
+    let fd: Int32
+
+    init(_ members: [Int32]) throws {
+        fd = epoll_create1(Int32(EPOLL_CLOEXEC))
+        guard fd >= 0 else { throw SensorError(operation: "epoll_create1", errno: Glibc.errno) }
+        for member in members {
+            var event = epoll_event()
+            event.events = EPOLLIN.rawValue
+            event.data.fd = member
+            if epoll_ctl(fd, EPOLL_CTL_ADD, member, &event) != 0 {
+                let code = Glibc.errno
+                Glibc.close(fd)
+                throw SensorError(operation: "epoll_ctl", errno: code)
+            }
+        }
+    }
+
+    deinit { Glibc.close(fd) }
 }
 
 /// Monotonic time in seconds.

@@ -30,8 +30,8 @@ public final class OrientationSensor {
     /// Whether an accelerometer is open and read now.
     public var hasDevice: Bool { accelerometer != nil }
 
-    /// The fd to poll for readability (buffered devices), if any.
-    public var pollDescriptor: Int32? { isRunning ? bufferFD ?? monitor?.fd : nil }
+    /// The fd to poll for readability (buffered devices, udev's announcements), if any.
+    public var pollDescriptor: Int32? { isRunning ? fdSet?.fd ?? bufferFD ?? monitor?.fd : nil }
     /// When `process()` is next due, in `clock()` seconds; nil when stopped.
     public var deadline: Double? { isRunning ? nextDue : nil }
 
@@ -41,9 +41,17 @@ public final class OrientationSensor {
     private let origin: Double
     private var accelerometer: Accelerometer?
     private var bufferFD: Int32?
+    /// The buffer and udev's announcements behind one fd (a device with hysteresis: see `process`).
+    private var fdSet: FDSet?
+    /// When a device that reports only a change is fed its last reading again.
+    private let held = HeldReadingSchedule()
+    /// The last reading taken, in counts: what such a device's silence repeats.
+    private var lastCounts: (Double, Double, Double)?
     private var nextDue: Double?
     private var backoff = Backoff()
-    /// While no device can be found (after the quick attempts): udev's announcements of IIO devices.
+    /// While no device can be found (after the quick attempts), and while a device with
+    /// hysteresis is open (its silence says nothing about whether it is still there): udev's
+    /// announcements of IIO devices.
     private var monitor: UdevMonitor?
     private var monitorFailed = false
     private var lossReported = false
@@ -94,7 +102,7 @@ public final class OrientationSensor {
         if accelerometer == nil {
             // udev announced a device (reading the announcements also quiets the fd), or it is
             // time to look anyway.
-            let announced = monitor?.added() ?? []
+            let announced = monitor?.receive().filter { $0.action == "add" }.map(\.name) ?? []
             if !announced.isEmpty { events.append(.log("udev announced \(announced.joined(separator: ", "))")) }
             guard !announced.isEmpty || nextDue.map({ now >= $0 }) == true else { return }
             openDevice(now: now, into: &events)
@@ -102,13 +110,20 @@ public final class OrientationSensor {
         }
         guard let accelerometer else { return }
         if accelerometer.info.buffered {
+            let id = accelerometer.info.candidate.id
+            if let monitor, monitor.receive().contains(where: { $0.action == "remove" && $0.name == id }) {
+                fail(.gone("udev announced the removal of \(id)"), now: now, into: &events)
+                return
+            }
+            var reported = false
             switch accelerometer.readBuffered() {
             case .success(let batch) where batch.isEmpty:
                 // Woken by the watchdog with nothing to read: is the device still there?
-                if !accelerometer.isPresent {
-                    fail(.gone("\(accelerometer.info.candidate.id) is no longer in sysfs"), now: now, into: &events)
+                if monitor == nil, !accelerometer.isPresent {
+                    fail(.gone("\(id) is no longer in sysfs"), now: now, into: &events)
                 }
             case .success(let batch):
+                reported = true
                 let period = 1 / (accelerometer.info.samplingFrequency ?? rateHz)
                 for (i, counts) in batch.enumerated() {
                     handle(counts, at: now - Double(batch.count - 1 - i) * period, into: &events)
@@ -116,9 +131,18 @@ public final class OrientationSensor {
             case .failure(let failure):
                 fail(failure, now: now, into: &events)
             }
-            if self.accelerometer != nil {
+            guard self.accelerometer != nil else { return }  // lost: `lose` scheduled the next look
+            if accelerometer.info.mode == .hysteresis {
+                // Silence from a device with hysteresis means it is held as it was: while the
+                // detector is busy it is told so on the held schedule; then nothing is due.
+                if !reported, let due = nextDue, now >= due, let last = lastCounts {
+                    handle(last, at: now, held: true, into: &events)
+                }
+                nextDue = held.next(after: now, quietFor: detector.quietFor(at: time(now)))
+                    ?? (monitor == nil ? now + 1 : nil)
+            } else {
                 nextDue = now + 1   // a watchdog: a silent buffer is read (and a gone device found) once a second
-            }   // else: lost, and `lose` scheduled the next look with backoff
+            }
         } else {
             guard let due = nextDue, now >= due else { return }
             switch accelerometer.readPolled() {
@@ -148,8 +172,23 @@ public final class OrientationSensor {
             }
             if opened.info.buffered {
                 do {
-                    let batch = max(1, Int((opened.info.samplingFrequency ?? plan.activeHz) / plan.activeHz))
-                    bufferFD = try opened.startBuffer(batch: batch)
+                    // A device with hysteresis reports each change at once; others in batches
+                    // that come at about the active rate.
+                    let batch = opened.info.mode == .hysteresis ? 1
+                        : max(1, Int((opened.info.samplingFrequency ?? plan.activeHz) / plan.activeHz))
+                    let fd = try opened.startBuffer(batch: batch)
+                    bufferFD = fd
+                    if opened.info.mode == .hysteresis {
+                        // Its silence must not hide its removal: udev says when it goes.
+                        do {
+                            let udev = try UdevMonitor()
+                            fdSet = try FDSet([fd, udev.fd])
+                            monitor = udev
+                        } catch {
+                            events.append(.log("\(opened.info.candidate.id): cannot watch udev for its removal (\(error)); checking once a second"))
+                            monitor = nil
+                        }
+                    }
                 } catch {
                     events.append(.log("\(opened.info.candidate.id): cannot start buffered capture (\(error))"))
                     lose("\(error)", now: now, into: &events)
@@ -158,13 +197,20 @@ public final class OrientationSensor {
             }
             accelerometer = opened
             info = opened.info
-            monitor = nil
+            if opened.info.mode != .hysteresis { monitor = nil }
             lossReported = false
             backoff.reset()
             schedule.reset()
             detector.restart(at: time(now))
             events.append(.opened(opened.info))
             nextDue = now
+            if opened.info.mode == .hysteresis {
+                // It will say nothing until it moves: how it is held now is read once.
+                switch opened.readAttributesOnce() {
+                case .success(let counts): handle(counts, at: now, into: &events)
+                case .failure(let failure): fail(failure, now: now, into: &events)
+                }
+            }
         } catch let error as SensorError where error.meansNoIIODevices {
             lose("no accelerometer found", now: now, into: &events)
         } catch {
@@ -172,14 +218,20 @@ public final class OrientationSensor {
         }
     }
 
-    private func handle(_ counts: (Double, Double, Double), at now: Double, into events: inout [SensorEvent]) {
+    /// One reading to the detector. A `held` one (a device with hysteresis, silent) repeats
+    /// the last and is not reported as a sample: the device did not send it.
+    private func handle(_ counts: (Double, Double, Double), at now: Double, held: Bool = false,
+                        into events: inout [SensorEvent]) {
         guard let accelerometer else { return }
         let t = time(now)
         let raw = RawSample(t: t, x: counts.0, y: counts.1, z: counts.2)
         let v = accelerometer.info.calibration.apply(raw)
-        events.append(.sample(raw, v))
-        if let warning = scaleCheck.add(magnitude: v.length) {
-            events.append(.log("\(accelerometer.info.candidate.id): \(warning)"))
+        if !held {
+            lastCounts = counts
+            events.append(.sample(raw, v))
+            if let warning = scaleCheck.add(magnitude: v.length) {
+                events.append(.log("\(accelerometer.info.candidate.id): \(warning)"))
+            }
         }
         if let change = detector.add(v, at: t) { events.append(.change(change)) }
         if !accelerometer.info.buffered {
@@ -217,6 +269,9 @@ public final class OrientationSensor {
     }
 
     private func close() {
+        if accelerometer?.info.mode == .hysteresis { monitor = nil }
+        fdSet = nil
+        lastCounts = nil
         accelerometer?.stopBuffer()
         accelerometer = nil
         bufferFD = nil

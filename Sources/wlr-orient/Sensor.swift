@@ -81,5 +81,5 @@ func openedJSON(_ info: AccelerometerInfo) -> String {
     return "{\"event\": \"opened\", \"id\": \(jsonString(c.id)), \"name\": \(jsonString(c.name)), \"label\": \(label), "
         + "\"location\": \(location), \"reason\": \(jsonString(info.reason)), \"scale\": [\(info.scales.map { String($0) }.joined(separator: ", "))], "
         + "\"matrix\": \(jsonString(info.calibration.mountMatrix.description)), \"matrix_source\": \"\(info.matrixSource.rawValue)\", "
-        + "\"buffered\": \(info.buffered), \"frequency\": \(info.samplingFrequency.map { jsonNumber($0, decimals: 1) } ?? "null")}"
+        + "\"buffered\": \(info.buffered), \"mode\": \"\(info.mode.rawValue)\", \"mode_reason\": \(jsonString(info.modeReason)), \"frequency\": \(info.samplingFrequency.map { jsonNumber($0, decimals: 1) } ?? "null")}"
 }

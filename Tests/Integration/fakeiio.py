@@ -59,13 +59,17 @@ class FakeIIO:
             props += [k, v]
         return self.tb.add_device("iio", ident, None, attrs, props)
 
-    def add_buffered_accel(self, ident="iio:device0", scale=DEFAULT_SCALE, raw=(0, -G_COUNTS, 0)):
+    def add_buffered_accel(self, ident="iio:device0", scale=DEFAULT_SCALE, raw=(0, -G_COUNTS, 0), hysteresis=False):
         """An accelerometer with a trigger and scan elements: libiio streams it through
-        /dev/<ident>, which umockdev backs with a PTY that push() writes scans to."""
+        /dev/<ident>, which umockdev backs with a PTY that push() writes scans to. With
+        `hysteresis`, it has a HID sensor hub's in_accel_hysteresis (in g, as a hub whose
+        scale is a power of ten of g takes it), which a quiet_stream() honours."""
         lines = ["P: /devices/%s" % ident, "N: %s" % ident, "E: SUBSYSTEM=iio", "E: DEVNAME=/dev/%s" % ident,
                  "A: name=accel_3d", "A: in_accel_scale=%s" % scale, "A: sampling_frequency=50",
                  "A: buffer/enable=0", "A: buffer/length=0", "A: buffer/watermark=1",
                  "A: trigger/current_trigger=accel_3d-dev%s" % ident.rsplit("device", 1)[-1]]
+        if hysteresis:
+            lines += ["A: in_accel_hysteresis=0"]
         for i, (axis, v) in enumerate(zip("xyz", raw)):
             lines += ["A: in_accel_%s_raw=%d" % (axis, v), "A: scan_elements/in_accel_%s_en=0" % axis,
                       "A: scan_elements/in_accel_%s_index=%d" % (axis, i),
@@ -89,6 +93,22 @@ class FakeIIO:
         beginning with `scan`; returns a Stream whose .scan the test sets (None pauses it) and
         .stop() ends."""
         return Stream(self, devnode, rate, scan)
+
+    def quiet_stream(self, devnode, rate=50.0, scan=(0, -G_COUNTS, 0), scale=float(DEFAULT_SCALE)):
+        """A HID sensor hub honouring its hysteresis: at `rate` Hz it sends the current scan
+        only when an axis moved by more than the hysteresis written to it since the last one
+        sent (everything, while none is written); still, it sends nothing. Counts the scans
+        it sent in .sent."""
+        return Stream(self, devnode, rate, scan, hysteresis=lambda: self._hysteresis_counts(devnode, scale))
+
+    def _hysteresis_counts(self, devnode, scale):
+        path = "%s/sys/devices/%s/in_accel_hysteresis" % (self.tb.get_root_dir(), devnode.rsplit("/", 1)[-1])
+        try:
+            with open(path) as f:
+                g = float(f.read().replace("\x00", "").strip() or 0)  # libiio writes the NUL too
+        except (OSError, ValueError):
+            return 0.0
+        return g * 9.80665 / scale
 
     def set(self, syspath, x, y, z):
         """A new reading, given the way sysfs gives one: the same files with new contents. Each
@@ -126,19 +146,38 @@ class FakeIIO:
 
 
 class Stream:
-    def __init__(self, fake, devnode, rate, scan):
+    def __init__(self, fake, devnode, rate, scan, hysteresis=None):
         self.scan = scan   # set before the thread starts: its first push is already this
+        self.sent = 0
+        self._ticks = 0
+        self._ticked = threading.Condition()
+        self._hysteresis = hysteresis
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, args=(fake, devnode, 1.0 / rate), daemon=True)
         self._thread.start()
 
     def _run(self, fake, devnode, period):
         next_t = time.monotonic()
+        last = None
         while not self._stop.is_set():
-            if self.scan is not None:
-                fake.push(devnode, self.scan)
+            scan = self.scan
+            hysteresis = self._hysteresis() if self._hysteresis and last is not None and scan is not None else 0
+            quiet = hysteresis > 0 and max(abs(a - b) for a, b in zip(scan, last)) <= hysteresis
+            if scan is not None and not quiet:
+                fake.push(devnode, scan)
+                self.sent += 1
+                last = scan
+            with self._ticked:
+                self._ticks += 1
+                self._ticked.notify_all()
             next_t += period
             self._stop.wait(max(0.0, next_t - time.monotonic()))
+
+    def wait_ticks(self, n, timeout=5.0):
+        """Waits until the device has had `n` more chances to send."""
+        with self._ticked:
+            target = self._ticks + n
+            assert self._ticked.wait_for(lambda: self._ticks >= target, timeout), "the stream stalled"
 
     def stop(self):
         self._stop.set()

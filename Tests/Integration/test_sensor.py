@@ -260,6 +260,54 @@ def test_a_buffered_device_streams_through_its_buffer(fake):
     assert orientations == ["left-up", "bottom-up"], orientations
 
 
+def test_a_device_with_hysteresis_is_told_to_keep_quiet_and_its_silence_means_held(fake):
+    """A HID sensor hub with in_accel_hysteresis (issue #26): the sensor sets the hysteresis,
+    says why it reads the device that way, takes how it is held from its attributes, and
+    decides a turn reported by a single scan. Still, the device sends nothing more."""
+    node = fake.add_buffered_accel(hysteresis=True)
+    p = sensor(fake)
+    stream = None
+    try:
+        opened = p.wait_event("opened")
+        assert opened["mode"] == "hysteresis" and opened["buffered"] is True, opened
+        assert "only a change" in opened["mode_reason"], opened
+        # 0.5 m/s², written in the hub's unit (its scale is 1 mg): 0.051 g.
+        with open(fake.tb.get_root_dir() + "/sys/devices/iio:device0/in_accel_hysteresis") as f:
+            assert abs(float(f.read().rstrip("\x00\n")) - 0.5 / 9.80665) < 1e-4
+        p.wait_event("orientation", orientation="normal")   # from the attributes: no scan yet
+        stream = fake.quiet_stream(node, scan=(0, -G, 0))
+        stream.scan = (G, 0, 0)
+        p.wait_event("orientation", orientation="left-up")
+        # Noise below the hysteresis is not sent; the device stays quiet while held.
+        before = stream.sent
+        stream.scan = (G + 20, 5, -10)
+        stream.wait_ticks(5)
+        assert stream.sent == before, "noise below the hysteresis was sent"
+        stream.scan = (0, G, 0)
+        p.wait_event("orientation", orientation="bottom-up")
+        sent = stream.sent
+        assert sent <= 3, "a still device with hysteresis sent %d scans" % sent
+    finally:
+        if stream:
+            stream.stop()
+        p.stop()
+    samples = [e for e in p.events if e.get("event") == "sample"]
+    assert len(samples) == 1 + sent, "each reported scan (and the first reading) is one sample: %d" % len(samples)
+    orientations = [e["orientation"] for e in p.events if e.get("event") == "orientation"]
+    assert orientations == ["normal", "left-up", "bottom-up"], orientations
+
+
+def test_a_silent_device_with_hysteresis_is_lost_when_udev_says_it_went():
+    """Its silence hides nothing: udev's removal is watched beside its buffer (a preloaded
+    scenario, as only such a process makes the testbed send uevents)."""
+    env = dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0")
+    r = subprocess.run(["/usr/bin/python3", os.path.join(os.path.dirname(os.path.abspath(__file__)), "quiet_removal.py")],
+                       env=env, capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr[-3000:]
+    lost = float(r.stdout.split("lost_after_s=")[1].split()[0])
+    assert lost < 1.0, "the removal was noticed after %.3f s" % lost
+
+
 def test_a_buffered_device_that_vanishes_is_found_again(fake):
     node = fake.add_buffered_accel()
     p = sensor(fake)

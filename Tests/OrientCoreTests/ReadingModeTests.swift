@@ -1,0 +1,71 @@
+import Testing
+@testable import OrientCore
+
+/// How a device is read, and how a device that reports only a change is fed to the detector.
+@Suite struct ReadingModeTests {
+    @Test(arguments: [
+        (ReadingCapabilities(buffer: true, hysteresis: true), true, ReadingMode.hysteresis),
+        (ReadingCapabilities(buffer: true, hysteresis: false), true, .buffer),
+        (ReadingCapabilities(buffer: false, hysteresis: true), true, .polled),
+        (ReadingCapabilities(buffer: false, hysteresis: false), true, .polled),
+        (ReadingCapabilities(buffer: true, hysteresis: true), false, .polled),
+    ])
+    func theQuietestWayTheDeviceOffersIsChosenAndSaid(can: ReadingCapabilities, preferBuffer: Bool, expected: ReadingMode) {
+        let (mode, why) = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
+        #expect(mode == expected)
+        #expect(!why.isEmpty)
+        #expect(mode.isBuffered == (expected != .polled))
+    }
+
+    /// A device with hysteresis sends one reading when turned and nothing while held: fed the
+    /// held reading on the schedule, the detector takes the turn just after its settle time, and
+    /// then nothing more is due until the device speaks again.
+    @Test func aTurnReportedOnceIsDecidedAtTheSettleTimeAndThenNothingIsDue() throws {
+        let config = DetectionConfig()
+        var detector = Detector(config: config)
+        let schedule = HeldReadingSchedule()
+        let normal = Vector3(0, -standardGravity, 0)
+        let leftUp = Vector3(standardGravity, 0, 0)
+
+        // The device was opened and read once; it confirms how it is held.
+        var t = 0.0
+        var due: Double? = t
+        var decided: [Detector.Change] = []
+        var feeds = 0
+        func run(_ v: Vector3, from start: Double) {
+            due = start
+            while let d = due, d < start + 5 {
+                if let c = detector.add(v, at: d) { decided.append(c) }
+                feeds += 1
+                due = schedule.next(after: d, quietFor: detector.quietFor(at: d))
+            }
+        }
+        run(normal, from: t)
+        #expect(decided.map(\.orientation) == [.normal])
+        #expect(due == nil, "a held device must leave nothing due")
+        let settled = feeds
+
+        // Ten seconds later it is turned: one report, then silence.
+        t = 10
+        run(leftUp, from: t)
+        let turn = try #require(decided.last)
+        #expect(turn.orientation == .leftUp)
+        #expect(turn.t - t <= config.settleMs / 1000 + 1 / schedule.rateHz + 1e-9)
+        #expect(due == nil)
+        #expect(feeds - settled <= Int((turn.t - t + schedule.quietAfter) * schedule.rateHz) + 2,
+                "held readings only until the detector has been quiet for \(schedule.quietAfter) s")
+    }
+}
+
+extension ReadingModeTests {
+    /// A HID hub's hysteresis is in its report unit, which its scale reveals.
+    @Test func theHysteresisIsWrittenInTheUnitTheScaleReveals() throws {
+        let inG = try #require(ReadingModeChoice.hysteresisValue(scale: 0.009807))   // 1 mg counts
+        #expect(abs(inG * standardGravity - ReadingModeChoice.hysteresisMs2) < 1e-9)
+        #expect(ReadingModeChoice.hysteresisValue(scale: 0.0980665) == inG)
+        #expect(ReadingModeChoice.hysteresisValue(scale: 0.01) == ReadingModeChoice.hysteresisMs2)   // cm/s² counts
+        #expect(ReadingModeChoice.hysteresisValue(scale: 0.000598) == nil)   // a SoC part's own step
+        #expect(ReadingModeChoice.hysteresisValue(scale: 0) == nil)
+        #expect(ReadingModeChoice.hysteresisValue(scale: .nan) == nil)
+    }
+}

@@ -1,0 +1,115 @@
+#!/usr/bin/python3
+"""A device that is quiet when still (issue #26, point 1): a HID sensor hub with hysteresis,
+under umockdev, read by the plugin in the reference host and by the daemon beside it.
+
+    /usr/bin/python3 benchmarks/quiet_device.py [--steps N] [--idle-seconds S] [--seed S]
+
+For each rotator: the device is turned N times, each after being held still for 1.5-3 s (the
+case the idle schedule of a polled device pays for); a step's latency runs from the moment
+the fake hub has the new reading to send (it sends within its 20 ms report interval, as a real
+one does) to the compositor's first frame committed with the new transform (the host stamps
+it with CLOCK_MONOTONIC, the clock this script uses). Then the device lies still for S seconds:
+the rotator's wakeups per second (the context switches of every thread of its process, as
+benchmarks/wakeups.py and daemon_vs_polling.py count them; for the plugin, the host's with it
+less the host's without it, measured in the same run), and how many scans the hub sent.
+Prints named numbers.
+"""
+import argparse
+import os
+import random
+import statistics
+import subprocess
+import sys
+import time
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
+sys.path.insert(0, HERE)
+from stats import percentile, step_latencies  # noqa: E402
+from compositor import Compositor  # noqa: E402
+from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
+from daemon_vs_polling import POSES, TRANSFORM, frames, stop  # noqa: E402
+from sensor_vs_iio_sensor_proxy import usage  # noqa: E402
+
+
+def run(rotator, steps, idle_seconds, rng):
+    fake = FakeIIO()
+    node = fake.add_buffered_accel(hysteresis=True)
+    stream = fake.quiet_stream(node, scan=POSES["normal"])
+    daemon = None
+    if rotator == "plugin":
+        host = Compositor(fake, touch=False)
+        pid = host.p.pid
+    else:
+        host = Compositor(fake, plugin="", touch=False, outputs='["HEADLESS-1"]')
+        env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"])
+        daemon = subprocess.Popen([BIN, "daemon", "--config", host.config_path], env=env,
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        pid = daemon.pid
+    try:
+        current = "left-up"
+        stream.scan = POSES[current]
+        host.wait_frame(TRANSFORM[current], timeout=30)
+        made = []
+        for _ in range(steps):
+            time.sleep(rng.uniform(1.5, 3.0))
+            current = rng.choice([o for o in POSES if o != current])
+            made.append((time.monotonic(), TRANSFORM[current]))
+            stream.scan = POSES[current]
+        time.sleep(1.0)
+        latencies, missed = step_latencies(made, frames(host))
+        time.sleep(1.0)  # the last turn's held readings and transition are over
+        sent, before = stream.sent, usage(pid)
+        time.sleep(idle_seconds)
+        wakeups = (usage(pid)[1] - before[1]) / idle_seconds
+        return latencies, missed, wakeups, stream.sent - sent
+    finally:
+        stream.stop()
+        if daemon:
+            stop([daemon])
+        host.stop()
+
+
+def host_wakeups(idle_seconds):
+    """The reference host's own wakeups, without the plugin (its headless output keeps a frame
+    clock): what the plugin's figure is measured against."""
+    fake = FakeIIO()
+    fake.add_buffered_accel(hysteresis=True)
+    host = Compositor(fake, plugin="", touch=False)
+    try:
+        host.wait_frame(0, timeout=30)
+        time.sleep(2.0)
+        before = usage(host.p.pid)
+        time.sleep(idle_seconds)
+        return (usage(host.p.pid)[1] - before[1]) / idle_seconds
+    finally:
+        host.stop()
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--steps", type=int, default=40)
+    ap.add_argument("--idle-seconds", type=float, default=60)
+    ap.add_argument("--seed", type=int, default=1)
+    a = ap.parse_args()
+    rng = random.Random(a.seed)
+    print("quiet_device_steps=%d" % a.steps)
+    print("quiet_device_idle_seconds=%.0f" % a.idle_seconds)
+    baseline = host_wakeups(a.idle_seconds)
+    print("quiet_device_host_alone_idle_wakeups_per_s=%.2f" % baseline)
+    for rotator in ("plugin", "daemon"):
+        lat, missed, wakeups, sent = run(rotator, a.steps, a.idle_seconds, rng)
+        name = "quiet_device_" + rotator
+        if rotator == "plugin":
+            # The plugin runs on the host's thread: what it adds is the difference.
+            print("%s_host_idle_wakeups_per_s=%.2f" % (name, wakeups))
+            wakeups = max(0.0, wakeups - baseline)
+        print("%s_latency_median_ms=%.1f" % (name, statistics.median(lat) if lat else float("nan")))
+        print("%s_latency_p95_ms=%.1f" % (name, percentile(lat, 95) if lat else float("nan")))
+        print("%s_missed_steps=%d" % (name, missed))
+        print("%s_idle_wakeups_per_s=%.2f" % (name, wakeups))
+        print("%s_idle_scans_sent=%d" % (name, sent))
+
+
+if __name__ == "__main__":
+    main()
