@@ -1,17 +1,19 @@
 #!/usr/bin/python3
-"""A device that is quiet when still (issue #26, point 1): a HID sensor hub with hysteresis,
-under umockdev, read by the plugin in the reference host and by the daemon beside it.
+"""Devices that say when they move (issue #26, point 1), under umockdev, read by the plugin in
+the reference host and by the daemon beside it: a HID sensor hub with hysteresis (silent while
+still), and a SoC part with motion events (bmc150's any-motion; read only while it moves).
 
     /usr/bin/python3 benchmarks/quiet_device.py [--steps N] [--idle-seconds S] [--seed S]
+                                                [--device hysteresis|motion-events]...
 
 For each rotator: the device is turned N times, each after being held still for 1.5-3 s (the
 case the idle schedule of a polled device pays for); a step's latency runs from the moment
 the fake hub has the new reading to send (it sends within its 20 ms report interval, as a real
-one does) to the compositor's first frame committed with the new transform (the host stamps
+one does), or from the motion event with the new values in place to the compositor's first frame committed with the new transform (the host stamps
 it with CLOCK_MONOTONIC, the clock this script uses). Then the device lies still for S seconds:
 the rotator's wakeups per second (the context switches of every thread of its process, as
 benchmarks/wakeups.py and daemon_vs_polling.py count them; for the plugin, the host's with it
-less the host's without it, measured in the same run), and how many scans the hub sent.
+less the host's without it, measured in the same run), and how many reports (scans, events) the device sent.
 Prints named numbers.
 """
 import argparse
@@ -32,10 +34,16 @@ from daemon_vs_polling import POSES, TRANSFORM, frames, stop  # noqa: E402
 from sensor_vs_iio_sensor_proxy import usage  # noqa: E402
 
 
-def run(rotator, steps, idle_seconds, rng):
+def device(kind):
     fake = FakeIIO()
-    node = fake.add_buffered_accel(hysteresis=True)
-    stream = fake.quiet_stream(node, scan=POSES["normal"])
+    if kind == "hysteresis":
+        node = fake.add_buffered_accel(hysteresis=True)
+        return fake, fake.quiet_stream(node, scan=POSES["normal"])
+    return fake, fake.add_moving_accel()
+
+
+def run(kind, rotator, steps, idle_seconds, rng):
+    fake, stream = device(kind)
     daemon = None
     if rotator == "plugin":
         host = Compositor(fake, touch=False)
@@ -44,7 +52,7 @@ def run(rotator, steps, idle_seconds, rng):
         host = Compositor(fake, plugin="", touch=False, outputs='["HEADLESS-1"]')
         env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"])
         daemon = subprocess.Popen([BIN, "daemon", "--config", host.config_path], env=env,
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                                  stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=fake.pass_fds)
         pid = daemon.pid
     try:
         current = "left-up"
@@ -91,25 +99,29 @@ def main():
     ap.add_argument("--steps", type=int, default=40)
     ap.add_argument("--idle-seconds", type=float, default=60)
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--device", action="append", choices=["hysteresis", "motion-events"])
     a = ap.parse_args()
     rng = random.Random(a.seed)
     print("quiet_device_steps=%d" % a.steps)
     print("quiet_device_idle_seconds=%.0f" % a.idle_seconds)
     baseline = host_wakeups(a.idle_seconds)
     print("quiet_device_host_alone_idle_wakeups_per_s=%.2f" % baseline)
-    for rotator in ("plugin", "daemon"):
-        lat, missed, wakeups, sent = run(rotator, a.steps, a.idle_seconds, rng)
-        name = "quiet_device_" + rotator
-        if rotator == "plugin":
-            # The plugin runs on the host's thread: what it adds is the difference.
-            print("%s_host_idle_wakeups_per_s=%.2f" % (name, wakeups))
-            wakeups = max(0.0, wakeups - baseline)
-        print("%s_latency_median_ms=%.1f" % (name, statistics.median(lat) if lat else float("nan")))
-        print("%s_latency_p95_ms=%.1f" % (name, percentile(lat, 95) if lat else float("nan")))
-        print("%s_missed_steps=%d" % (name, missed))
-        print("%s_idle_wakeups_per_s=%.2f" % (name, wakeups))
-        print("%s_idle_scans_sent=%d" % (name, sent))
+    for kind in a.device or ["hysteresis", "motion-events"]:
+        for rotator in ("plugin", "daemon"):
+            report("quiet_device_%s_%s" % (kind.replace("-", "_"), rotator), rotator == "plugin", baseline,
+                   *run(kind, rotator, a.steps, a.idle_seconds, rng))
 
+
+def report(name, on_host_thread, baseline, lat, missed, wakeups, sent):
+    if on_host_thread:
+        # The plugin runs on the host's thread: what it adds is the difference.
+        print("%s_host_idle_wakeups_per_s=%.2f" % (name, wakeups))
+        wakeups = max(0.0, wakeups - baseline)
+    print("%s_latency_median_ms=%.1f" % (name, statistics.median(lat) if lat else float("nan")))
+    print("%s_latency_p95_ms=%.1f" % (name, percentile(lat, 95) if lat else float("nan")))
+    print("%s_missed_steps=%d" % (name, missed))
+    print("%s_idle_wakeups_per_s=%.2f" % (name, wakeups))
+    print("%s_idle_reports_sent=%d" % (name, sent))
 
 if __name__ == "__main__":
     main()

@@ -32,8 +32,11 @@ final class Accelerometer {
     let context: IIOContext
     let device: IIODevice
     let channels: [IIOChannel]
-    let info: AccelerometerInfo
+    private(set) var info: AccelerometerInfo
     private var buffer: IIOBuffer?
+    /// The motion events to enable (`ReadingMode.motionEvents`), and their source once started.
+    private let motionEvents: MotionEvents?
+    private var motionSource: MotionEventSource?
     /// The three `raw` files, held open for the polled path (see SysfsAttributeFiles); nil
     /// for a buffered device.
     private let rawFiles: SysfsAttributeFiles?
@@ -41,7 +44,8 @@ final class Accelerometer {
     private let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
 
     private init(context: IIOContext, device: IIODevice, channels: [IIOChannel], info: AccelerometerInfo,
-                 rawFiles: SysfsAttributeFiles?) {
+                 rawFiles: SysfsAttributeFiles?, motionEvents: MotionEvents?) {
+        self.motionEvents = motionEvents
         self.context = context
         self.device = device
         self.channels = channels
@@ -98,7 +102,8 @@ final class Accelerometer {
         }
 
         let can = ReadingCapabilities(buffer: device.hasTrigger && axes.allSatisfy(\.isScanElement),
-                                      hysteresis: axes[0].hasAttribute("hysteresis"))
+                                      hysteresis: axes[0].hasAttribute("hysteresis"),
+                                      events: directoryEntries("/sys/bus/iio/devices/\(device.id)/events"))
         var (mode, modeReason) = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
         if mode == .hysteresis {
             if let value = ReadingModeChoice.hysteresisValue(scale: scales[0]) {
@@ -132,7 +137,8 @@ final class Accelerometer {
                                      calibration: Calibration(scale: scales[0], mountMatrix: matrix.matrix),
                                      matrixSource: matrix.source, mode: mode, modeReason: modeReason,
                                      samplingFrequency: frequency)
-        return (Accelerometer(context: context, device: device, channels: axes, info: info, rawFiles: rawFiles),
+        return (Accelerometer(context: context, device: device, channels: axes, info: info, rawFiles: rawFiles,
+                              motionEvents: mode == .motionEvents ? MotionEvents.choose(can.events) : nil),
                 reason, warnings)
     }
 
@@ -196,6 +202,33 @@ final class Accelerometer {
     /// silent (no read error), so a quiet buffer is checked this way.
     var isPresent: Bool {
         access("/sys/bus/iio/devices/\(info.candidate.id)", F_OK) == 0
+    }
+
+    // MARK: motion events
+
+    /// Enables the device's motion events; returns the fd that becomes readable when it moves.
+    /// When they cannot be had, the device is read on the sampling schedule instead (and its
+    /// `info` says so and why).
+    func startMotionEvents() -> Result<Int32, SensorError> {
+        if let motionSource { return .success(motionSource.fd) }
+        guard let motionEvents else { return .failure(SensorError(operation: "motion events", errno: ENOENT)) }
+        do {
+            let source = try MotionEventSource(deviceID: info.candidate.id, enable: motionEvents.enableFiles)
+            motionSource = source
+            return .success(source.fd)
+        } catch let error as SensorError {
+            info.mode = .polled
+            info.modeReason = "its motion events cannot be had (\(error)): read on the sampling schedule"
+            return .failure(error)
+        } catch {
+            return .failure(SensorError(operation: "motion events", errno: EIO))
+        }
+    }
+
+    /// How many motion events came since the last call (0: none); a failure when the source ended.
+    func drainMotionEvents() -> Result<Int, ReadFailure> {
+        guard let motionSource else { return .success(0) }
+        do { return .success(try motionSource.drain()) } catch { return .failure(ReadFailure(error)) }
     }
 
     // MARK: buffered capture

@@ -321,6 +321,100 @@ final class IIOBuffer {
     }
 }
 
+/// A device's motion events: the fd that IIO_GET_EVENT_FD_IOCTL on its /dev node gives, readable
+/// with one 16-byte `struct iio_event_data` per event. The events named are enabled while this
+/// exists (libiio has no call for events: this is the kernel's interface, as it is).
+final class MotionEventSource {
+    /// `_IOR('i', 0x90, int)` of <linux/iio/events.h>.
+    static let getEventFD: UInt = 0x8004_6990
+    static let recordSize = 16
+
+    let fd: Int32
+    private let enabled: [String]
+    private let records = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * MotionEventSource.recordSize, alignment: 8)
+
+    /// - Parameter files: names in the device's `events/` directory to enable (write 1 to).
+    init(deviceID: String, enable files: [String]) throws {
+        let directory = "/sys/bus/iio/devices/\(deviceID)/events"
+        var enabled: [String] = []
+        func disable() { for path in enabled { try? writeSysfsText(path, "0") } }
+        do {
+            for file in files {
+                try writeSysfsText("\(directory)/\(file)", "1")
+                enabled.append("\(directory)/\(file)")
+            }
+        } catch {
+            disable()
+            throw error
+        }
+        let node = open("/dev/\(deviceID)", O_RDONLY | O_CLOEXEC)
+        guard node >= 0 else {
+            let code = Glibc.errno
+            disable()
+            throw SensorError(operation: "open /dev/\(deviceID)", errno: code)
+        }
+        var eventFD: Int32 = -1
+        let r = ioctl(node, Self.getEventFD, &eventFD)
+        let code = Glibc.errno
+        Glibc.close(node)   // the event fd lives on its own
+        guard r >= 0, eventFD >= 0 else {
+            disable()
+            throw SensorError(operation: "IIO_GET_EVENT_FD_IOCTL on /dev/\(deviceID)", errno: r < 0 ? code : EBADF)
+        }
+        _ = fcntl(eventFD, F_SETFL, fcntl(eventFD, F_GETFL) | O_NONBLOCK)
+        fd = eventFD
+        self.enabled = enabled
+    }
+
+    deinit {
+        Glibc.close(fd)
+        for path in enabled { try? writeSysfsText(path, "0") }
+        records.deallocate()
+    }
+
+    /// Reads every queued event; returns how many there were (0: none). Throws when the source
+    /// has ended (the device went away).
+    func drain() throws -> Int {
+        var count = 0
+        while true {
+            let n = read(fd, records.baseAddress, records.count)
+            if n > 0 {
+                count += n / Self.recordSize
+                continue
+            }
+            if n == 0 { throw SensorError(operation: "read motion events", errno: ENODEV) }
+            let code = Glibc.errno
+            if code == EINTR { continue }
+            if code == EAGAIN { return count }
+            throw SensorError(operation: "read motion events", errno: code)
+        }
+    }
+}
+
+/// Writes a sysfs attribute whole.
+func writeSysfsText(_ path: String, _ text: String) throws {
+    let fd = open(path, O_WRONLY | O_CLOEXEC)
+    guard fd >= 0 else { throw SensorError(operation: "open \(path)", errno: Glibc.errno) }
+    defer { Glibc.close(fd) }
+    let bytes = Array(text.utf8)
+    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
+    if n != bytes.count { throw SensorError(operation: "write \(path)", errno: n < 0 ? Glibc.errno : EIO) }
+}
+
+/// The names in a directory (none when it cannot be read).
+func directoryEntries(_ path: String) -> [String] {
+    guard let dir = opendir(path) else { return [] }
+    defer { closedir(dir) }
+    var names: [String] = []
+    while let entry = readdir(dir) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+
 /// udev properties of an IIO device (how systemd's hwdb quirks arrive).
 enum Udev {
     static func properties(ofIIODevice id: String, _ names: [String]) -> [String: String] {

@@ -31,7 +31,7 @@ public final class OrientationSensor {
     public var hasDevice: Bool { accelerometer != nil }
 
     /// The fd to poll for readability (buffered devices, udev's announcements), if any.
-    public var pollDescriptor: Int32? { isRunning ? fdSet?.fd ?? bufferFD ?? monitor?.fd : nil }
+    public var pollDescriptor: Int32? { isRunning ? fdSet?.fd ?? bufferFD ?? motionFD ?? monitor?.fd : nil }
     /// When `process()` is next due, in `clock()` seconds; nil when stopped.
     public var deadline: Double? { isRunning ? nextDue : nil }
 
@@ -41,10 +41,13 @@ public final class OrientationSensor {
     private let origin: Double
     private var accelerometer: Accelerometer?
     private var bufferFD: Int32?
-    /// The buffer and udev's announcements behind one fd (a device with hysteresis: see `process`).
+    /// The buffer or the motion events, and udev's announcements, behind one fd (a device that
+    /// says when it moves: see `process`).
     private var fdSet: FDSet?
-    /// When a device that reports only a change is fed its last reading again.
-    private let held = HeldReadingSchedule()
+    /// When a device that says when it moves is read (or, with hysteresis, fed its last reading again).
+    private let quiet = QuietDeviceSchedule()
+    /// The fd of its motion events (`ReadingMode.motionEvents`).
+    private var motionFD: Int32?
     /// The last reading taken, in counts: what such a device's silence repeats.
     private var lastCounts: (Double, Double, Double)?
     private var nextDue: Double?
@@ -109,12 +112,15 @@ public final class OrientationSensor {
             if accelerometer == nil { return }
         }
         guard let accelerometer else { return }
+        let id = accelerometer.info.candidate.id
+        // A device that says when it moves is silent while still, which hides nothing: udev says
+        // when it goes (the monitor is kept open beside it for that).
+        if accelerometer.info.mode.wakesOnMotion, let monitor,
+           monitor.receive().contains(where: { $0.action == "remove" && $0.name == id }) {
+            fail(.gone("udev announced the removal of \(id)"), now: now, into: &events)
+            return
+        }
         if accelerometer.info.buffered {
-            let id = accelerometer.info.candidate.id
-            if let monitor, monitor.receive().contains(where: { $0.action == "remove" && $0.name == id }) {
-                fail(.gone("udev announced the removal of \(id)"), now: now, into: &events)
-                return
-            }
             var reported = false
             switch accelerometer.readBuffered() {
             case .success(let batch) where batch.isEmpty:
@@ -138,21 +144,36 @@ public final class OrientationSensor {
                 if !reported, let due = nextDue, now >= due, let last = lastCounts {
                     handle(last, at: now, held: true, into: &events)
                 }
-                nextDue = held.next(after: now, quietFor: detector.quietFor(at: time(now)))
-                    ?? (monitor == nil ? now + 1 : nil)
+                nextDue = quietNext(now)
             } else {
                 nextDue = now + 1   // a watchdog: a silent buffer is read (and a gone device found) once a second
             }
         } else {
+            if accelerometer.info.mode == .motionEvents {
+                switch accelerometer.drainMotionEvents() {
+                case .success(let moved) where moved > 0: nextDue = now   // it moved: read it at once
+                case .success: break
+                case .failure(let failure):
+                    fail(failure, now: now, into: &events)
+                    return
+                }
+            }
             guard let due = nextDue, now >= due else { return }
             switch accelerometer.readPolled() {
             case .success(let counts): handle(counts, at: now, into: &events)
             case .failure(let failure): fail(failure, now: now, into: &events)
             }
             if self.accelerometer != nil {
-                nextDue = schedule.next(after: due, now: now)
+                nextDue = accelerometer.info.mode == .motionEvents ? quietNext(now) : schedule.next(after: due, now: now)
             }
         }
+    }
+
+    /// The next reading of a device that says when it moves: while the detector is busy, on the
+    /// quiet device's schedule; then none (once a second, to notice its removal, where udev
+    /// cannot be watched).
+    private func quietNext(_ now: Double) -> Double? {
+        quiet.next(after: now, quietFor: detector.quietFor(at: time(now))) ?? (monitor == nil ? now + 1 : nil)
     }
 
     // MARK: -
@@ -176,28 +197,33 @@ public final class OrientationSensor {
                     // that come at about the active rate.
                     let batch = opened.info.mode == .hysteresis ? 1
                         : max(1, Int((opened.info.samplingFrequency ?? plan.activeHz) / plan.activeHz))
-                    let fd = try opened.startBuffer(batch: batch)
-                    bufferFD = fd
-                    if opened.info.mode == .hysteresis {
-                        // Its silence must not hide its removal: udev says when it goes.
-                        do {
-                            let udev = try UdevMonitor()
-                            fdSet = try FDSet([fd, udev.fd])
-                            monitor = udev
-                        } catch {
-                            events.append(.log("\(opened.info.candidate.id): cannot watch udev for its removal (\(error)); checking once a second"))
-                            monitor = nil
-                        }
-                    }
+                    bufferFD = try opened.startBuffer(batch: batch)
                 } catch {
                     events.append(.log("\(opened.info.candidate.id): cannot start buffered capture (\(error))"))
                     lose("\(error)", now: now, into: &events)
                     return
                 }
+            } else if opened.info.mode == .motionEvents {
+                switch opened.startMotionEvents() {
+                case .success(let fd): motionFD = fd
+                case .failure(let error): events.append(.log("\(opened.info.candidate.id): \(opened.info.modeReason) (\(error))"))
+                }
+            }
+            if opened.info.mode.wakesOnMotion, let fd = bufferFD ?? motionFD {
+                // Its silence must not hide its removal: udev says when it goes.
+                do {
+                    let udev = try UdevMonitor()
+                    fdSet = try FDSet([fd, udev.fd])
+                    monitor = udev
+                } catch {
+                    events.append(.log("\(opened.info.candidate.id): cannot watch udev for its removal (\(error)); checking once a second"))
+                    monitor = nil
+                }
+            } else {
+                monitor = nil
             }
             accelerometer = opened
             info = opened.info
-            if opened.info.mode != .hysteresis { monitor = nil }
             lossReported = false
             backoff.reset()
             schedule.reset()
@@ -269,8 +295,9 @@ public final class OrientationSensor {
     }
 
     private func close() {
-        if accelerometer?.info.mode == .hysteresis { monitor = nil }
+        if accelerometer?.info.mode.wakesOnMotion == true { monitor = nil }
         fdSet = nil
+        motionFD = nil
         lastCounts = nil
         accelerometer?.stopBuffer()
         accelerometer = nil

@@ -79,7 +79,8 @@ class Compositor:
             + (["--touch"] if touch else []) + list(extra_args)
         # A client may name itself in any bytes, and the host prints app_ids as they are.
         self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1, errors="replace")
+                                  stderr=subprocess.PIPE, text=True, bufsize=1, errors="replace",
+                                  pass_fds=getattr(fake, "pass_fds", ()))
         self.out = Lines(self.p.stdout)
         self.log = Lines(self.p.stderr)
         socket = self.out.wait(r"^WAYLAND_DISPLAY=(\S+)", timeout=60).group(1)

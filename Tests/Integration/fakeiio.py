@@ -23,7 +23,7 @@ if "TMPDIR" not in os.environ and os.path.isdir("/dev/shm") and os.access("/dev/
 import gi  # noqa: E402
 
 gi.require_version("UMockdev", "1.0")
-from gi.repository import UMockdev  # noqa: E402
+from gi.repository import GLib, UMockdev  # noqa: E402
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 BIN = os.environ.get("WLR_ORIENT_BIN", os.path.join(ROOT, ".build", "debug", "wlr-orient"))
@@ -40,6 +40,11 @@ class FakeIIO:
 
     def __init__(self):
         self.tb = UMockdev.Testbed.new()
+        # fds a program under test must inherit (Program and Compositor pass them): the read
+        # ends of the motion-event pipes of add_moving_accel().
+        self.pass_fds = []
+        self._ioctl = []
+        self._glib = None
 
     def add_accel(self, ident="iio:device0", name="accel_3d", raw=(0, -G_COUNTS, 0), scale=DEFAULT_SCALE,
                   label=None, sysfs_matrix=None, udev=None, location=None, extra_attrs=None):
@@ -82,6 +87,58 @@ class FakeIIO:
         text = "\n".join(l + ("\\n" if l.startswith("A: ") else "") for l in lines + [""] + trigger) + "\n"
         self.tb.add_from_string(text)
         return "/dev/" + ident
+
+    # <linux/iio/events.h> and <linux/iio/types.h>: the request, and an event's id fields.
+    IIO_GET_EVENT_FD_IOCTL = 0x80046990
+    IIO_ACCEL, IIO_MOD_X, IIO_EV_DIR_EITHER = 3, 1, 0
+    EVENT_TYPES = {"roc": 2, "mag_rising": 1, "thresh_either": 0}
+
+    def add_moving_accel(self, ident="iio:device0", kind="roc", raw=(0, -G_COUNTS, 0), scale=DEFAULT_SCALE,
+                         threshold=100):
+        """A polled accelerometer with motion events, as bmc150 (`roc`, any-motion), mma8452
+        (`mag_rising`) or kxcjk-1013 (`thresh_either`) offers them: events/in_accel_{x,y,z}_<kind>_en,
+        and a /dev node whose IIO_GET_EVENT_FD_IOCTL is answered here. umockdev cannot create an
+        fd in the program under test, so the answer is the read end of a pipe the program
+        inherited (self.pass_fds) at the same number; move() writes a 16-byte iio_event_data to it
+        when the reading changed by more than `threshold` counts on an axis and the program has
+        enabled the events, as the part would. The values change in place (set())."""
+        lines = ["P: /devices/%s" % ident, "N: %s" % ident, "E: SUBSYSTEM=iio", "E: DEVNAME=/dev/%s" % ident,
+                 "A: name=bmc150_accel", "A: in_accel_scale=%s" % scale, "A: sampling_frequency=50",
+                 "A: events/in_accel_%s_value=%d" % (kind, threshold)]
+        for axis, v in zip("xyz", raw):
+            lines += ["A: in_accel_%s_raw=%7d" % (axis, v), "A: events/in_accel_%s_%s_en=0" % (axis, kind)]
+        self.tb.add_from_string("\n".join(l + ("\\n" if l.startswith("A: ") else "") for l in lines) + "\n")
+        syspath = "/sys/devices/" + ident
+        r, w = os.pipe()
+        os.set_blocking(w, False)
+        self.pass_fds.append(r)
+
+        def handle_ioctl(handler, client):
+            if client.get_request() != self.IIO_GET_EVENT_FD_IOCTL:
+                return False
+            client.get_arg().resolve(0, 4).update(0, struct.pack("i", r))
+            client.complete(0, 0)
+            return True
+
+        handler = UMockdev.IoctlBase()
+        handler.connect("handle-ioctl", handle_ioctl)
+        self.tb.attach_ioctl("/dev/" + ident, handler)
+        self._ioctl.append(handler)   # kept alive with the testbed
+        self._serve_glib()
+        return MovingAccel(self, syspath, kind, raw, threshold, w)
+
+    def _serve_glib(self):
+        """The ioctl handlers answer on GLib's default main context: iterate it on a thread."""
+        if self._glib:
+            return
+        context = GLib.MainContext.default()
+
+        def serve():
+            while True:
+                context.iteration(True)
+
+        self._glib = threading.Thread(target=serve, daemon=True)
+        self._glib.start()
 
     def push(self, devnode, *scans):
         """Writes scans (x, y, z raw counts, little-endian s16) to a buffered device."""
@@ -143,6 +200,39 @@ class FakeIIO:
         e["XDG_CONFIG_DIRS"] = self.tb.get_root_dir() + "/config-dirs"
         e.update(extra)
         return e
+
+
+class MovingAccel:
+    """A polled accelerometer with motion events (FakeIIO.add_moving_accel). Setting .scan
+    moves it, as Stream's .scan does for a buffered one; .sent counts the events it sent."""
+
+    def __init__(self, fake, syspath, kind, raw, threshold, event_fd):
+        self.fake, self.syspath, self.kind, self.threshold, self._w = fake, syspath, kind, threshold, event_fd
+        self._scan = tuple(raw)
+        self.sent = 0
+
+    def enabled(self):
+        path = "%s%s/events/in_accel_x_%s_en" % (self.fake.tb.get_root_dir(), self.syspath, self.kind)
+        with open(path) as f:
+            return f.read().replace("\x00", "").strip() == "1"
+
+    @property
+    def scan(self):
+        return self._scan
+
+    @scan.setter
+    def scan(self, values):
+        moved = max(abs(a - b) for a, b in zip(values, self._scan)) > self.threshold
+        self.fake.set(self.syspath, *values)
+        self._scan = tuple(values)
+        if moved and self.enabled():
+            code = (self.fake.EVENT_TYPES[self.kind] << 56) | (self.fake.IIO_EV_DIR_EITHER << 48) \
+                | (self.fake.IIO_MOD_X << 40) | (self.fake.IIO_ACCEL << 32)
+            os.write(self._w, struct.pack("<Qq", code, time.monotonic_ns()))
+            self.sent += 1
+
+    def stop(self):
+        pass
 
 
 class Stream:
@@ -272,9 +362,9 @@ WITHOUT_INOTIFY = ("unshare", "--user", "--map-root-user", "sh", "-c",
 class Program:
     """wlr-orient running under the testbed; stdout carries JSON events, stderr log lines."""
 
-    def __init__(self, args, env, prefix=()):
+    def __init__(self, args, env, prefix=(), pass_fds=()):
         self.p = subprocess.Popen(list(prefix) + [BIN] + args, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  stdin=subprocess.DEVNULL, text=True, bufsize=1)
+                                  stdin=subprocess.DEVNULL, text=True, bufsize=1, pass_fds=pass_fds)
         self.err = Lines(self.p.stderr)
         self.out = Lines(self.p.stdout, context=lambda: "; stderr: %s" % self.err.available()[-5:])
         self.events = []

@@ -1,53 +1,68 @@
-"""A HID sensor hub with hysteresis, quiet when still (issue #26), turns the panel from the plugin
-in the reference host and from the daemon beside it: each says how it reads the device, and a
-turn reported by the hub's single scan is taken (the latency and the idle wakeups are figures of
+"""Devices that say when they move (issue #26) turn the panel from the plugin in the reference host
+and from the daemon beside it: a HID sensor hub with hysteresis, quiet when still, and a SoC part
+with motion events (bmc150's any-motion), read only while it moves. Each rotator says how it reads
+the device, and a turn is taken (the latency and the idle wakeups are figures of
 benchmarks/quiet_device.py)."""
 import subprocess
+
+import pytest
 
 from compositor import Compositor
 from fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
 
-
-def turn_and_back(host, stream):
-    host.wait_frame(0, timeout=30)
-    stream.scan = (G, 0, 0)
-    host.wait_frame(1)
-    stream.scan = (0, G, 0)
-    host.wait_frame(2)
-    # Still now: the hub sends nothing more.
-    sent = stream.sent
-    stream.wait_ticks(10)
-    assert stream.sent == sent, "a still hub with hysteresis kept sending"
+KINDS = {
+    "hysteresis": r"read: hysteresis \(the device reports only a change",
+    "motion-events": r"read: motion-events \(the device says when it moves \(roc events\)",
+}
 
 
-def test_the_plugin_turns_with_a_device_quiet_when_still():
+def device(kind):
     fake = FakeIIO()
-    node = fake.add_buffered_accel(hysteresis=True)
-    stream = fake.quiet_stream(node, scan=(0, -G, 0))
+    if kind == "hysteresis":
+        node = fake.add_buffered_accel(hysteresis=True)
+        return fake, fake.quiet_stream(node, scan=(0, -G, 0))
+    return fake, fake.add_moving_accel()
+
+
+def turn(host, moving):
+    host.wait_frame(0, timeout=30)
+    moving.scan = (G, 0, 0)
+    host.wait_frame(1)
+    moving.scan = (0, G, 0)
+    host.wait_frame(2)
+    if hasattr(moving, "wait_ticks"):
+        # Still now: the hub sends nothing more.
+        sent = moving.sent
+        moving.wait_ticks(10)
+        assert moving.sent == sent, "a still hub with hysteresis kept sending"
+
+
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_plugin_turns_with_a_device_that_says_when_it_moves(kind):
+    fake, moving = device(kind)
     host = Compositor(fake, touch=False)
     try:
-        host.log.wait(r"accelerometer: iio:device0 .*read: hysteresis \(the device reports only a change")
-        turn_and_back(host, stream)
+        host.log.wait(r"accelerometer: iio:device0 .*" + KINDS[kind])
+        turn(host, moving)
     finally:
-        stream.stop()
+        moving.stop()
         assert host.stop() == 0
 
 
-def test_the_daemon_turns_with_a_device_quiet_when_still():
-    fake = FakeIIO()
-    node = fake.add_buffered_accel(hysteresis=True)
-    stream = fake.quiet_stream(node, scan=(0, -G, 0))
+@pytest.mark.parametrize("kind", KINDS)
+def test_the_daemon_turns_with_a_device_that_says_when_it_moves(kind):
+    fake, moving = device(kind)
     host = Compositor(fake, plugin="", touch=False, outputs='["HEADLESS-1"]')
     env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"])
     daemon = subprocess.Popen([BIN, "daemon", "--config", host.config_path], env=env, stdin=subprocess.DEVNULL,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+                              stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, pass_fds=fake.pass_fds)
     log = Lines(daemon.stderr)
     try:
-        log.wait(r"accelerometer: iio:device0 .*read: hysteresis \(the device reports only a change")
-        turn_and_back(host, stream)
+        log.wait(r"accelerometer: iio:device0 .*" + KINDS[kind])
+        turn(host, moving)
         assert daemon.poll() is None
     finally:
-        stream.stop()
+        moving.stop()
         daemon.terminate()
         assert daemon.wait(timeout=10) == 0
         assert host.stop() == 0

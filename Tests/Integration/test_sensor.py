@@ -297,6 +297,36 @@ def test_a_device_with_hysteresis_is_told_to_keep_quiet_and_its_silence_means_he
     assert orientations == ["normal", "left-up", "bottom-up"], orientations
 
 
+def test_a_device_with_motion_events_is_read_only_while_it_moves(fake):
+    """A polled part with motion events (bmc150's any-motion, issue #26): the sensor enables
+    them, reads the device when one comes until the turn is decided, and not while it is
+    still: a change too small to raise an event, made while it lies still, is never read."""
+    dev = fake.add_moving_accel()
+    p = Program(["sensor", "--json", "--all"], fake.env(), pass_fds=fake.pass_fds)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["mode"] == "motion-events" and opened["buffered"] is False, opened
+        assert "roc events" in opened["mode_reason"], opened
+        assert dev.enabled(), "the motion events were not enabled"
+        p.wait_event("orientation", orientation="normal")
+        dev.scan = (G, 0, 0)
+        p.wait_event("orientation", orientation="left-up")
+        # The stimulus, not a wait for a result: the device lies still for a while, then
+        # shifts by less than the part's threshold.
+        time.sleep(1.0)
+        dev.scan = (G + 50, 0, 0)
+        time.sleep(0.5)
+        dev.scan = (0, G, 0)
+        p.wait_event("orientation", orientation="bottom-up")
+    finally:
+        p.stop()
+    assert dev.sent == 2, dev.sent
+    samples = [e for e in p.events if e.get("event") == "sample"]
+    assert not [s for s in samples if s["raw"][0] == G + 50], "the device was read while it lay still"
+    orientations = [e["orientation"] for e in p.events if e.get("event") == "orientation"]
+    assert orientations == ["normal", "left-up", "bottom-up"], orientations
+
+
 def test_a_silent_device_with_hysteresis_is_lost_when_udev_says_it_went():
     """Its silence hides nothing: udev's removal is watched beside its buffer (a preloaded
     scenario, as only such a process makes the testbed send uevents)."""

@@ -3,18 +3,38 @@ import Testing
 
 /// How a device is read, and how a device that reports only a change is fed to the detector.
 @Suite struct ReadingModeTests {
+    static let bmc150 = ["in_accel_x_roc_en", "in_accel_y_roc_en", "in_accel_z_roc_en", "in_accel_roc_value", "in_accel_roc_period"]
+
     @Test(arguments: [
         (ReadingCapabilities(buffer: true, hysteresis: true), true, ReadingMode.hysteresis),
         (ReadingCapabilities(buffer: true, hysteresis: false), true, .buffer),
         (ReadingCapabilities(buffer: false, hysteresis: true), true, .polled),
         (ReadingCapabilities(buffer: false, hysteresis: false), true, .polled),
         (ReadingCapabilities(buffer: true, hysteresis: true), false, .polled),
+        (ReadingCapabilities(buffer: false, hysteresis: false, events: ReadingModeTests.bmc150), true, .motionEvents),
+        (ReadingCapabilities(buffer: true, hysteresis: false, events: ReadingModeTests.bmc150), true, .motionEvents),
+        (ReadingCapabilities(buffer: true, hysteresis: true, events: ReadingModeTests.bmc150), true, .hysteresis),
+        (ReadingCapabilities(buffer: false, hysteresis: false, events: ["in_accel_x_roc_en"]), true, .polled),
     ])
     func theQuietestWayTheDeviceOffersIsChosenAndSaid(can: ReadingCapabilities, preferBuffer: Bool, expected: ReadingMode) {
         let (mode, why) = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
         #expect(mode == expected)
         #expect(!why.isEmpty)
-        #expect(mode.isBuffered == (expected != .polled))
+        #expect(mode.isBuffered == [.hysteresis, .buffer].contains(expected))
+        #expect(mode.wakesOnMotion == [.hysteresis, .motionEvents].contains(expected))
+    }
+
+    /// The motion events each driver names, and the one preferred where several are offered.
+    @Test func theMotionEventThatSaysMovedIsFoundOnEveryAxis() {
+        #expect(MotionEvents.choose(Self.bmc150)?.kind == "roc")
+        let mma8452 = ["in_accel_x_mag_rising_en", "in_accel_y_mag_rising_en", "in_accel_z_mag_rising_en",
+                       "in_accel_mag_rising_value", "in_accel_x&y&z_mag_falling_en"]
+        #expect(MotionEvents.choose(mma8452)?.enableFiles == ["in_accel_x_mag_rising_en", "in_accel_y_mag_rising_en", "in_accel_z_mag_rising_en"])
+        let kxcjk = ["in_accel_x_thresh_either_en", "in_accel_y_thresh_either_en", "in_accel_z_thresh_either_en"]
+        #expect(MotionEvents.choose(kxcjk)?.kind == "thresh_either")
+        #expect(MotionEvents.choose(kxcjk + Self.bmc150)?.kind == "roc")
+        #expect(MotionEvents.choose(["in_accel_x&y&z_mag_falling_en"]) == nil, "free fall is not a turn")
+        #expect(MotionEvents.choose([]) == nil)
     }
 
     /// A device with hysteresis sends one reading when turned and nothing while held: fed the
@@ -23,7 +43,7 @@ import Testing
     @Test func aTurnReportedOnceIsDecidedAtTheSettleTimeAndThenNothingIsDue() throws {
         let config = DetectionConfig()
         var detector = Detector(config: config)
-        let schedule = HeldReadingSchedule()
+        let schedule = QuietDeviceSchedule()
         let normal = Vector3(0, -standardGravity, 0)
         let leftUp = Vector3(standardGravity, 0, 0)
 

@@ -6,13 +6,20 @@ public enum ReadingMode: String, Sendable, Hashable {
     /// Through a buffer, with the device's own hysteresis set (HID sensor hubs): a still device
     /// sends nothing, a moving one reports at once. Between reports the last one still holds.
     case hysteresis
+    /// By reading the `raw` attributes while the device moves, and not at all while it is
+    /// still: its motion events (`events/in_accel_*_roc_en`…) say when it moves again.
+    case motionEvents = "motion-events"
     /// Through a buffer, at the device's sampling rate.
     case buffer
     /// By reading the `raw` attributes on a schedule (`SamplingPlan`).
     case polled
 
     /// Whether samples arrive through a buffer's fd rather than on our schedule.
-    public var isBuffered: Bool { self != .polled }
+    public var isBuffered: Bool { self == .hysteresis || self == .buffer }
+
+    /// Whether the device tells us when it moves, so that nothing is due while it is still
+    /// (`QuietDeviceSchedule`).
+    public var wakesOnMotion: Bool { self == .hysteresis || self == .motionEvents }
 }
 
 /// What discovery learned about how a device can be read.
@@ -21,10 +28,13 @@ public struct ReadingCapabilities: Sendable, Hashable {
     public var buffer: Bool
     /// An `in_accel_hysteresis` attribute: it can be told to report only a change.
     public var hysteresis: Bool
+    /// The names in its `events/` directory.
+    public var events: [String]
 
-    public init(buffer: Bool, hysteresis: Bool) {
+    public init(buffer: Bool, hysteresis: Bool, events: [String] = []) {
         self.buffer = buffer
         self.hysteresis = hysteresis
+        self.events = events
     }
 }
 
@@ -33,6 +43,9 @@ public enum ReadingModeChoice {
     /// false (the `record` command's polled traces) reads every device on the schedule.
     public static func choose(_ can: ReadingCapabilities, preferBuffer: Bool) -> (mode: ReadingMode, why: String) {
         guard preferBuffer else { return (.polled, "buffers not wanted here: read on the sampling schedule") }
+        if !(can.buffer && can.hysteresis), let events = MotionEvents.choose(can.events) {
+            return (.motionEvents, "the device says when it moves (\(events.kind) events): read while it moves, never while it is still")
+        }
         switch (can.buffer, can.hysteresis) {
         case (true, true):
             return (.hysteresis, "the device reports only a change beyond its hysteresis: still, it wakes nobody")
@@ -68,12 +81,13 @@ public enum ReadingModeChoice {
     }
 }
 
-/// When to feed the detector the last reading again, for a device that reports only a change
-/// (`ReadingMode.hysteresis`): its silence means "still the same", but the detector decides
-/// only on readings, and a change waits for the device to be held for `settle-ms`. So while
-/// the detector is busy (motion, a change pending) the held reading is fed at `rateHz`; once
-/// it has been quiet for `quietAfter` seconds nothing is due until the device reports again.
-public struct HeldReadingSchedule: Sendable, Hashable {
+/// When to read a device that says when it moves (`ReadingMode.wakesOnMotion`). Once it is
+/// still, never: it will speak when it moves. But the detector decides only on readings, and a
+/// change waits for the device to be held for `settle-ms`; so while the detector is busy
+/// (motion, a change pending) the device is read at `rateHz` (one with hysteresis, silent while
+/// held, by feeding its last reading again), and once the detector has been quiet for
+/// `quietAfter` seconds nothing is due until the device speaks again.
+public struct QuietDeviceSchedule: Sendable, Hashable {
     public var rateHz: Double
     public var quietAfter: Double
 
@@ -86,8 +100,33 @@ public struct HeldReadingSchedule: Sendable, Hashable {
     }
 
     /// After a reading (real or held) at `t` with the detector quiet for `quietFor` seconds:
-    /// when to feed the held reading next, or nil to wait for the device.
+    /// when to read next, or nil to wait for the device.
     public func next(after t: Double, quietFor: Double) -> Double? {
         quietFor >= quietAfter ? nil : t + 1 / rateHz
+    }
+}
+
+/// The motion events an accelerometer driver offers, and which of them say "it moved". Each is
+/// one file per axis in the device's `events/` directory, enabled by writing 1; its threshold
+/// and period stay as the driver set them (they are in each part's own register units).
+public struct MotionEvents: Sendable, Hashable {
+    /// The kinds, in the order they are preferred: bmc150's any-motion slope (`roc`), mma8452's
+    /// transient detector (`mag_rising`), kxcjk-1013's wake-up and fxls8962af's window
+    /// comparator (`thresh_either`), a plain rising threshold.
+    public static let kinds = ["roc", "mag_rising", "thresh_either", "thresh_rising"]
+
+    public var kind: String
+    /// The `events/` files to enable, one per axis.
+    public var enableFiles: [String]
+
+    /// The first kind in `kinds` that the device offers on every axis, from the names in its
+    /// `events/` directory; nil when it offers none.
+    public static func choose(_ names: [String]) -> MotionEvents? {
+        let present = Set(names)
+        for kind in kinds {
+            let files = ["x", "y", "z"].map { "in_accel_\($0)_\(kind)_en" }
+            if files.allSatisfy(present.contains) { return MotionEvents(kind: kind, enableFiles: files) }
+        }
+        return nil
     }
 }
