@@ -20,7 +20,11 @@ DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/wlr-orient
 SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
-VERSION = 0.1.0
+# The release, as the CLI says it (--version): written once, in the Swift source.
+VERSION := $(shell sed -n 's/^let wlrOrientVersion = "\(.*\)"$$/\1/p' Sources/wlr-orient/WlrOrient.swift)
+ifeq ($(VERSION),)
+$(error no wlrOrientVersion in Sources/wlr-orient/WlrOrient.swift)
+endif
 
 BUILD = build/release
 MAN = build/man

@@ -21,7 +21,8 @@ struct WlrOrient: ParsableCommand {
     )
 }
 
-/// The release (the Makefile's VERSION and wlr-orient.pc say the same).
+/// The release, written here only: the Makefile reads this line for wlr-orient.pc, and the
+/// tests check that `--version` and the installed .pc file both say it.
 let wlrOrientVersion = "0.1.0"
 
 /// `--config FILE`, as every command that reads the config takes it.

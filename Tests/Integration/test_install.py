@@ -75,7 +75,9 @@ def test_a_c_program_built_with_pkg_config_links_and_runs(staged, tmp_path):
                          text=True, timeout=30)
     assert run.returncode == 0 and run.stdout == "linked\n", run.stderr
     version = subprocess.run(["pkg-config", "--modversion", "wlr-orient"], env=env, capture_output=True, text=True)
+    cli = subprocess.run([path(staged, "bin/wlr-orient"), "--version"], capture_output=True, text=True, timeout=30)
     assert re.match(r"^\d+\.\d+\.\d+$", version.stdout.strip())
+    assert version.stdout.strip() == cli.stdout.strip(), "the .pc file and --version disagree"
 
 
 def test_the_installed_plugin_reads_its_config_through_the_installed_cli(staged):
