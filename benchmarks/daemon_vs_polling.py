@@ -17,7 +17,8 @@ orientation every 1.5-3 s, drawn at random):
 Latency: from the write of a step's values to the compositor's first frame committed with the new
 transform (the host stamps it with CLOCK_MONOTONIC, the clock this script uses). Then the device
 lies still: wakeups per second of each rotator's processes (for iio-sensor-proxy: it, its client,
-its bus). Memory: resident set size of the daemon, and of iio-sensor-proxy + its bus (+ client).
+its bus) right after the last turn (`idle`), and once it has been left alone for --still-before
+seconds (`left_alone`: a device on a desk; our sampling plan slows down after 60 s). Memory: resident set size of the daemon, and of iio-sensor-proxy + its bus (+ client).
 """
 import argparse
 import os
@@ -102,10 +103,15 @@ def turn(host, fake, dev, rng, steps, current):
     return latencies, missed, current
 
 
-def idle(pids, seconds):
+def idle(pids, seconds, still_before):
+    """Wakeups per second right after the last turn, and after the device was left alone."""
     before = usage(*pids)
     time.sleep(seconds)
-    return (usage(*pids)[1] - before[1]) / seconds
+    recent = (usage(*pids)[1] - before[1]) / seconds
+    time.sleep(max(0.0, still_before - seconds))
+    before = usage(*pids)
+    time.sleep(seconds)
+    return recent, (usage(*pids)[1] - before[1]) / seconds
 
 
 def settle(host, fake, dev, pose, what):
@@ -132,6 +138,7 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=15)
     ap.add_argument("--idle-seconds", type=float, default=20)
+    ap.add_argument("--still-before", type=float, default=62)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     rng = random.Random(a.seed)
@@ -148,7 +155,7 @@ def main():
         try:
             settle(host, fake, dev, "left-up", "the daemon")
             lat, missed, pose = turn(host, fake, dev, rng, a.steps, "left-up")
-            results["wlr_orient_daemon"] = (lat, missed, idle([daemon.pid], a.idle_seconds))
+            results["wlr_orient_daemon"] = (lat, missed, idle([daemon.pid], a.idle_seconds, a.still_before))
             daemon_rss = rss_kib(daemon.pid)
         finally:
             stop([daemon])
@@ -160,7 +167,7 @@ def main():
         try:
             settle(host, fake, dev, "normal", "rot8's model")
             lat, missed, pose = turn(host, fake, dev, rng, a.steps, "normal")
-            results["rot8_model"] = (lat, missed, idle([rot8.pid], a.idle_seconds))
+            results["rot8_model"] = (lat, missed, idle([rot8.pid], a.idle_seconds, a.still_before))
         finally:
             stop([rot8])
 
@@ -180,7 +187,7 @@ def main():
             procs += [monitor, client]
             settle(host, fake, dev, "right-up", "iio-sensor-proxy")
             lat, missed, pose = turn(host, fake, dev, rng, a.steps, "right-up")
-            results["iio_sensor_proxy"] = (lat, missed, idle([proxy.pid, monitor.pid, bus.pid], a.idle_seconds))
+            results["iio_sensor_proxy"] = (lat, missed, idle([proxy.pid, monitor.pid, bus.pid], a.idle_seconds, a.still_before))
             proxy_rss = rss_kib(proxy.pid) + rss_kib(bus.pid)
             monitor_rss = rss_kib(monitor.pid)
         finally:
@@ -193,7 +200,8 @@ def main():
         print("%s_latency_median_ms=%.0f" % (name, statistics.median(lat) if lat else float("nan")))
         print("%s_latency_p95_ms=%.0f" % (name, percentile(lat, 95) if lat else float("nan")))
         print("%s_missed_steps=%d" % (name, missed))
-        print("%s_idle_wakeups_per_s=%.2f" % (name, wakeups))
+        print("%s_idle_wakeups_per_s=%.2f" % (name, wakeups[0]))
+        print("%s_left_alone_wakeups_per_s=%.2f" % (name, wakeups[1]))
     print("wlr_orient_daemon_rss_kib=%d" % daemon_rss)
     print("iio_sensor_proxy_and_bus_rss_kib=%d" % proxy_rss)
     print("iio_sensor_proxy_client_monitor_sensor_rss_kib=%d" % monitor_rss)

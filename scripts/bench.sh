@@ -50,6 +50,9 @@ echo "== sensor: wakeups of an idle session (umockdev device), default settings"
 echo "== sensor: the same for a HID sensor hub with hysteresis, which sends nothing while still (60 s)"
 /usr/bin/python3 benchmarks/wakeups.py 60 --device hysteresis
 
+echo "== sensor: a polled device's idle schedule, latency against readings per second over the corpus (the data its defaults were chosen from)"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/idle_schedule.py --traces Tests/Fixtures/traces/public --traces "$out/validation"
+
 echo "== sensor: step changes, ours beside iio-sensor-proxy + monitor-sensor on one umockdev device"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py --steps 60
 

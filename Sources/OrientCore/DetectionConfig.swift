@@ -1,7 +1,7 @@
 /// The detector's tunables (`[detection]` in the config). The defaults need no tuning;
 /// they are exposed for unusual hardware and for experiments with `wlr-orient detect`.
 public struct DetectionConfig: Sendable, Hashable {
-    /// The sampling rate asked of the sensor while the device moves, in Hz (3 Hz once it is still, see `SamplingPlan`).
+    /// The sampling rate asked of the sensor while the device moves, in Hz (3 Hz once it is still, 1 Hz once left alone for a minute: see `SamplingPlan`).
     public var rateHz: Double = 25
     /// Time constant of the low-pass filter on the gravity vector, in ms.
     public var filterMs: Double = 30

@@ -45,8 +45,11 @@ public struct Detector: Sendable {
 
     /// Readings beyond this magnitude (m/s², about 100 g) are dropped as impossible.
     public static let maxPlausible = 100 * standardGravity
-    /// Readings further apart than this restart the filter.
-    public static let maxGap = 0.5
+    /// Readings further apart than this restart the filter (and the first after the gap is not
+    /// known to be still). It spans the slowest stage of the sampling plan (`SamplingPlan.stillHz`,
+    /// 1 Hz) with room to spare: a device left alone must stay quiet from one reading to the next.
+    /// A turn between two such readings restarts the filter anyway (`turnedUnobserved`).
+    public static let maxGap = 1.5
     /// The turn rate is measured between the filtered vector now and this long ago.
     public static let speedWindow = 0.07
     /// Readings beyond this share of 1 g from it are not filtered in at all, and hold decisions

@@ -1,5 +1,6 @@
 // sensor-bench: wakeups per second of an idle session at default settings, while sampling
-// and after the sensor is stopped (issue #4, point 5). Run it where an accelerometer is
+// (just after the device was last moved, and once it has been left alone past the sampling
+// plan's `stillAfter`) and after the sensor is stopped (issue #4, point 5; issue #26). Run it where an accelerometer is
 // visible (benchmarks/wakeups.py starts it under umockdev):
 //
 //   sensor-bench [SECONDS]
@@ -36,14 +37,24 @@ guard opened else {
 var c0 = contextSwitches()
 let sampling = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
 let samplingSwitches = contextSwitches() - c0
+// Left alone past the sampling plan's `stillAfter` (a device on a desk): the slowest stage.
+let plan = SamplingPlan(activeHz: DetectionConfig().rateHz)
+PollLoop.run(sensor, until: monotonicSeconds() + max(0, plan.stillAfter - seconds), shouldStop: { false }) { _ in }
+c0 = contextSwitches()
+let alone = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
+let aloneSwitches = contextSwitches() - c0
+let aloneRate = sensor.rateHz
 sensor.stop()
 c0 = contextSwitches()
 let stopped = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
 let stoppedSwitches = contextSwitches() - c0
 
-print("idle_rate_hz=\(sensor.rateHz)")
+print("idle_rate_hz=\(plan.idleHz)")
+print("left_alone_rate_hz=\(aloneRate)")
 print(String(format: "idle_sampling_wakeups_per_s=%.2f", Double(sampling) / seconds))
 print(String(format: "idle_sampling_context_switches_per_s=%.2f", Double(samplingSwitches) / seconds))
+print(String(format: "left_alone_wakeups_per_s=%.2f", Double(alone) / seconds))
+print(String(format: "left_alone_context_switches_per_s=%.2f", Double(aloneSwitches) / seconds))
 print(String(format: "stopped_wakeups_per_s=%.2f", Double(stopped) / seconds))
 // The one context switch left is the measurement's own end of sleep.
 print(String(format: "stopped_context_switches_per_s=%.2f", Double(max(0, stoppedSwitches - 1)) / seconds))

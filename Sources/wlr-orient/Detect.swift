@@ -31,6 +31,13 @@ struct Detect: ParsableCommand {
     @Flag(help: "Also print each change's diagnostics (tilt, angle, posture) on standard error.")
     var explain = false
 
+    // For benchmarks/idle_schedule.py, which chooses the sampling plan's defaults by measurement:
+    // the plan to replay with, and how many readings it took.
+    @Option(help: .hidden) var idleHz: Double?
+    @Option(help: .hidden) var stillHz: Double?
+    @Option(help: .hidden) var stillAfter: Double?
+    @Flag(help: .hidden) var countReadings = false
+
     func run() throws {
         // Only an explicit --config: a user's own tuning must not change what a trace replays to.
         let detection = config == nil ? DetectionConfig() : try loadConfig(config).detection
@@ -56,13 +63,18 @@ struct Detect: ParsableCommand {
             case .success(let trace):
                 if traces.count > 1 { emit("{\"trace\": \(jsonString(path))}") }
                 var detector = Detector(config: detection)
-                var schedule = PolledSchedule(plan: SamplingPlan(activeHz: detection.rateHz))
+                let standard = SamplingPlan(activeHz: detection.rateHz)
+                var schedule = PolledSchedule(plan: SamplingPlan(
+                    activeHz: detection.rateHz, idleHz: idleHz ?? standard.idleHz,
+                    stillHz: stillHz ?? standard.stillHz, stillAfter: stillAfter ?? standard.stillAfter))
+                var readings = 0
                 var due = -Double.infinity
                 for sample in trace.samples {
                     if sampling == .live {
                         // The first reading at or after the due time is the one the live sensor gets.
                         guard sample.t >= due else { continue }
                     }
+                    readings += 1
                     let change = detector.add(trace.calibration.apply(sample), at: sample.t)
                     if sampling == .live {
                         schedule.update(quietFor: detector.quietFor(at: sample.t))
@@ -75,6 +87,9 @@ struct Detect: ParsableCommand {
                                           change.orientation.rawValue, detector.tiltDeg, detector.angleDeg,
                                           detector.posture.rawValue))
                     }
+                }
+                if countReadings, let first = trace.samples.first, let last = trace.samples.last {
+                    printError("{\"readings\": \(readings), \"seconds\": \(jsonNumber(last.t - first.t, decimals: 3))}")
                 }
             }
         }

@@ -59,7 +59,29 @@ import Testing
         let plan = SamplingPlan(activeHz: 25)
         #expect(plan.rate(quietFor: 0) == 25)
         #expect(plan.rate(quietFor: 0.04) == 3)
+        #expect(plan.rate(quietFor: plan.stillAfter - 0.1) == 3)
+        #expect(plan.rate(quietFor: plan.stillAfter) == 1)   // left alone: slower still
         #expect(SamplingPlan(activeHz: 2).rate(quietFor: 10) == 2)   // idle never faster than active
+        #expect(SamplingPlan(activeHz: 25, idleHz: 2, stillHz: 5).rate(quietFor: 100) == 2)   // nor still faster than idle
+        #expect(SamplingPlan(activeHz: 25, stillHz: 0.1).stillHz > 1 / Detector.maxGap)   // nor slower than the detector can follow
+    }
+
+    /// A device left alone and read at the plan's slowest rate stays quiet from one reading to
+    /// the next: the schedule does not wake itself back up.
+    @Test func aDeviceLeftAloneStaysOnTheSlowestStage() {
+        let plan = SamplingPlan(activeHz: 25)
+        var schedule = PolledSchedule(plan: plan)
+        var d = Detector()
+        var t = 0.0
+        var rates: [Double] = []
+        while t < plan.stillAfter + 10 {
+            _ = d.add(MotionScript.reading(angle: 0, recline: 10), at: t)
+            schedule.update(quietFor: d.quietFor(at: t))
+            rates.append(schedule.rateHz)
+            t = schedule.next(after: t, now: t)
+        }
+        #expect(d.felt == .normal)
+        #expect(rates.suffix(5) == Array(repeating: plan.stillHz, count: 5))
     }
 
     @Test func theDetectorIsQuietOnlyWhenNothingMoves() {
