@@ -104,19 +104,21 @@ final class Accelerometer {
         let can = ReadingCapabilities(buffer: device.hasTrigger && axes.allSatisfy(\.isScanElement),
                                       hysteresis: axes[0].hasAttribute("hysteresis"),
                                       events: directoryEntries("/sys/bus/iio/devices/\(device.id)/events"))
-        var (mode, modeReason) = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
-        if mode == .hysteresis {
-            if let value = ReadingModeChoice.hysteresisValue(scale: scales[0]) {
+        var reading = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
+        if reading.mode == .hysteresis {
+            switch ReadingModeChoice.hysteresisSetting(scale: scales[0], firmware: axes[0].number("hysteresis")) {
+            case .write(let value):
                 do {
                     try axes[0].writeAttribute("hysteresis", value)
                 } catch {
-                    (mode, modeReason) = (.buffer, "the device did not take a hysteresis (\(error)): streamed through its buffer")
+                    reading = ReadingModeChoice.fallback(from: .hysteresis, because: "the device did not take a hysteresis (\(error))")
                 }
-            } else if (axes[0].number("hysteresis") ?? 0) <= 0 {
-                (mode, modeReason) = (.buffer, "its scale does not say the hysteresis' unit, and its firmware sets none: streamed through its buffer")
+            case .keepFirmware: break
+            case .unusable:
+                reading = ReadingModeChoice.fallback(from: .hysteresis, because: "its scale does not say the hysteresis' unit, and its firmware sets none")
             }
         }
-        let buffered = mode.isBuffered
+        let buffered = reading.mode.isBuffered
         // A polled device is opened only once its values can be read: one still appearing in
         // sysfs (or half gone) is not there yet, rather than found and lost again at once.
         var rawFiles: SysfsAttributeFiles?
@@ -135,10 +137,10 @@ final class Accelerometer {
         }
         let info = AccelerometerInfo(candidate: candidate, reason: reason, scales: scales, offsets: offsets,
                                      calibration: Calibration(scale: scales[0], mountMatrix: matrix.matrix),
-                                     matrixSource: matrix.source, mode: mode, modeReason: modeReason,
+                                     matrixSource: matrix.source, mode: reading.mode, modeReason: reading.why,
                                      samplingFrequency: frequency)
         return (Accelerometer(context: context, device: device, channels: axes, info: info, rawFiles: rawFiles,
-                              motionEvents: mode == .motionEvents ? MotionEvents.choose(can.events) : nil),
+                              motionEvents: reading.motionEvents),
                 reason, warnings)
     }
 
@@ -171,16 +173,15 @@ final class Accelerometer {
     /// Reads the three raw attributes through libiio (a buffered device, once: a device with
     /// hysteresis sends nothing until it moves, so how it is held now is asked this way).
     func readAttributesOnce() -> Result<(Double, Double, Double), ReadFailure> {
-        var raw: [Double] = []
-        for axis in channels {
+        var raw = [0.0, 0.0, 0.0]
+        for (i, axis) in channels.prefix(3).enumerated() {
             do {
                 switch RawReading.parse(try axis.attribute("raw")) {
-                case .success(let v): raw.append(v)
+                case .success(let v): raw[i] = v
                 case .failure(let problem): return .failure(.bad("\(info.candidate.id): raw value \(problem.rawValue)"))
                 }
             } catch { return .failure(ReadFailure(error)) }
         }
-        guard raw.count == 3 else { return .failure(.bad("\(info.candidate.id): not three axes")) }
         return .success(counts(raw[0], raw[1], raw[2]))
     }
 
@@ -216,12 +217,11 @@ final class Accelerometer {
             let source = try MotionEventSource(deviceID: info.candidate.id, enable: motionEvents.enableFiles)
             motionSource = source
             return .success(source.fd)
-        } catch let error as SensorError {
-            info.mode = .polled
-            info.modeReason = "its motion events cannot be had (\(error)): read on the sampling schedule"
-            return .failure(error)
         } catch {
-            return .failure(SensorError(operation: "motion events", errno: EIO))
+            let fallback = ReadingModeChoice.fallback(from: .motionEvents, because: "its motion events cannot be had (\(error))")
+            info.mode = fallback.mode
+            info.modeReason = fallback.why
+            return .failure(error as? SensorError ?? SensorError(operation: "motion events", errno: EIO))
         }
     }
 

@@ -17,7 +17,9 @@ import Testing
         (ReadingCapabilities(buffer: false, hysteresis: false, events: ["in_accel_x_roc_en"]), true, .polled),
     ])
     func theQuietestWayTheDeviceOffersIsChosenAndSaid(can: ReadingCapabilities, preferBuffer: Bool, expected: ReadingMode) {
-        let (mode, why) = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
+        let choice = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
+        let (mode, why) = (choice.mode, choice.why)
+        #expect((choice.motionEvents != nil) == (mode == .motionEvents))
         #expect(mode == expected)
         #expect(!why.isEmpty)
         #expect(mode.isBuffered == [.hysteresis, .buffer].contains(expected))
@@ -87,5 +89,11 @@ extension ReadingModeTests {
         #expect(ReadingModeChoice.hysteresisValue(scale: 0.000598) == nil)   // a SoC part's own step
         #expect(ReadingModeChoice.hysteresisValue(scale: 0) == nil)
         #expect(ReadingModeChoice.hysteresisValue(scale: .nan) == nil)
+        // Where the unit is unknown, the firmware's own value is kept if it keeps the hub quiet.
+        #expect(ReadingModeChoice.hysteresisSetting(scale: 0.009807, firmware: nil) == .write(inG))
+        #expect(ReadingModeChoice.hysteresisSetting(scale: 0.000598, firmware: 0.2) == .keepFirmware)
+        #expect(ReadingModeChoice.hysteresisSetting(scale: 0.000598, firmware: 0) == .unusable)
+        #expect(ReadingModeChoice.fallback(from: .hysteresis, because: "x").mode == .buffer)
+        #expect(ReadingModeChoice.fallback(from: .motionEvents, because: "x").mode == .polled)
     }
 }

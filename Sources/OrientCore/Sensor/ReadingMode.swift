@@ -38,24 +38,61 @@ public struct ReadingCapabilities: Sendable, Hashable {
     }
 }
 
+/// How to read one device, and why (for `wlr-orient sensor` and the log).
+public struct ReadingChoice: Sendable, Hashable {
+    public var mode: ReadingMode
+    public var why: String
+    /// The motion events to enable (`ReadingMode.motionEvents` only).
+    public var motionEvents: MotionEvents?
+}
+
+/// What to do with a device's `in_accel_hysteresis` (`ReadingModeChoice.hysteresisSetting`).
+public enum HysteresisSetting: Sendable, Hashable {
+    /// Write this value (in the hub's unit).
+    case write(Double)
+    /// Leave the firmware's own value, which already keeps the device quiet.
+    case keepFirmware
+    /// Neither can be had: the device is streamed through its buffer instead.
+    case unusable
+}
+
 public enum ReadingModeChoice {
-    /// The way to read a device, and why, for `wlr-orient sensor` and the log. `preferBuffer`
-    /// false (the `record` command's polled traces) reads every device on the schedule.
-    public static func choose(_ can: ReadingCapabilities, preferBuffer: Bool) -> (mode: ReadingMode, why: String) {
-        guard preferBuffer else { return (.polled, "buffers not wanted here: read on the sampling schedule") }
+    /// The way to read a device, and why. `preferBuffer` false (the `record` command's polled
+    /// traces) reads every device on the schedule.
+    public static func choose(_ can: ReadingCapabilities, preferBuffer: Bool) -> ReadingChoice {
+        guard preferBuffer else { return ReadingChoice(mode: .polled, why: "buffers not wanted here: read on the sampling schedule") }
         if !(can.buffer && can.hysteresis), let events = MotionEvents.choose(can.events) {
-            return (.motionEvents, "the device says when it moves (\(events.kind) events): read while it moves, never while it is still")
+            return ReadingChoice(mode: .motionEvents, why: "the device says when it moves (\(events.kind) events): read while it moves, never while it is still",
+                                 motionEvents: events)
         }
         switch (can.buffer, can.hysteresis) {
         case (true, true):
-            return (.hysteresis, "the device reports only a change beyond its hysteresis: still, it wakes nobody")
+            return ReadingChoice(mode: .hysteresis, why: "the device reports only a change beyond its hysteresis: still, it wakes nobody")
         case (true, false):
-            return (.buffer, "the device streams through a buffer, but has no hysteresis to keep it quiet when still")
+            return ReadingChoice(mode: .buffer, why: "the device streams through a buffer, but has no hysteresis to keep it quiet when still")
         case (false, true):
-            return (.polled, "the device has hysteresis but no buffer to report through: read on the sampling schedule")
+            return ReadingChoice(mode: .polled, why: "the device has hysteresis but no buffer to report through: read on the sampling schedule")
         case (false, false):
-            return (.polled, "the device has no buffer: read on the sampling schedule")
+            return ReadingChoice(mode: .polled, why: "the device has no buffer: read on the sampling schedule")
         }
+    }
+
+    /// The next way to read a device that could not be read as `mode` was chosen to, and why:
+    /// a hub whose hysteresis cannot be set streams through its buffer; a part whose motion
+    /// events cannot be had is read on the schedule.
+    public static func fallback(from mode: ReadingMode, because problem: String) -> ReadingChoice {
+        switch mode {
+        case .hysteresis: ReadingChoice(mode: .buffer, why: "\(problem): streamed through its buffer")
+        case .motionEvents, .buffer, .polled: ReadingChoice(mode: .polled, why: "\(problem): read on the sampling schedule")
+        }
+    }
+
+    /// What to do with the hysteresis of a device whose counts are `scale` m/s² and whose
+    /// firmware set `firmware` (nil when it cannot be read): our value where the unit is known,
+    /// else the firmware's where it keeps the device quiet.
+    public static func hysteresisSetting(scale: Double, firmware: Double?) -> HysteresisSetting {
+        if let value = hysteresisValue(scale: scale) { return .write(value) }
+        return (firmware ?? 0) > 0 ? .keepFirmware : .unusable
     }
 
     /// The hysteresis asked of a device, in m/s²: well above a still device's noise (a few
