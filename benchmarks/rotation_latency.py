@@ -5,8 +5,13 @@
 
 Drives the fake accelerometer through N rotations and measures, for each, the time from the
 sensor sample that completed the decision (the plugin logs its monotonic time) to the first
-frame the host commits with the new transform (the host prints its monotonic time). Then the
-resident memory of the idle host with and without the plugin. Prints named numbers.
+frame the host commits with the new transform (the host prints its monotonic time), and how
+that time divides: up to the start of the refresh that draws the turned frame (the plugin's
+decision and commit, and the wait for the host's refresh), and the host's own drawing of it
+(pixman, which grows with the panel's size: --size). Then the memory of the idle host with and
+without the plugin, from /proc/PID/smaps_rollup: resident (RSS), proportional (PSS) and
+private (clean + dirty) sizes, and of the private part the dirty pages (what cannot be dropped
+and read again from the files). Prints named numbers.
 """
 import argparse
 import os
@@ -22,24 +27,28 @@ from fakeiio import G_COUNTS as G, FakeIIO  # noqa: E402
 POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
 
 
-def rss_kb(pid):
-    with open("/proc/%d/status" % pid) as f:
+def memory_kb(pid):
+    """RSS, PSS, private and private dirty kB of a process."""
+    fields = {}
+    with open("/proc/%d/smaps_rollup" % pid) as f:
         for line in f:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1])
-    return 0
+            parts = line.split()
+            if len(parts) == 3 and parts[2] == "kB":
+                fields[parts[0].rstrip(":")] = int(parts[1])
+    private = fields["Private_Clean"] + fields["Private_Dirty"]
+    return {"rss": fields["Rss"], "pss": fields["Pss"], "private": private, "private_dirty": fields["Private_Dirty"]}
 
 
-def idle_rss(plugin):
+def idle_memory(plugin, size):
     saved = compositor.PLUGIN
     compositor.PLUGIN = plugin
     try:
         fake = FakeIIO()
         fake.add_accel()
-        host = Compositor(fake)
+        host = Compositor(fake, size=size)
         host.wait_frame(0)
         time.sleep(3)  # idle: what stays resident, not the start-up peak
-        kb = rss_kb(host.p.pid)
+        kb = memory_kb(host.p.pid)
         host.stop()
         return kb
     finally:
@@ -49,32 +58,37 @@ def idle_rss(plugin):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--rotations", type=int, default=100)
+    ap.add_argument("--size", default="1280x800", help="the panel's mode (the host draws each frame with pixman)")
     a = ap.parse_args()
     fake = FakeIIO()
     dev = fake.add_accel()
-    host = Compositor(fake, extra_args=["--debug"])
-    latencies = []
+    host = Compositor(fake, size=a.size, extra_args=["--debug"])
+    to_frame, to_refresh = [], []
     try:
         host.wait_frame(0)
         for i in range(a.rotations):
             raw, transform = POSES[i % len(POSES)]
             fake.set(dev, *raw)
             sample = float(host.log.wait(r"decision \S+ from the sample read at ([\d.]+) s").group(1))
-            frame = float(host.out.wait(r"^frame \d+ \d+ transform %d at ([\d.]+)" % transform).group(1))
-            latencies.append((frame - sample) * 1000)
+            m = host.out.wait(r"^frame \d+ \d+ transform %d at ([\d.]+) rendered from ([\d.]+)" % transform)
+            to_frame.append((float(m.group(1)) - sample) * 1000)
+            to_refresh.append((float(m.group(2)) - sample) * 1000)
     finally:
         host.stop()
-    latencies.sort()
-    print("rotations=%d" % len(latencies))
-    print("sample_to_frame_median_ms=%.2f" % statistics.median(latencies))
-    print("sample_to_frame_p95_ms=%.2f" % latencies[int(0.95 * (len(latencies) - 1))])
-    print("sample_to_frame_max_ms=%.2f" % latencies[-1])
+    print("rotations=%d" % len(to_frame))
+    print("panel=%s" % a.size)
+    for name, values in (("sample_to_frame", to_frame), ("sample_to_refresh_start", to_refresh)):
+        values.sort()
+        print("%s_median_ms=%.2f" % (name, statistics.median(values)))
+        print("%s_p95_ms=%.2f" % (name, values[int(0.95 * (len(values) - 1))]))
+        print("%s_max_ms=%.2f" % (name, values[-1]))
     print("refresh_period_60hz_ms=16.67")
-    without = idle_rss("/nonexistent/libwlr-orient.so")
-    with_plugin = idle_rss(compositor.PLUGIN)
-    print("idle_host_rss_without_plugin_kb=%d" % without)
-    print("idle_host_rss_with_plugin_kb=%d" % with_plugin)
-    print("plugin_added_rss_kb=%d" % (with_plugin - without))
+    without = idle_memory("/nonexistent/libwlr-orient.so", a.size)
+    with_plugin = idle_memory(compositor.PLUGIN, a.size)
+    print("idle_host_rss_without_plugin_kb=%d" % without["rss"])
+    print("idle_host_rss_with_plugin_kb=%d" % with_plugin["rss"])
+    for kind in ("rss", "pss", "private", "private_dirty"):
+        print("plugin_added_%s_kb=%d" % (kind, with_plugin[kind] - without[kind]))
 
 
 if __name__ == "__main__":

@@ -183,6 +183,7 @@ struct host_output {
 	double orient_ms;              /* the plugin's share of the frame being committed */
 	double orient_cpu_ms;          /* the same, in this thread's CPU time */
 	double presented;              /* when the frame being committed was presented */
+	double refresh_started;        /* when the refresh that commits it began (before the render) */
 	bool recording, record_pixels;
 	struct recorded_frame *record; /* RECORD_MAX entries while recording */
 	int recorded;
@@ -532,6 +533,7 @@ static void output_refresh(struct host_output *o) {
 	 * headless backend refreshes on a timer whether or not anything changed; from 0.18 it sends
 	 * a frame only after a commit or when asked for one, so while recording the host keeps the
 	 * steady refresh of a display with a timer of its own. */
+	o->refresh_started = monotonic_seconds();
 	if (!render_output(o) && o->recording && o->idle_count < RECORD_MAX) {
 		o->idle[o->idle_count++] = monotonic_seconds();
 #if HOST_STATES
@@ -634,8 +636,10 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 		o->last_transform = o->output->transform;
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
-		printf("frame %d %d transform %d at %.6f\n", buffer->width, buffer->height,
-			o->output->transform, now.tv_sec + now.tv_nsec / 1e9);
+		/* "rendered from": when the refresh began, so that a benchmark can tell the time to the
+		 * frame from this host's own (pixman) drawing of it. */
+		printf("frame %d %d transform %d at %.6f rendered from %.6f\n", buffer->width, buffer->height,
+			o->output->transform, now.tv_sec + now.tv_nsec / 1e9, o->refresh_started);
 		fflush(stdout);
 	}
 }
