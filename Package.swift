@@ -96,15 +96,23 @@ let package = Package(
         .executableTarget(name: "orient-bench", dependencies: ["OrientCore"]),
         // Benchmarks: wakeups of an idle session (benchmarks/wakeups.py runs it under umockdev).
         .executableTarget(name: "sensor-bench", dependencies: ["OrientCore", "OrientSensor"]),
+        // What the test targets share (the repository's root, scratch directories, running a program).
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+        // One test target per module with logic. The core's: its decisions, driven directly.
         .testTarget(
             name: "OrientCoreTests",
-            dependencies: [
-                "OrientCore",
-                "OrientConfig",
-                "OrientPlatform",
-                "OrientDesktop",
-                .product(name: "PropertyBased", package: "swift-property-based"),
-            ]
+            dependencies: ["OrientCore", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        // Reading config.toml and state.toml, and the parser shield it runs behind.
+        .testTarget(
+            name: "OrientConfigTests",
+            dependencies: ["OrientCore", "OrientConfig", "OrientPlatform", "TestSupport",
+                           .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "OrientDesktopTests", dependencies: ["OrientCore", "OrientDesktop", "TestSupport"]),
+        // The control server, the config reloader and the state saver on a real event loop.
+        .testTarget(name: "OrientServiceTests", dependencies: ["OrientCore", "OrientService", "CEventLoop", "TestSupport"]),
+        // The CLI as a user runs it (the program built beside the tests), and the trace corpus.
+        .testTarget(name: "WlrOrientCLITests", dependencies: ["TestSupport"]),
     ]
 )

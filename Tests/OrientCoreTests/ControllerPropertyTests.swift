@@ -1,5 +1,6 @@
 import PropertyBased
 import Testing
+import TestSupport
 @testable import OrientCore
 
 /// Invariants of the controller over generated event sequences (issue #11, point 6): the shown

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// OrientCore holds every decision and must stay portable and testable without wlroots, and

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 @testable import OrientCore
 
 /// Builds accelerometer readings for detector tests: a pose (in-plane angle, recline) over

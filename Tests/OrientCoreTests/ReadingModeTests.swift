@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import OrientCore
 
 /// How a device is read, and how a device that reports only a change is fed to the detector.

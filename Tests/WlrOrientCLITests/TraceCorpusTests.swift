@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// Scores `wlr-orient detect` with tools/score.py on labelled traces and fails on any

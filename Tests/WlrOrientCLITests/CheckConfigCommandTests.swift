@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `wlr-orient check-config`, run as a user would run it.

@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// `wlr-orient detect`, run as the scorer and users run it.

@@ -1,18 +1,20 @@
 import Foundation
 
+// What the test targets share: where the repository is, scratch directories, running a program.
+
 /// The repository's root, found from this file's location.
-let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
+public let repositoryRoot: URL = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
 /// A fresh empty directory under the system's temporary directory.
-func makeTemporaryDirectory() throws -> String {
+public func makeTemporaryDirectory() throws -> String {
     let path = NSTemporaryDirectory() + "wlr-orient-test-" + UUID().uuidString
     try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
 }
 
 /// Runs a program to completion and returns its exit status, standard output and standard error.
-func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
+public func run(_ executable: String, _ arguments: [String], environment: [String: String]? = nil) throws
     -> (status: Int32, stdout: String, stderr: String)
 {
     let process = Process()
@@ -31,7 +33,7 @@ func run(_ executable: String, _ arguments: [String], environment: [String: Stri
 }
 
 /// The `wlr-orient` executable built beside the test bundle.
-var wlrOrientExecutable: String {
+public var wlrOrientExecutable: String {
     let dir = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent()
     let candidates = [dir, dir.deletingLastPathComponent()].map { $0.appendingPathComponent("wlr-orient").path }
     return candidates.first { FileManager.default.isExecutableFile(atPath: $0) } ?? candidates[0]

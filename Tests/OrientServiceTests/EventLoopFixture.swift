@@ -1,0 +1,158 @@
+import CEventLoop
+import Glibc
+import OrientService
+import Testing
+
+/// A real libwayland event loop, as the plugin and the daemon run theirs, dispatched by the test
+/// until what it waits for has happened (or a deadline passed: then the test fails).
+final class EventLoop {
+    let loop: OpaquePointer
+
+    init() throws {
+        loop = try #require(wl_event_loop_create())
+    }
+
+    deinit { wl_event_loop_destroy(loop) }
+
+    /// Dispatches until `done()` is true; false if it was not within `seconds`.
+    @discardableResult
+    func dispatch(until done: () -> Bool, within seconds: Double = 10) -> Bool {
+        let deadline = monotonic() + seconds
+        while !done() {
+            guard monotonic() < deadline else { return false }
+            _ = wl_event_loop_dispatch(loop, 20)
+        }
+        return true
+    }
+
+    /// Dispatches everything that comes for `seconds` (for checking that something does not happen).
+    func dispatch(for seconds: Double) {
+        let deadline = monotonic() + seconds
+        while monotonic() < deadline { _ = wl_event_loop_dispatch(loop, 20) }
+    }
+}
+
+func monotonic() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_MONOTONIC, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
+}
+
+/// A fresh directory for one test, removed by the caller with `removeTree`.
+func scratchDirectory() throws -> String {
+    var template = Array("/tmp/wlr-orient-service-test-XXXXXX".utf8CString)
+    let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } != nil }
+    try #require(made, "mkdtemp: \(String(cString: strerror(errno)))")
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+func removeTree(_ path: String) {
+    if let directory = opendir(path) {
+        while let entry = readdir(directory) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
+            guard name != ".", name != ".." else { continue }
+            removeTree(path + "/" + name)
+        }
+        closedir(directory)
+        rmdir(path)
+    } else {
+        unlink(path)
+    }
+}
+
+func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+    try #require(fd >= 0)
+    defer { close(fd) }
+    let bytes = Array(text.utf8)
+    #expect(bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) } == bytes.count)
+}
+
+func readFile(_ path: String) -> String? {
+    let fd = open(path, O_RDONLY)
+    guard fd >= 0 else { return nil }
+    defer { close(fd) }
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+        let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+        guard n > 0 else { break }
+        bytes += chunk[..<n]
+    }
+    return String(decoding: bytes, as: UTF8.self)
+}
+
+/// The log lines written while a test runs (the suites that use it are serialized: Log is global).
+final class LogCapture {
+    private(set) var lines: [String] = []
+    private let saved = Log.write
+
+    init() {
+        Log.write = { [unowned self] _, message in self.lines.append(message) }
+    }
+
+    deinit { Log.write = saved }
+}
+
+/// Calls `body` with the Unix-socket address of `path` (for bind and connect).
+func withSocketAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
+    var address = sockaddr_un()
+    address.sun_family = sa_family_t(AF_UNIX)
+    withUnsafeMutableBytes(of: &address.sun_path) { raw in
+        let bytes = Array(path.utf8)
+        raw.copyBytes(from: bytes)
+        raw[bytes.count] = 0
+    }
+    return withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
+    }
+}
+
+/// A client of the control socket, non-blocking, read from between dispatches of the loop.
+final class SocketClient {
+    let fd: Int32
+    private var received: [UInt8] = []
+    private(set) var ended = false
+
+    init(path: String) throws {
+        fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
+        try #require(fd >= 0)
+        let connected = withSocketAddress(path) { connect(fd, $0, $1) }
+        try #require(connected == 0, "connect: \(String(cString: strerror(errno)))")
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+    }
+
+    deinit { close(fd) }
+
+    func send(_ text: String) {
+        let bytes = Array(text.utf8)
+        #expect(bytes.withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) } == bytes.count)
+    }
+
+    /// Takes what has arrived, without waiting.
+    private func receive() {
+        var chunk = [UInt8](repeating: 0, count: 65536)
+        while !ended {
+            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if n > 0 { received += chunk[..<n]; continue }
+            if n == 0 || (errno != EAGAIN && errno != EINTR) { ended = true }
+            return
+        }
+    }
+
+    /// The complete lines received so far (taken: the next call returns newer ones).
+    func lines() -> [String] {
+        receive()
+        guard let last = received.lastIndex(of: 10) else { return [] }
+        let text = String(decoding: received[...last], as: UTF8.self)
+        received.removeSubrange(...last)
+        return text.split(separator: "\n").map(String.init)
+    }
+
+    /// Whether the server closed the connection (after what it sent was read).
+    var closedByServer: Bool {
+        receive()
+        received.removeAll()
+        return ended
+    }
+}
