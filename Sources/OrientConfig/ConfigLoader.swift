@@ -81,25 +81,25 @@ public enum ConfigLoader {
     }
 }
 
-/// The schema walk: one method per section, each reporting unknown keys and bad values.
+/// The schema walk, driven by the key table (`ConfigKey.all`): every section's unknown keys and
+/// each key's bad value are reported.
 private struct ConfigReader {
     let file: String
     let locator: ConfigSourceLocator
     var diagnostics: [ConfigDiagnostic] = []
 
-    static let topKeys = ["scope", "rotate-when", "device", "detection", "transition", "app"]
-    static let deviceKeys = ["orientations", "outputs", "mount-matrix", "sensor"]
-    static let transitionKeys = ["kind", "duration-ms", "curve", "timeout-ms"]
-    static let appKeys = ["match", "orientations", "transition", "sensor-input"]
+    /// The tables a file may have, besides the keys of the top level.
+    static let sections: [ConfigKey.Section] = [.device, .detection, .transition, .app]
 
     mutating func read(_ root: TOMLTable) -> Config {
         var config = Config()
-        checkKeys(root, known: Self.topKeys, at: "")
-        if let v = root["scope"], let s: Config.Scope = choice(v, at: "scope") { config.scope = s }
-        if let v = root["rotate-when"], let r: Config.RotateWhen = choice(v, at: "rotate-when") { config.rotateWhen = r }
-        if let v = root["device"], let t = table(v, at: "device") { config.device = readDevice(t) }
-        if let v = root["detection"], let t = table(v, at: "detection") { config.detection = readDetection(t) }
-        if let v = root["transition"], let t = table(v, at: "transition") { config.transition = readTransition(t) }
+        checkKeys(root, known: ConfigKey.keys(in: .top).map(\.name) + Self.sections.map(\.rawValue), at: "")
+        readKeys(of: .top, from: root, at: "", into: &config)
+        for section in Self.sections where section != .app {
+            guard let v = root[section.rawValue], let t = table(v, at: section.rawValue) else { continue }
+            checkKeys(t, known: ConfigKey.keys(in: section).map(\.name), at: section.rawValue)
+            readKeys(of: section, from: t, at: section.rawValue + ".", into: &config)
+        }
         if let v = root["app"] {
             if let array = v.array {
                 for (i, item) in array.enumerated() {
@@ -112,77 +112,66 @@ private struct ConfigReader {
         return config
     }
 
-    mutating func readDevice(_ t: TOMLTable) -> DeviceConfig {
-        var d = DeviceConfig()
-        checkKeys(t, known: Self.deviceKeys, at: "device")
-        if let v = t["orientations"], let m = mask(v, at: "device.orientations") { d.orientations = m }
-        if let v = t["outputs"], let list = strings(v, at: "device.outputs") { d.outputs = list }
-        if let v = t["mount-matrix"], let s = string(v, at: "device.mount-matrix") {
-            if let m = MountMatrix(parsing: s) {
-                d.mountMatrix = m
-            } else {
-                report(locator.value("device.mount-matrix"),
-                       "'mount-matrix' must be three rows of three numbers, like \"0, -1, 0; -1, 0, 0; 0, 0, 1\"")
-            }
+    mutating func readKeys(of section: ConfigKey.Section, from t: TOMLTable, at prefix: String, into config: inout Config) {
+        for key in ConfigKey.keys(in: section) {
+            guard let v = t[key.name], let value = value(v, of: key, at: prefix + key.name) else { continue }
+            key.set(value, in: &config)
         }
-        if let v = t["sensor"], let s = string(v, at: "device.sensor") { d.sensor = s }
-        return d
-    }
-
-    mutating func readDetection(_ t: TOMLTable) -> DetectionConfig {
-        var d = DetectionConfig()
-        checkKeys(t, known: DetectionConfig.tunables.map(\.key), at: "detection")
-        for tunable in DetectionConfig.tunables {
-            guard let v = t[tunable.key] else { continue }
-            let path = "detection.\(tunable.key)"
-            guard let number = v.double ?? v.int.map(Double.init) else {
-                report(locator.value(path), "'\(tunable.key)' must be a number, got \(describe(v.type))")
-                continue
-            }
-            guard tunable.range.contains(number) else {
-                report(locator.value(path), "'\(tunable.key)' must be between \(format(tunable.range.lowerBound))"
-                       + " and \(format(tunable.range.upperBound)), got \(format(number))")
-                continue
-            }
-            d[keyPath: tunable.keyPath] = number
-        }
-        return d
-    }
-
-    mutating func readTransition(_ t: TOMLTable) -> TransitionConfig {
-        var c = TransitionConfig()
-        checkKeys(t, known: Self.transitionKeys, at: "transition")
-        if let v = t["kind"], let k: TransitionKind = choice(v, at: "transition.kind") { c.kind = k }
-        if let v = t["duration-ms"], let ms = milliseconds(v, at: "transition.duration-ms") { c.durationMs = ms }
-        if let v = t["curve"], let curve: TransitionCurve = choice(v, at: "transition.curve") { c.curve = curve }
-        if let v = t["timeout-ms"], let ms = milliseconds(v, at: "transition.timeout-ms") { c.timeoutMs = ms }
-        return c
-    }
-
-    /// A whole number of milliseconds from 0 to 5000.
-    mutating func milliseconds(_ v: TOMLValueConvertible, at path: String) -> Int? {
-        if let ms = v.int, (0...5000).contains(ms) { return ms }
-        report(locator.value(path),
-               "'\(lastComponent(path))' must be a whole number of milliseconds from 0 to 5000, got \(v.int.map(String.init) ?? describe(v.type))")
-        return nil
     }
 
     mutating func readApp(_ t: TOMLTable, at path: String) -> AppRule {
-        checkKeys(t, known: Self.appKeys, at: path)
+        let keys = ConfigKey.keys(in: .app)
+        checkKeys(t, known: keys.map(\.name), at: path)
         var rule = AppRule(match: "")
-        if let v = t["match"], let s = string(v, at: "\(path).match") {
-            rule.match = s
-        } else if t["match"] == nil {
-            report(locator.fallbackHeader(path), "an [[app]] rule needs 'match', the app_id (exact or a glob such as \"org.example.*\")")
-        }
-        if let v = t["orientations"] { rule.orientations = mask(v, at: "\(path).orientations") }
-        if let v = t["transition"] { rule.transition = choice(v, at: "\(path).transition") }
-        if let v = t["sensor-input"] {
-            if let b = v.bool { rule.sensorInput = b } else {
-                report(locator.value("\(path).sensor-input"), "'sensor-input' must be true or false, got \(describe(v.type))")
+        for key in keys {
+            guard let v = t[key.name] else {
+                if key.required {
+                    report(locator.fallbackHeader(path), "an [[app]] rule needs '\(key.name)', \(key.doc)")
+                }
+                continue
             }
+            if let value = value(v, of: key, at: "\(path).\(key.name)") { key.set(value, in: &rule) }
         }
         return rule
+    }
+
+    /// The value of `key` written at `path`, or nil after reporting what is wrong with it.
+    mutating func value(_ v: TOMLValueConvertible, of key: ConfigKey, at path: String) -> ConfigValue? {
+        let value: ConfigValue?
+        switch key.kind {
+        case .choice:
+            value = string(v, at: path).map(ConfigValue.word)
+        case .number:
+            value = (v.double ?? v.int.map(Double.init)).map(ConfigValue.number)
+            if value == nil { report(locator.value(path), "'\(key.name)' must be a number, got \(describe(v.type))") }
+        case .milliseconds(let range):
+            value = v.int.map(ConfigValue.integer)
+            if value == nil {
+                report(locator.value(path), "'\(key.name)' must be a whole number of milliseconds from \(range.lowerBound)"
+                       + " to \(range.upperBound), got \(describe(v.type))")
+            }
+        case .orientations:
+            value = mask(v, at: path).map(ConfigValue.orientations)
+        case .strings:
+            value = strings(v, at: path).map(ConfigValue.strings)
+        case .text:
+            value = string(v, at: path).map(ConfigValue.text)
+        case .mountMatrix:
+            guard let text = string(v, at: path) else { return nil }
+            value = MountMatrix(parsing: text).map(ConfigValue.matrix)
+            if value == nil {
+                report(locator.value(path), "'\(key.name)' must be three rows of three numbers, like \"0, -1, 0; -1, 0, 0; 0, 0, 1\"")
+            }
+        case .flag:
+            value = v.bool.map(ConfigValue.flag)
+            if value == nil { report(locator.value(path), "'\(key.name)' must be true or false, got \(describe(v.type))") }
+        }
+        guard let value else { return nil }
+        if let problem = key.problem(with: value) {
+            report(locator.value(path), problem)
+            return nil
+        }
+        return value
     }
 
     // MARK: typed values
@@ -212,15 +201,6 @@ private struct ConfigReader {
             }
         }
         return out.count == array.count ? out : nil
-    }
-
-    mutating func choice<E: RawRepresentable & CaseIterable>(_ v: TOMLValueConvertible, at path: String) -> E?
-    where E.RawValue == String {
-        guard let s = string(v, at: path) else { return nil }
-        if let e = E(rawValue: s) { return e }
-        let allowed = E.allCases.map { "\"\($0.rawValue)\"" }.joined(separator: ", ")
-        report(locator.value(path), "'\(lastComponent(path))' cannot be \"\(s)\"; allowed values: \(allowed)")
-        return nil
     }
 
     /// A mask is one word, a comma-separated string of words, or a list of words.
@@ -284,10 +264,6 @@ private struct ConfigReader {
 
     func sectionName(_ path: String) -> String {
         path.hasPrefix("app[") ? "[app]" : path
-    }
-
-    func format(_ v: Double) -> String {
-        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : String(v)
     }
 }
 

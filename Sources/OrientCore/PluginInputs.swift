@@ -41,22 +41,13 @@ public struct PluginInputs: Sendable, Hashable {
             lines.append(([key] + fields.map(Self.escape)).joined(separator: "\t"))
         }
         if let configFile { add("config-file", [configFile]) }
-        add("scope", [config.scope.rawValue])
-        add("rotate-when", [config.rotateWhen.rawValue])
-        add("device.orientations", [config.device.orientations.description])
-        add("device.outputs", config.device.outputs)
-        if let matrix = config.device.mountMatrix { add("device.mount-matrix", matrix.m.map { String($0) }) }
-        if let sensor = config.device.sensor { add("device.sensor", [sensor]) }
-        for tunable in DetectionConfig.tunables {
-            add("detection." + tunable.key, [String(config.detection[keyPath: tunable.keyPath])])
+        // Every key of the config table that has a value, then each [[app]] rule as one record
+        // whose fields are the rule's keys in table order ("" for one it does not set).
+        for key in ConfigKey.all where key.section != .app {
+            if let value = key.value(in: config) { add(key.path, Self.fields(of: value)) }
         }
-        add("transition.kind", [config.transition.kind.rawValue])
-        add("transition.duration-ms", [String(config.transition.durationMs)])
-        add("transition.curve", [config.transition.curve.rawValue])
-        add("transition.timeout-ms", [String(config.transition.timeoutMs)])
         for app in config.apps {
-            add("app", [app.match, app.orientations?.description ?? "", app.transition?.rawValue ?? "",
-                        app.sensorInput.map { $0 ? "true" : "false" } ?? ""])
+            add("app", ConfigKey.keys(in: .app).map { key in key.value(in: app).flatMap { Self.fields(of: $0).first } ?? "" })
         }
         for (id, entry) in desktop.entries.sorted(by: { $0.key < $1.key }) {
             add("desktop", [id, entry.path, entry.orientations.map { String($0.rawValue) } ?? "",
@@ -106,50 +97,13 @@ public struct PluginInputs: Sendable, Hashable {
         case "config-file":
             guard let v = one() else { return bad() }
             configFile = v
-        case "scope":
-            guard let v = one().flatMap(Config.Scope.init(rawValue:)) else { return bad() }
-            config.scope = v
-        case "rotate-when":
-            guard let v = one().flatMap(Config.RotateWhen.init(rawValue:)) else { return bad() }
-            config.rotateWhen = v
-        case "device.orientations":
-            guard let v = one().flatMap(MaskSpec.init(parsing:)) else { return bad() }
-            config.device.orientations = v
-        case "device.outputs":
-            config.device.outputs = f
-        case "device.mount-matrix":
-            let values = f.compactMap(Double.init)
-            guard values.count == f.count, let matrix = MountMatrix(values) else { return bad() }
-            config.device.mountMatrix = matrix
-        case "device.sensor":
-            guard let v = one() else { return bad() }
-            config.device.sensor = v
-        case _ where key.hasPrefix("detection."):
-            guard let tunable = DetectionConfig.tunables.first(where: { "detection." + $0.key == key }),
-                  let v = one().flatMap(Double.init), tunable.range.contains(v) else { return bad() }
-            config.detection[keyPath: tunable.keyPath] = v
-        case "transition.kind":
-            guard let v = one().flatMap(TransitionKind.init(rawValue:)) else { return bad() }
-            config.transition.kind = v
-        case "transition.duration-ms":
-            guard let v = one().flatMap({ Int($0) }), v >= 0 else { return bad() }
-            config.transition.durationMs = v
-        case "transition.curve":
-            guard let v = one().flatMap(TransitionCurve.init(rawValue:)) else { return bad() }
-            config.transition.curve = v
-        case "transition.timeout-ms":
-            guard let v = one().flatMap({ Int($0) }), v >= 0 else { return bad() }
-            config.transition.timeoutMs = v
         case "app":
-            guard f.count == 4, ["true", "false", ""].contains(f[3]) else { return bad() }
-            var rule = AppRule(match: f[0], sensorInput: f[3].isEmpty ? nil : f[3] == "true")
-            if !f[1].isEmpty {
-                guard let spec = MaskSpec(parsing: f[1]) else { return bad() }
-                rule.orientations = spec
-            }
-            if !f[2].isEmpty {
-                guard let kind = TransitionKind(rawValue: f[2]) else { return bad() }
-                rule.transition = kind
+            let keys = ConfigKey.keys(in: .app)
+            guard f.count == keys.count else { return bad() }
+            var rule = AppRule(match: "")
+            for (ruleKey, field) in zip(keys, f) where !field.isEmpty || ruleKey.required {
+                guard let value = Self.value(of: ruleKey, from: [field]) else { return bad() }
+                ruleKey.set(value, in: &rule)
             }
             config.apps.append(rule)
         case "desktop":
@@ -177,9 +131,49 @@ public struct PluginInputs: Sendable, Hashable {
             guard let v = one() else { return bad() }
             messages.append(v)
         default:
-            return "unknown key '\(key)'"
+            // A key of the config table (scope, device.*, detection.*, transition.*).
+            guard let configKey = ConfigKey.all.first(where: { $0.section != .app && $0.path == key }) else {
+                return "unknown key '\(key)'"
+            }
+            guard let value = Self.value(of: configKey, from: f) else { return bad() }
+            configKey.set(value, in: &config)
         }
         return nil
+    }
+
+    // MARK: config values
+
+    private static func fields(of value: ConfigValue) -> [String] {
+        switch value {
+        case .word(let word): [word]
+        case .number(let number): [String(number)]
+        case .integer(let integer): [String(integer)]
+        case .orientations(let mask): [mask.description]
+        case .strings(let strings): strings
+        case .text(let text): [text]
+        case .matrix(let matrix): matrix.m.map { String($0) }
+        case .flag(let flag): [flag ? "true" : "false"]
+        }
+    }
+
+    /// A key's value from its fields, held to the same bounds as the loader holds the file to.
+    private static func value(of key: ConfigKey, from f: [String]) -> ConfigValue? {
+        let one = f.count == 1 ? f[0] : nil
+        let value: ConfigValue?
+        switch key.kind {
+        case .choice: value = one.map(ConfigValue.word)
+        case .number: value = one.flatMap(Double.init).map(ConfigValue.number)
+        case .milliseconds: value = one.flatMap { Int($0) }.map(ConfigValue.integer)
+        case .orientations: value = one.flatMap(MaskSpec.init(parsing:)).map(ConfigValue.orientations)
+        case .strings: value = .strings(f)
+        case .text: value = one.map(ConfigValue.text)
+        case .mountMatrix:
+            let numbers = f.compactMap(Double.init)
+            value = numbers.count == f.count ? MountMatrix(numbers).map(ConfigValue.matrix) : nil
+        case .flag: value = one == "true" ? .flag(true) : one == "false" ? .flag(false) : nil
+        }
+        guard let value, key.problem(with: value) == nil else { return nil }
+        return value
     }
 
     // MARK: escaping

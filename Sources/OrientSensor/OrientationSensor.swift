@@ -69,7 +69,7 @@ public final class OrientationSensor {
                 preferBuffer: Bool = true, clock: @escaping () -> Double = monotonicSeconds) {
         self.device = device
         self.detector = Detector(config: detection, savedFelt: savedFelt)
-        self.schedule = PolledSchedule(plan: SamplingPlan(activeHz: detection.rateHz))
+        self.schedule = PolledSchedule(plan: SamplingPlan(detection))
         self.clock = clock
         self.origin = clock()
         self.preferBuffer = preferBuffer

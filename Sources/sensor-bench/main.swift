@@ -38,7 +38,7 @@ var c0 = contextSwitches()
 let sampling = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
 let samplingSwitches = contextSwitches() - c0
 // Left alone past the sampling plan's `stillAfter` (a device on a desk): the slowest stage.
-let plan = SamplingPlan(activeHz: DetectionConfig().rateHz)
+let plan = SamplingPlan(DetectionConfig())
 PollLoop.run(sensor, until: monotonicSeconds() + max(0, plan.stillAfter - seconds), shouldStop: { false }) { _ in }
 c0 = contextSwitches()
 let alone = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }

@@ -32,7 +32,8 @@ struct Detect: ParsableCommand {
     var explain = false
 
     // For benchmarks/idle_schedule.py, which chooses the sampling plan's defaults by measurement:
-    // the plan to replay with, and how many readings it took.
+    // the plan to replay with (over the config's held-hz, alone-hz and alone-after-s), and how
+    // many readings it took.
     @Option(help: .hidden) var idleHz: Double?
     @Option(help: .hidden) var stillHz: Double?
     @Option(help: .hidden) var stillAfter: Double?
@@ -63,7 +64,7 @@ struct Detect: ParsableCommand {
             case .success(let trace):
                 if traces.count > 1 { emit("{\"trace\": \(jsonString(path))}") }
                 var detector = Detector(config: detection)
-                let standard = SamplingPlan(activeHz: detection.rateHz)
+                let standard = SamplingPlan(detection)
                 var schedule = PolledSchedule(plan: SamplingPlan(
                     activeHz: detection.rateHz, idleHz: idleHz ?? standard.idleHz,
                     stillHz: stillHz ?? standard.stillHz, stillAfter: stillAfter ?? standard.stillAfter))

@@ -12,7 +12,7 @@ import Testing
         }
     }
 
-    @Test func theExampleConfigLoadsAndCoversEveryKey() throws {
+    @Test func theExampleConfigLoadsWithTheDefaults() throws {
         let path = repositoryRoot.appendingPathComponent("contrib/config.example.toml").path
         let config = try ConfigLoader.load(path: path).get()
         #expect(config.apps.count == 2)
@@ -24,11 +24,6 @@ import Testing
         #expect(config.transition == TransitionConfig())
         #expect(config.device.outputs == DeviceConfig().outputs)
         #expect(config.scope == Config().scope && config.rotateWhen == Config().rotateWhen)
-        let text = try String(contentsOfFile: path, encoding: .utf8)
-        for key in ["scope", "rotate-when", "orientations", "outputs", "mount-matrix", "sensor", "kind",
-                    "duration-ms", "match", "transition", "sensor-input"] + DetectionConfig.tunables.map(\.key) {
-            #expect(text.contains("\(key) ="), "the example config does not show '\(key)'")
-        }
     }
 
     @Test func anEmptyFileIsTheDefaults() throws {

@@ -14,8 +14,9 @@ import Testing
         config.device.outputs = ["eDP-1", "HEADLESS-*", "odd\tname\\with\nescapes", ""]
         config.device.mountMatrix = MountMatrix(parsing: "0, -1, 0; -1, 0, 0; 0, 0, 0.5")!
         config.device.sensor = "accel_3d ü"
-        for (i, tunable) in DetectionConfig.tunables.enumerated() {
-            config.detection[keyPath: tunable.keyPath] = tunable.range.lowerBound + Double(i + 1) / 7
+        for (i, key) in ConfigKey.keys(in: .detection).enumerated() {
+            guard case .number(let range) = key.kind else { continue }
+            key.set(.number(range.lowerBound + Double(i + 1) / 7), in: &config)
         }
         config.transition.kind = .crossfade
         config.transition.durationMs = 400

@@ -49,7 +49,7 @@ README = os.path.join(ROOT, "README.md")
 PANEL = "HEADLESS-1"
 DECISION = r"\] %s: (normal|left-up|bottom-up|right-up) \(transform \S+\)(?:, (\w+) transition)?$" % PANEL
 SPAN = r"\] %s: (\w+) transition began (\S+) revealed \S+ ended (\S+) frames (\d+)" % PANEL
-FRAME = r"^frame \d+ \d+ transform (\d) at (\S+)$"
+FRAME = r"^frame \d+ \d+ transform (\d) at (\S+)"
 
 
 def read_session(path):

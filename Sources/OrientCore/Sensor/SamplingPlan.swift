@@ -32,6 +32,12 @@ public struct SamplingPlan: Sendable, Hashable {
         self.stillAfter = max(stillAfter, 0)
     }
 
+    /// The plan `[detection]` asks for.
+    public init(_ detection: DetectionConfig) {
+        self.init(activeHz: detection.rateHz, idleHz: detection.heldHz, stillHz: detection.aloneHz,
+                  stillAfter: detection.aloneAfterS)
+    }
+
     /// The rate for a detector that was last busy `quietFor` seconds ago (0: busy now).
     public func rate(quietFor: Double) -> Double {
         quietFor <= 0 ? activeHz : quietFor < stillAfter ? idleHz : stillHz

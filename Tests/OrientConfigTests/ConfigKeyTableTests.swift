@@ -1,0 +1,102 @@
+import Foundation
+import Testing
+import TestSupport
+@testable import OrientConfig
+@testable import OrientCore
+
+/// The key table (`ConfigKey.all`) is the one schema of config.toml: the loader reads by it, the
+/// plugin-inputs codec carries it, and the example config and the man page are checked against
+/// it here, so that neither can name a key the table lacks or leave one out.
+@Suite struct ConfigKeyTableTests {
+    /// The lines of a text, split into its sections by a heading that names each.
+    func sections(of text: String, heading: (String) -> ConfigKey.Section?) -> [ConfigKey.Section: [String]] {
+        var out: [ConfigKey.Section: [String]] = [:]
+        var current: ConfigKey.Section? = .top
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init) {
+            if let section = heading(line) { current = section; continue }
+            if let current { out[current, default: []].append(line) }
+        }
+        return out
+    }
+
+    @Test func theTableNamesEachKeyOnceAndHoldsItsOwnDefaults() {
+        let paths = ConfigKey.all.map(\.path)
+        #expect(Set(paths).count == paths.count)
+        for key in ConfigKey.all {
+            #expect(!key.doc.isEmpty && !key.doc.contains("\n"), "\(key.path): a one-line doc")
+            if let value = key.defaultValue { #expect(key.problem(with: value) == nil, "\(key.path): its default is out of bounds") }
+        }
+    }
+
+    /// The example shows every key in its own table, as `name = default` (or commented out, for
+    /// a key without a default and for the rules' keys), and nothing else.
+    @Test func theExampleConfigShowsEveryKeyOfTheTableAndNoOther() throws {
+        let text = try String(contentsOfFile: repositoryRoot.appendingPathComponent("contrib/config.example.toml").path, encoding: .utf8)
+        let bySection = sections(of: text) { line in
+            guard line.hasPrefix("["), let name = line.split(whereSeparator: { "[]".contains($0) }).first else { return nil }
+            return ConfigKey.Section(rawValue: String(name))
+        }
+        let assignment = try Regex(#"^#?\s*([a-z-]+) = (.*?)\s*(#.*)?$"#)
+        for section in ConfigKey.Section.allCases {
+            let keys = ConfigKey.keys(in: section)
+            var shown: [String: String] = [:]
+            for line in bySection[section] ?? [] {
+                if let m = try assignment.wholeMatch(in: line), let name = m.output[1].substring, let value = m.output[2].substring {
+                    shown[String(name)] = String(value)
+                }
+            }
+            for key in keys {
+                #expect(shown[key.name] != nil, "the example config does not show '\(key.path)'")
+            }
+            for name in shown.keys where !keys.contains(where: { $0.name == name }) {
+                Issue.record("the example config shows '\(name)' in [\(section.rawValue)], which the table lacks there")
+            }
+        }
+    }
+
+    /// The man page's config section documents each key of the table under its own heading,
+    /// with its bounds for numbers, and no key the table lacks.
+    @Test func theManPageDocumentsEveryKeyOfTheTableAndNoOther() throws {
+        let text = try String(contentsOfFile: repositoryRoot.appendingPathComponent("docs/man/wlr-orient.5.scd").path, encoding: .utf8)
+        let bySection = sections(of: text) { line in
+            switch line {
+            case "# TOP LEVEL": .top
+            case "# [device]": .device
+            case "# [detection]": .detection
+            case "# [transition]": .transition
+            case "# [[app]]": .app
+            default: nil
+            }
+        }
+        let entry = try Regex(#"^\*([a-z-]+)\* = (.*)$"#)
+        for section in ConfigKey.Section.allCases {
+            var documented: [String: String] = [:]
+            for line in bySection[section] ?? [] {
+                if line.hasPrefix("# ") && section != .top { break }
+                if let m = try entry.wholeMatch(in: line), let name = m.output[1].substring, let rest = m.output[2].substring {
+                    documented[String(name)] = String(rest)
+                }
+            }
+            let keys = ConfigKey.keys(in: section)
+            for key in keys {
+                guard let written = documented[key.name] else {
+                    Issue.record("the man page does not document '\(key.path)' under its section")
+                    continue
+                }
+                switch key.kind {
+                case .number(let range):
+                    #expect(written.contains("_\(ConfigKey.format(range.lowerBound))-\(ConfigKey.format(range.upperBound))_"), "\(key.path): \(written)")
+                case .milliseconds(let range):
+                    #expect(written.contains("_\(range.lowerBound)-\(range.upperBound)_"), "\(key.path): \(written)")
+                case .choice(let words):
+                    #expect(written == words.map { "\"\($0)\"" }.joined(separator: " | "), "\(key.path): \(written)")
+                default:
+                    break
+                }
+            }
+            for name in documented.keys where !keys.contains(where: { $0.name == name }) {
+                Issue.record("the man page documents '\(name)' in [\(section.rawValue)], which the table lacks")
+            }
+        }
+    }
+}
