@@ -131,8 +131,8 @@ extension ConfigKey {
                           set: { if case .text(let s) = $1 { $0.device.sensor = s } })),
 
         detection("rate-hz", \.rateHz, 1...1000, "sampling rate asked of the sensor while it moves (Hz)"),
-        detection("held-hz", \.heldHz, 0.7...100, "a polled sensor's rate once the device is held still (Hz)"),
-        detection("alone-hz", \.aloneHz, 0.7...100, "a polled sensor's rate once the device is left alone (Hz)"),
+        detection("held-hz", \.heldHz, 1...100, "a polled sensor's rate once the device is held still (Hz; at most rate-hz)"),
+        detection("alone-hz", \.aloneHz, 1...100, "a polled sensor's rate once the device is left alone (Hz; at most held-hz)"),
         detection("alone-after-s", \.aloneAfterS, 0...86400, "how long the device must be left alone for alone-hz (s)"),
         detection("filter-ms", \.filterMs, 0...1000, "low-pass time constant (ms)"),
         detection("hysteresis-deg", \.hysteresisDeg, 0...40, "degrees past the 45° boundary before a change"),

@@ -41,10 +41,12 @@ public struct PluginInputs: Sendable, Hashable {
             lines.append(([key] + fields.map(Self.escape)).joined(separator: "\t"))
         }
         if let configFile { add("config-file", [configFile]) }
-        // Every key of the config table that has a value, then each [[app]] rule as one record
-        // whose fields are the rule's keys in table order ("" for one it does not set).
+        // Every key of the config table whose value is not its default (the reader starts from the
+        // defaults: a plugin older than a new key still reads a config that leaves it alone), then
+        // each [[app]] rule as one record whose fields are the rule's keys in table order ("" for
+        // one it does not set).
         for key in ConfigKey.all where key.section != .app {
-            if let value = key.value(in: config) { add(key.path, Self.fields(of: value)) }
+            if let value = key.value(in: config), value != key.defaultValue { add(key.path, Self.fields(of: value)) }
         }
         for app in config.apps {
             add("app", ConfigKey.keys(in: .app).map { key in key.value(in: app).flatMap { Self.fields(of: $0).first } ?? "" })

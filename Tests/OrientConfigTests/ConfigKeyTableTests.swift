@@ -26,6 +26,11 @@ import TestSupport
             #expect(!key.doc.isEmpty && !key.doc.contains("\n"), "\(key.path): a one-line doc")
             if let value = key.defaultValue { #expect(key.problem(with: value) == nil, "\(key.path): its default is out of bounds") }
         }
+        // Each stored field of a section has its row (a field added without one is never read).
+        #expect(Mirror(reflecting: DeviceConfig()).children.count == ConfigKey.keys(in: .device).count)
+        #expect(Mirror(reflecting: DetectionConfig()).children.count == ConfigKey.keys(in: .detection).count)
+        #expect(Mirror(reflecting: TransitionConfig()).children.count == ConfigKey.keys(in: .transition).count)
+        #expect(Mirror(reflecting: AppRule(match: "")).children.count == ConfigKey.keys(in: .app).count)
     }
 
     /// The example shows every key in its own table, as `name = default` (or commented out, for
@@ -39,17 +44,43 @@ import TestSupport
         let assignment = try Regex(#"^#?\s*([a-z-]+) = (.*?)\s*(#.*)?$"#)
         for section in ConfigKey.Section.allCases {
             let keys = ConfigKey.keys(in: section)
-            var shown: [String: String] = [:]
+            var shown: Set<String> = [], set: Set<String> = []
             for line in bySection[section] ?? [] {
-                if let m = try assignment.wholeMatch(in: line), let name = m.output[1].substring, let value = m.output[2].substring {
-                    shown[String(name)] = String(value)
+                if let m = try assignment.wholeMatch(in: line), let name = m.output[1].substring {
+                    shown.insert(String(name))
+                    if !line.hasPrefix("#") { set.insert(String(name)) }
                 }
             }
             for key in keys {
-                #expect(shown[key.name] != nil, "the example config does not show '\(key.path)'")
+                // A key with a default is set to it; one without (and a rule's) may be shown in a comment.
+                if key.defaultValue != nil {
+                    #expect(set.contains(key.name), "the example config does not set '\(key.path)' to its default")
+                } else {
+                    #expect(shown.contains(key.name), "the example config does not show '\(key.path)'")
+                }
             }
-            for name in shown.keys where !keys.contains(where: { $0.name == name }) {
+            for name in shown where !keys.contains(where: { $0.name == name }) {
                 Issue.record("the example config shows '\(name)' in [\(section.rawValue)], which the table lacks there")
+            }
+        }
+    }
+
+    /// What the example sets is the built-in default, key by key.
+    @Test func theExampleConfigSetsEveryKeyToItsDefault() throws {
+        let config = try ConfigLoader.load(path: repositoryRoot.appendingPathComponent("contrib/config.example.toml").path).get()
+        for key in ConfigKey.all where key.section != .app {
+            #expect(key.value(in: config) == key.defaultValue, "\(key.path)")
+        }
+    }
+
+    /// An [[app]] rule travels to the plugin as one record with a field per key: each key's value
+    /// must fit one field, and only a required key may be empty.
+    @Test func eachRuleKeyFitsOneField() {
+        for key in ConfigKey.keys(in: .app) {
+            switch key.kind {
+            case .strings, .mountMatrix: Issue.record("\(key.path): a rule's key cannot take several fields")
+            case .text: #expect(key.required, "\(key.path): an optional text could be empty, which reads as unset")
+            default: break
             }
         }
     }
@@ -71,10 +102,18 @@ import TestSupport
         let entry = try Regex(#"^\*([a-z-]+)\* = (.*)$"#)
         for section in ConfigKey.Section.allCases {
             var documented: [String: String] = [:]
+            /// Each entry's description: its indented lines.
+            var described: [String: String] = [:]
+            var current: String?
             for line in bySection[section] ?? [] {
                 if line.hasPrefix("# ") && section != .top { break }
                 if let m = try entry.wholeMatch(in: line), let name = m.output[1].substring, let rest = m.output[2].substring {
                     documented[String(name)] = String(rest)
+                    current = String(name)
+                } else if let name = current, line.hasPrefix("\t") {
+                    described[name, default: ""] += line.dropFirst() + " "
+                } else {
+                    current = nil
                 }
             }
             let keys = ConfigKey.keys(in: section)
@@ -86,8 +125,14 @@ import TestSupport
                 switch key.kind {
                 case .number(let range):
                     #expect(written.contains("_\(ConfigKey.format(range.lowerBound))-\(ConfigKey.format(range.upperBound))_"), "\(key.path): \(written)")
+                    if case .number(let d)? = key.defaultValue {
+                        #expect(described[key.name, default: ""].contains("default \(ConfigKey.format(d))"), "\(key.path): its default")
+                    }
                 case .milliseconds(let range):
                     #expect(written.contains("_\(range.lowerBound)-\(range.upperBound)_"), "\(key.path): \(written)")
+                    if case .integer(let ms)? = key.defaultValue {
+                        #expect(described[key.name, default: ""].contains("default \(ms)"), "\(key.path): its default")
+                    }
                 case .choice(let words):
                     #expect(written == words.map { "\"\($0)\"" }.joined(separator: " | "), "\(key.path): \(written)")
                 default:
