@@ -31,12 +31,15 @@ let package = Package(
         // System libraries from Debian, imported as they are.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
+        // The shell's system layer, without Foundation: the clock, Unix-socket addresses, and
+        // sources on a libwayland event loop with the one trampoline into Swift.
+        .target(name: "OrientSystem", dependencies: ["CEventLoop"]),
         // Linux headers that the Glibc module lacks (epoll).
         .systemLibrary(name: "CLinux"),
         // The sensor layer: libiio accelerometers and udev properties, sampled on the caller's loop.
         .target(
             name: "OrientSensor",
-            dependencies: ["OrientCore", "CIIO", "CUdev", "CLinux"]
+            dependencies: ["OrientCore", "OrientSystem", "CIIO", "CUdev", "CLinux"]
         ),
         .systemLibrary(name: "CWlroots", pkgConfig: wlroots, providers: [.apt(["libwlroots-dev"])]),
         // json-c (as sway's IPC uses it): the plugin reads the control socket's JSON lines with it.
@@ -46,7 +49,7 @@ let package = Package(
         .target(name: "CEventLoop", linkerSettings: [.linkedLibrary("wayland-server")]),
         // What the plugin and the daemon both run on an event loop: the sensor, the control
         // socket, the config reloader and watcher, the state saver, the log.
-        .target(name: "OrientService", dependencies: ["OrientCore", "OrientSensor", "CEventLoop", "CJSONC"]),
+        .target(name: "OrientService", dependencies: ["OrientCore", "OrientSensor", "OrientSystem", "CEventLoop", "CJSONC"]),
         // The plugin's one boundary with wlroots (include/orient_wlr.h, the same for every
         // release; what differs between releases is in its C files), plus the public header.
         .target(name: "CWlrGlue", dependencies: ["CWlroots", "CPixels"]),
@@ -56,7 +59,7 @@ let package = Package(
         // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
         .target(
             name: "WlrOrientPlugin",
-            dependencies: ["OrientCore", "OrientSensor", "OrientService", "CEventLoop", "CWlrGlue"],
+            dependencies: ["OrientCore", "OrientSensor", "OrientService", "OrientSystem", "CEventLoop", "CWlrGlue"],
             // A Swift image cannot be unloaded (the runtime keeps pointers into its metadata, and its
             // globals live until exit): dlclose() leaves it loaded (DF_1_NODELETE).
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]
@@ -69,7 +72,7 @@ let package = Package(
         // `wlr-orient daemon`: the controller beside compositors that load no plugin.
         .target(
             name: "OrientDaemon",
-            dependencies: ["OrientCore", "OrientSensor", "OrientService", "CEventLoop", "CWaylandClient", "CEvdev", "CUdev", "CPixels"]
+            dependencies: ["OrientCore", "OrientSensor", "OrientService", "OrientSystem", "CEventLoop", "CWaylandClient", "CEvdev", "CUdev", "CPixels"]
         ),
         // GLib from Debian, for its key-file parser.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -84,6 +87,7 @@ let package = Package(
                 "OrientCore",
                 "OrientConfig",
                 "OrientSensor",
+                "OrientSystem",
                 "OrientPlatform",
                 "OrientDesktop",
                 "OrientDaemon",
@@ -95,7 +99,7 @@ let package = Package(
         // Benchmarks: the detector's cost per sample (scripts/bench.sh runs it in release).
         .executableTarget(name: "orient-bench", dependencies: ["OrientCore"]),
         // Benchmarks: wakeups of an idle session (benchmarks/wakeups.py runs it under umockdev).
-        .executableTarget(name: "sensor-bench", dependencies: ["OrientCore", "OrientSensor"]),
+        .executableTarget(name: "sensor-bench", dependencies: ["OrientCore", "OrientSensor", "OrientSystem"]),
         // What the test targets share (the repository's root, scratch directories, running a program).
         .target(name: "TestSupport", path: "Tests/TestSupport"),
         // One test target per module with logic. The core's: its decisions, driven directly.
@@ -111,7 +115,7 @@ let package = Package(
         ),
         .testTarget(name: "OrientDesktopTests", dependencies: ["OrientCore", "OrientDesktop", "TestSupport"]),
         // The control server, the config reloader and the state saver on a real event loop.
-        .testTarget(name: "OrientServiceTests", dependencies: ["OrientCore", "OrientService", "CEventLoop", "TestSupport"]),
+        .testTarget(name: "OrientServiceTests", dependencies: ["OrientCore", "OrientService", "OrientSystem", "CEventLoop", "TestSupport"]),
         // The CLI as a user runs it (the program built beside the tests), and the trace corpus.
         .testTarget(name: "WlrOrientCLITests", dependencies: ["TestSupport"]),
     ]

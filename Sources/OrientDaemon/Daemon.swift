@@ -4,6 +4,7 @@ import Glibc
 import OrientCore
 import OrientSensor
 import OrientService
+import OrientSystem
 
 /// `wlr-orient daemon`: the controller beside a compositor that loads no plugin. It translates
 /// wlr-output-management (the heads) and foreign-toplevel (the app in front) into controller

@@ -5,6 +5,7 @@ import Glibc
 import OrientCore
 import OrientSensor
 import OrientService
+import OrientSystem
 
 /// One shield over one turning panel: the screencopy picture of the panel, the overlay it is
 /// shown on (a layer-shell surface in the overlay layer, no input), and the transition's frames

@@ -497,10 +497,3 @@ final class FDSet {
 
     deinit { Glibc.close(fd) }
 }
-
-/// Monotonic time in seconds.
-func readMonotonicClock() -> Double {
-    var ts = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-}

@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSystem
 
 /// What the sensor reports to its host (the plugin, `wlr-orient sensor`, `record`).
 public enum SensorEvent: Sendable {
@@ -306,8 +307,3 @@ public final class OrientationSensor {
     }
 }
 
-/// Monotonic seconds, the default clock.
-public func monotonicSeconds() -> Double { readMonotonicClock() }
-
-/// The same clock in milliseconds, the unit the transitions count in.
-public func monotonicMilliseconds() -> Double { monotonicSeconds() * 1000 }

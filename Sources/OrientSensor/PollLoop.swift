@@ -1,4 +1,5 @@
 import Glibc
+import OrientSystem
 
 /// A minimal poll(2) loop for hosts without an event loop of their own (the CLI, benchmarks).
 /// The compositor plugin uses wl_event_loop instead; both just honour `pollDescriptor` and `deadline`.

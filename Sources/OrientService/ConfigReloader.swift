@@ -1,7 +1,7 @@
 import CEventLoop
 import Glibc
 import OrientCore
-import OrientSensor
+import OrientSystem
 
 /// Reads the config again without ever blocking the compositor: `wlr-orient plugin-inputs` runs
 /// as a child whose output pipe is watched on the event loop. One read at a time; a reload asked
@@ -13,8 +13,8 @@ public final class ConfigReloader {
     private let done: (Result<PluginInputs, Problem>) -> Void
     private var child: (pid: pid_t, fd: Int32)?
     private var output: [UInt8] = []
-    private var source: OpaquePointer?
-    private var timer: OpaquePointer?
+    private var source: LoopSource?
+    private var timer: LoopSource?
     private var again = false
     /// Children that closed their output but had not exited yet, with when they started: reaped
     /// on the timer, and killed if they linger past the time-out.
@@ -26,11 +26,7 @@ public final class ConfigReloader {
         self.loop = loop
         self.arguments = arguments
         self.done = done
-        timer = glue_add_timer(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
-            guard let context else { return 0 }
-            Unmanaged<ConfigReloader>.fromOpaque(context).takeUnretainedValue().timerFired()
-            return 0
-        }
+        timer = LoopSource.timer(on: loop) { [unowned self] in timerFired() }
     }
 
     public func reload() {
@@ -44,12 +40,8 @@ public final class ConfigReloader {
             child = (pid, fd)
             started = monotonicSeconds()
             output = []
-            source = glue_add_fd(loop, fd, Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
-                guard let context else { return 0 }
-                Unmanaged<ConfigReloader>.fromOpaque(context).takeUnretainedValue().readable()
-                return 0
-            }
-            if let timer { wl_event_source_timer_update(timer, PluginInputsReader.timeout) }
+            source = LoopSource.readable(fd, on: loop) { [unowned self] _ in readable() }
+            timer?.arm(milliseconds: PluginInputsReader.timeout)
         }
     }
 
@@ -72,7 +64,7 @@ public final class ConfigReloader {
 
     private func finish(complete: Bool) {
         guard let (pid, fd) = child else { return }
-        if let source { wl_event_source_remove(source) }
+        source?.remove()
         source = nil
         close(fd)
         child = nil
@@ -104,7 +96,7 @@ public final class ConfigReloader {
             if now - child.started > Double(PluginInputsReader.timeout) / 1000 { kill(child.pid, SIGKILL) }
             return false
         }
-        if child == nil, let timer { wl_event_source_timer_update(timer, unreaped.isEmpty ? 0 : 10) }
+        if child == nil { timer?.arm(milliseconds: unreaped.isEmpty ? 0 : 10) }
     }
 
     /// Stops a running helper and removes the event sources; nothing starts after it. Safe to
@@ -119,7 +111,7 @@ public final class ConfigReloader {
             _ = waitpid(child.pid, &status, 0)   // -1 at once (ECHILD) if the host reaps its own
         }
         unreaped = []
-        if let timer { wl_event_source_remove(timer) }
+        timer?.remove()
         timer = nil
     }
 }

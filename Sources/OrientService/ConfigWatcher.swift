@@ -1,12 +1,12 @@
-import CEventLoop
 import Glibc
+import OrientSystem
 
 /// Notices when the config file is written, replaced, created or removed, and when its directory
 /// goes and comes back (a `PathWatch`, on the event loop). Each change of the file, and the
 /// directory's return, asks for the config to be read again; the directory's going is logged.
 public final class ConfigWatcher {
     private let watch: PathWatch
-    private var source: OpaquePointer?
+    private var source: LoopSource?
     private let file: String
     private let changed: () -> Void
 
@@ -16,11 +16,7 @@ public final class ConfigWatcher {
         self.watch = watch
         self.file = file
         self.changed = changed
-        source = glue_add_fd(loop, watch.fd, Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
-            guard let context else { return 0 }
-            Unmanaged<ConfigWatcher>.fromOpaque(context).takeUnretainedValue().drain()
-            return 0
-        }
+        source = LoopSource.readable(watch.fd, on: loop) { [unowned self] _ in drain() }
     }
 
     /// Whether the file's directory exists (else the watch waits for it to be made).
@@ -41,7 +37,7 @@ public final class ConfigWatcher {
     }
 
     public func stop() {
-        if let source { wl_event_source_remove(source) }
+        source?.remove()
         source = nil
     }
 }

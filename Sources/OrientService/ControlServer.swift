@@ -1,6 +1,7 @@
 import CEventLoop
 import Glibc
 import OrientCore
+import OrientSystem
 
 /// The control socket (docs/control-socket.md), served on the compositor's event loop without
 /// ever blocking it: every descriptor is non-blocking, what a client sends and what it has not
@@ -11,10 +12,10 @@ public final class ControlServer {
     private let loop: OpaquePointer?
     private let uid = getuid()
     private var listener: Int32 = -1
-    private var listenerSource: OpaquePointer?
+    private var listenerSource: LoopSource?
     /// Out of file descriptors, accepting pauses for a moment instead of spinning on a listener
     /// that stays readable.
-    private var acceptRetry: OpaquePointer?
+    private var acceptRetry: LoopSource?
     private var connections: [Int32: Connection] = [:]
     /// Carries out a request; returns the status after it.
     private let handle: (ControlRequest) -> ControllerStatus
@@ -24,7 +25,7 @@ public final class ControlServer {
 
     private final class Connection {
         let fd: Int32
-        var source: OpaquePointer?
+        var source: LoopSource?
         var input: [UInt8] = []
         var output: [UInt8] = []
         var sent = 0
@@ -50,17 +51,11 @@ public final class ControlServer {
     }
 
     private func listen() -> Problem? {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return Problem("\(path): too long for a socket path") }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
+        guard withUnixSocketAddress(path, { _, _ in () }) != nil else { return Problem("\(path): too long for a socket path") }
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard listener >= 0 else { return Problem("socket: \(String(cString: strerror(errno)))") }
-        var bound = Self.bind(listener, &address)
+        let fd = listener
+        var bound = withUnixSocketAddress(path) { Glibc.bind(fd, $0, $1) == 0 } == true
         if !bound, errno == EADDRINUSE {
             // A socket file is there. If nobody answers on it, a crashed compositor left it.
             var info = stat()
@@ -71,11 +66,11 @@ public final class ControlServer {
             }
             let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
             // Only a refusal means nobody is there: a live server with a full backlog says EAGAIN.
-            let alive = probe >= 0 && (Self.connect(probe, &address) || errno != ECONNREFUSED)
+            let alive = probe >= 0 && (withUnixSocketAddress(path) { Glibc.connect(probe, $0, $1) == 0 } == true || errno != ECONNREFUSED)
             if probe >= 0 { close(probe) }
             guard !alive else { close(listener); listener = -1; return Problem("\(path): another compositor serves it") }
             unlink(path)
-            bound = Self.bind(listener, &address)
+            bound = withUnixSocketAddress(path) { Glibc.bind(fd, $0, $1) == 0 } == true
         }
         // Only our user may connect: 0600 before anyone can (nothing is accepted before listen).
         guard bound, chmod(path, 0o600) == 0, Glibc.listen(listener, 16) == 0 else {
@@ -84,49 +79,26 @@ public final class ControlServer {
             listener = -1
             return Problem("\(path): \(why)")
         }
-        listenerSource = glue_add_fd(loop, listener, Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
-            guard let context else { return 0 }
-            Unmanaged<ControlServer>.fromOpaque(context).takeUnretainedValue().acceptAll()
-            return 0
-        }
+        listenerSource = LoopSource.readable(listener, on: loop) { [unowned self] _ in acceptAll() }
         return nil
-    }
-
-    private static func bind(_ fd: Int32, _ address: inout sockaddr_un) -> Bool {
-        withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.bind(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
-        }
     }
 
     /// Whether a live server answers at `path` (a refused connection means nobody is there: a
     /// live server with a full backlog says EAGAIN).
     public static func isServed(path: String) -> Bool {
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard probe >= 0 else { return false }
         defer { close(probe) }
-        return connect(probe, &address) || (errno != ECONNREFUSED && errno != ENOENT)
-    }
-
-    private static func connect(_ fd: Int32, _ address: inout sockaddr_un) -> Bool {
-        withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) == 0 }
-        }
+        guard let connected = withUnixSocketAddress(path, { Glibc.connect(probe, $0, $1) == 0 }) else { return false }
+        return connected || (errno != ECONNREFUSED && errno != ENOENT)
     }
 
     /// Closes every connection and the socket, and removes its file. Safe to call twice.
     public func stop() {
         for connection in Array(connections.values) { drop(connection) }
-        if let listenerSource { wl_event_source_remove(listenerSource) }
+        listenerSource?.remove()
         listenerSource = nil
-        if let acceptRetry { wl_event_source_remove(acceptRetry) }
+        acceptRetry?.remove()
         acceptRetry = nil
         if listener >= 0 {
             close(listener)
@@ -160,11 +132,7 @@ public final class ControlServer {
                 continue
             }
             let connection = Connection(fd: fd)
-            connection.source = glue_add_fd(loop, fd, Unmanaged.passUnretained(self).toOpaque()) { fd, mask, context in
-                guard let context else { return 0 }
-                Unmanaged<ControlServer>.fromOpaque(context).takeUnretainedValue().ready(fd: fd, mask: mask)
-                return 0
-            }
+            connection.source = LoopSource.readable(fd, on: loop) { [unowned self] mask in ready(fd: fd, mask: mask) }
             guard connection.source != nil else {
                 close(fd)   // the loop could not watch it (out of descriptors): not served, not kept
                 continue
@@ -176,17 +144,14 @@ public final class ControlServer {
     private func pauseAccepting() {
         guard acceptRetry == nil, let listenerSource else { return }
         Log.error("control socket: out of file descriptors; accepting again in a second")
-        wl_event_source_fd_update(listenerSource, 0)
-        acceptRetry = glue_add_timer(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
-            guard let context else { return 0 }
-            let server = Unmanaged<ControlServer>.fromOpaque(context).takeUnretainedValue()
-            if let retry = server.acceptRetry { wl_event_source_remove(retry) }
-            server.acceptRetry = nil
-            if let source = server.listenerSource { wl_event_source_fd_update(source, UInt32(WL_EVENT_READABLE)) }
-            return 0
+        listenerSource.watch(0)
+        acceptRetry = LoopSource.timer(on: loop) { [unowned self] in
+            acceptRetry?.remove()
+            acceptRetry = nil
+            self.listenerSource?.watch(UInt32(WL_EVENT_READABLE))
         }
-        if let acceptRetry { wl_event_source_timer_update(acceptRetry, 1000) } else {
-            wl_event_source_fd_update(listenerSource, UInt32(WL_EVENT_READABLE))
+        if let acceptRetry { acceptRetry.arm(milliseconds: 1000) } else {
+            listenerSource.watch(UInt32(WL_EVENT_READABLE))
         }
     }
 
@@ -293,7 +258,7 @@ public final class ControlServer {
                     c.output.removeFirst(c.sent)
                     c.sent = 0
                 }
-                wl_event_source_fd_update(c.source, UInt32(WL_EVENT_READABLE | WL_EVENT_WRITABLE))
+                c.source?.watch(UInt32(WL_EVENT_READABLE | WL_EVENT_WRITABLE))
                 return
             }
             guard n > 0 else { return drop(c) }
@@ -301,14 +266,14 @@ public final class ControlServer {
         }
         c.output.removeAll(keepingCapacity: c.output.count <= 64 * 1024)
         c.sent = 0
-        wl_event_source_fd_update(c.source, UInt32(WL_EVENT_READABLE))
+        c.source?.watch(UInt32(WL_EVENT_READABLE))
         if c.closing { drop(c) }
     }
 
     private func drop(_ c: Connection) {
         guard serving(c) else { return }
         connections[c.fd] = nil
-        if let source = c.source { wl_event_source_remove(source) }
+        c.source?.remove()
         c.source = nil
         close(c.fd)
     }

@@ -2,6 +2,7 @@ import CEventLoop
 import Glibc
 import OrientCore
 import OrientSensor
+import OrientSystem
 
 // The calls into the C library for processes and files, in one place: running
 // `wlr-orient plugin-inputs` (which parses the TOML files in a child, so that no parser runs in

@@ -1,6 +1,6 @@
-import CEventLoop
 import OrientCore
 import OrientSensor
+import OrientSystem
 
 /// The sensor on an event loop: a timer for its next deadline, its fd when it has one. What it
 /// decides goes to `felt`; its lines go to the log. The plugin and the daemon each own one.
@@ -10,8 +10,8 @@ public final class SensorPump {
     private let felt: (Orientation) -> Void
     /// The orientation kept when the accelerometer is lost, for the log line.
     private let kept: () -> Orientation?
-    private var timer: OpaquePointer?
-    private var fdSource: OpaquePointer?
+    private var timer: LoopSource?
+    private var fdSource: LoopSource?
     private var watchedFD: Int32?
     /// What the sensor reported on its last run, kept so that reading it allocates nothing.
     private var events: [SensorEvent] = []
@@ -22,11 +22,7 @@ public final class SensorPump {
         self.sensor = sensor
         self.kept = kept
         self.felt = felt
-        timer = glue_add_timer(loop, Unmanaged.passUnretained(self).toOpaque()) { context in
-            guard let context else { return 0 }
-            Unmanaged<SensorPump>.fromOpaque(context).takeUnretainedValue().run()
-            return 0
-        }
+        timer = LoopSource.timer(on: loop) { [unowned self] in run() }
     }
 
     public var isRunning: Bool { sensor.isRunning }
@@ -60,8 +56,8 @@ public final class SensorPump {
     /// Releases the sensor and removes the event sources. Safe to call twice.
     public func remove() {
         sensor.stop()
-        if let timer { wl_event_source_remove(timer) }
-        if let fdSource { wl_event_source_remove(fdSource) }
+        timer?.remove()
+        fdSource?.remove()
         timer = nil
         fdSource = nil
         watchedFD = nil
@@ -89,22 +85,18 @@ public final class SensorPump {
     private func schedule() {
         guard let timer else { return }
         if sensor.pollDescriptor != watchedFD {
-            if let fdSource { wl_event_source_remove(fdSource) }
+            fdSource?.remove()
             fdSource = nil
             watchedFD = sensor.pollDescriptor
             if let fd = watchedFD {
-                fdSource = glue_add_fd(loop, fd, Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
-                    guard let context else { return 0 }
-                    Unmanaged<SensorPump>.fromOpaque(context).takeUnretainedValue().run()
-                    return 0
-                }
+                fdSource = LoopSource.readable(fd, on: loop) { [unowned self] _ in run() }
             }
         }
         if let deadline = sensor.deadline {
             let ms = ((deadline - monotonicSeconds()) * 1000).rounded(.up)
-            wl_event_source_timer_update(timer, ms.isFinite ? Int32(max(1, min(ms, 60_000))) : 1000)
+            timer.arm(milliseconds: ms.isFinite ? Int32(max(1, min(ms, 60_000))) : 1000)
         } else {
-            wl_event_source_timer_update(timer, 0)
+            timer.arm(milliseconds: 0)
         }
     }
 }

@@ -1,6 +1,7 @@
 import CEventLoop
 import Glibc
 import OrientCore
+import OrientSystem
 
 /// Writes state.toml on a thread of its own, so that a save (an fsync on a slow disk) never
 /// delays a rotation on the compositor's thread. Only the latest state is written: saves asked
@@ -19,7 +20,7 @@ public final class StateSaver: @unchecked Sendable {
     private var running = false
     /// Written by the thread after a failure; read on the event loop.
     private var failurePipe: (read: Int32, write: Int32) = (-1, -1)
-    private var failureSource: OpaquePointer?
+    private var failureSource: LoopSource?
 
     public init(file: StateFile, loop: OpaquePointer?) {
         self.file = file
@@ -30,11 +31,7 @@ public final class StateSaver: @unchecked Sendable {
             _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
             _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
             failurePipe = (fds[0], fds[1])
-            failureSource = glue_add_fd(loop, fds[0], Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
-                guard let context else { return 0 }
-                Unmanaged<StateSaver>.fromOpaque(context).takeUnretainedValue().logFailures()
-                return 0
-            }
+            failureSource = LoopSource.readable(fds[0], on: loop) { [unowned self] _ in logFailures() }
         }
         let context = Unmanaged.passUnretained(self).toOpaque()
         running = pthread_create(&thread, nil, { context in
@@ -68,7 +65,7 @@ public final class StateSaver: @unchecked Sendable {
             running = false
         }
         logFailures()
-        if let failureSource { wl_event_source_remove(failureSource) }
+        failureSource?.remove()
         failureSource = nil
         if failurePipe.read >= 0 { close(failurePipe.read); close(failurePipe.write) }
         failurePipe = (-1, -1)

@@ -2,6 +2,7 @@ import CWlrGlue
 import OrientCore
 import OrientService
 import OrientSensor
+import OrientSystem
 
 /// One panel's transition in the compositor: the old frame as a texture (over the last buffer the
 /// panel showed, no copy and no extra render), drawn each frame as the core's `TransitionRun`

@@ -4,6 +4,7 @@ import Glibc
 import OrientCore
 import OrientSensor
 import OrientService
+import OrientSystem
 
 /// The plugin: translates what wlroots reports into controller events, and the controller's
 /// commands into wlroots calls. It decides nothing itself (see `Controller`).

@@ -10,6 +10,7 @@
 import Foundation
 import OrientCore
 import OrientSensor
+import OrientSystem
 
 let seconds = CommandLine.arguments.dropFirst().first.flatMap(Double.init) ?? 10
 

@@ -5,6 +5,7 @@ import OrientConfig
 import OrientCore
 import OrientPlatform
 import OrientSensor
+import OrientSystem
 
 /// Set by SIGINT/SIGTERM so that a loop can finish its file and exit cleanly.
 nonisolated(unsafe) private var stopRequested: sig_atomic_t = 0

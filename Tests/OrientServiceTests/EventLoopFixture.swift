@@ -1,7 +1,12 @@
 import CEventLoop
 import Glibc
 import OrientService
+import OrientSystem
 import Testing
+
+/// The suites of this target, one test at a time: they swap the global `Log.write`, and start
+/// child processes that must not inherit each other's files.
+@Suite(.serialized) enum OnTheEventLoop {}
 
 /// A real libwayland event loop, as the plugin and the daemon run theirs, dispatched by the test
 /// until what it waits for has happened (or a deadline passed: then the test fails).
@@ -17,9 +22,9 @@ final class EventLoop {
     /// Dispatches until `done()` is true; false if it was not within `seconds`.
     @discardableResult
     func dispatch(until done: () -> Bool, within seconds: Double = 10) -> Bool {
-        let deadline = monotonic() + seconds
+        let deadline = monotonicSeconds() + seconds
         while !done() {
-            guard monotonic() < deadline else { return false }
+            guard monotonicSeconds() < deadline else { return false }
             _ = wl_event_loop_dispatch(loop, 20)
         }
         return true
@@ -27,15 +32,9 @@ final class EventLoop {
 
     /// Dispatches everything that comes for `seconds` (for checking that something does not happen).
     func dispatch(for seconds: Double) {
-        let deadline = monotonic() + seconds
-        while monotonic() < deadline { _ = wl_event_loop_dispatch(loop, 20) }
+        let deadline = monotonicSeconds() + seconds
+        while monotonicSeconds() < deadline { _ = wl_event_loop_dispatch(loop, 20) }
     }
-}
-
-func monotonic() -> Double {
-    var now = timespec()
-    clock_gettime(CLOCK_MONOTONIC, &now)
-    return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
 }
 
 /// A fresh directory for one test, removed by the caller with `removeTree`.
@@ -61,7 +60,7 @@ func removeTree(_ path: String) {
 }
 
 func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
-    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, mode)
+    let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
     try #require(fd >= 0)
     defer { close(fd) }
     let bytes = Array(text.utf8)
@@ -69,7 +68,7 @@ func writeFile(_ path: String, _ text: String, mode: mode_t = 0o644) throws {
 }
 
 func readFile(_ path: String) -> String? {
-    let fd = open(path, O_RDONLY)
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
     guard fd >= 0 else { return nil }
     defer { close(fd) }
     var bytes: [UInt8] = []
@@ -82,30 +81,24 @@ func readFile(_ path: String) -> String? {
     return String(decoding: bytes, as: UTF8.self)
 }
 
-/// The log lines written while a test runs (the suites that use it are serialized: Log is global).
+/// The log lines written while a test runs, with the thread that wrote each (only the suites of
+/// `OnTheEventLoop`, which run one test at a time, replace the global `Log.write`).
 final class LogCapture {
     private(set) var lines: [String] = []
+    /// Whether each line was written on the thread that made the capture (the loop's).
+    private(set) var onThisThread: [Bool] = []
     private let saved = Log.write
+    private let thread = pthread_self()
 
     init() {
-        Log.write = { [unowned self] _, message in self.lines.append(message) }
+        Log.write = { [weak self] _, message in
+            guard let self else { return }
+            lines.append(message)
+            onThisThread.append(pthread_equal(pthread_self(), thread) != 0)
+        }
     }
 
     deinit { Log.write = saved }
-}
-
-/// Calls `body` with the Unix-socket address of `path` (for bind and connect).
-func withSocketAddress<T>(_ path: String, _ body: (UnsafePointer<sockaddr>, socklen_t) -> T) -> T {
-    var address = sockaddr_un()
-    address.sun_family = sa_family_t(AF_UNIX)
-    withUnsafeMutableBytes(of: &address.sun_path) { raw in
-        let bytes = Array(path.utf8)
-        raw.copyBytes(from: bytes)
-        raw[bytes.count] = 0
-    }
-    return withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { body($0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-    }
 }
 
 /// A client of the control socket, non-blocking, read from between dispatches of the loop.
@@ -117,7 +110,7 @@ final class SocketClient {
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         try #require(fd >= 0)
-        let connected = withSocketAddress(path) { connect(fd, $0, $1) }
+        let connected = withUnixSocketAddress(path) { connect(fd, $0, $1) }
         try #require(connected == 0, "connect: \(String(cString: strerror(errno)))")
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }

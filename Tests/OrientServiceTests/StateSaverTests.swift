@@ -3,39 +3,42 @@ import OrientCore
 import OrientService
 import Testing
 
-/// The state saver's thread, with its failures brought back to a real event loop.
-@Suite(.serialized) final class StateSaverTests {
-    let loop: EventLoop
-    let directory: String
+extension OnTheEventLoop {
+    /// The state saver's thread, with its failures brought back to a real event loop.
+    @Suite final class StateSaverTests {
+        let loop: EventLoop
+        let directory: String
 
-    init() throws {
-        loop = try EventLoop()
-        directory = try scratchDirectory()
-    }
+        init() throws {
+            loop = try EventLoop()
+            directory = try scratchDirectory()
+        }
 
-    deinit { removeTree(directory) }
+        deinit { removeTree(directory) }
 
-    @Test func theLastStateAskedForIsOnDiskAfterFinish() throws {
-        let file = StateFile(directory: directory + "/wlr-orient")
-        let saver = StateSaver(file: file, loop: loop.loop)
-        let last = PersistentState(lock: MaskSpec(parsing: "portrait"), lastFelt: .bottomUp)
-        for felt in [Orientation.normal, .leftUp, .rightUp] { saver.save(PersistentState(lastFelt: felt)) }
-        saver.save(last)
-        saver.finish()
-        #expect(readFile(file.path) == last.fileText)
-        #expect(access(file.path + ".tmp", F_OK) != 0, "the temporary file stayed")
-    }
+        @Test func theLastStateAskedForIsOnDiskAfterFinish() throws {
+            let file = StateFile(directory: directory + "/wlr-orient")
+            let saver = StateSaver(file: file, loop: loop.loop)
+            let last = PersistentState(lock: MaskSpec(parsing: "portrait"), lastFelt: .bottomUp)
+            for felt in [Orientation.normal, .leftUp, .rightUp] { saver.save(PersistentState(lastFelt: felt)) }
+            saver.save(last)
+            saver.finish()
+            #expect(readFile(file.path) == last.fileText)
+            #expect(access(file.path + ".tmp", F_OK) != 0, "the temporary file stayed")
+        }
 
-    @Test func aSaveThatFailsIsLoggedOnTheLoopAndTheFileIsUntouched() throws {
-        let log = LogCapture()
-        // A file where the directory should be: the save cannot create it.
-        try writeFile(directory + "/blocked", "not a directory\n")
-        let saver = StateSaver(file: StateFile(directory: directory + "/blocked/wlr-orient"), loop: loop.loop)
-        saver.save(PersistentState(lastFelt: .leftUp))
-        #expect(loop.dispatch(until: { !log.lines.isEmpty }), "the failure never reached the loop")
-        #expect(log.lines.count == 1)
-        #expect(log.lines.first?.hasPrefix("cannot save the state: cannot create \(directory)/blocked/wlr-orient: ") == true, "\(log.lines)")
-        saver.finish()
-        #expect(readFile(directory + "/blocked") == "not a directory\n")
+        @Test func aSaveThatFailsIsLoggedOnTheLoopAndTheFileIsUntouched() throws {
+            let log = LogCapture()
+            // A file where the directory should be: the save cannot create it.
+            try writeFile(directory + "/blocked", "not a directory\n")
+            let saver = StateSaver(file: StateFile(directory: directory + "/blocked/wlr-orient"), loop: loop.loop)
+            saver.save(PersistentState(lastFelt: .leftUp))
+            #expect(loop.dispatch(until: { !log.lines.isEmpty }), "the failure never reached the loop")
+            #expect(log.lines.count == 1)
+            #expect(log.onThisThread == [true], "logged on the saver's own thread, not on the loop")
+            #expect(log.lines.first?.hasPrefix("cannot save the state: cannot create \(directory)/blocked/wlr-orient: ") == true, "\(log.lines)")
+            saver.finish()
+            #expect(readFile(directory + "/blocked") == "not a directory\n")
+        }
     }
 }

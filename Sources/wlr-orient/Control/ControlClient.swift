@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Glibc
 import OrientCore
+import OrientSystem
 
 /// Where the control socket is: `--socket`, else `$WLR_ORIENT_SOCKET`, else
 /// `$XDG_RUNTIME_DIR/wlr-orient.$WAYLAND_DISPLAY.sock`.
@@ -48,20 +49,10 @@ final class ControlClient {
 
     static func connect(_ options: ConnectionOptions) -> Result<ControlClient, Failure> {
         guard let path = options.path else { return .failure(.noPath) }
-        var address = sockaddr_un()
-        address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
-        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return .failure(.unreachable(path: path, why: "the path is too long for a socket")) }
-        withUnsafeMutableBytes(of: &address.sun_path) { raw in
-            raw.copyBytes(from: bytes)
-            raw[bytes.count] = 0
-        }
+        guard withUnixSocketAddress(path, { _, _ in () }) != nil else { return .failure(.unreachable(path: path, why: "the path is too long for a socket")) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(.unreachable(path: path, why: String(cString: strerror(errno)))) }
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_un>.size)) }
-        }
-        guard connected == 0 else {
+        guard withUnixSocketAddress(path, { Glibc.connect(fd, $0, $1) }) == 0 else {
             let code = errno
             close(fd)
             switch code {

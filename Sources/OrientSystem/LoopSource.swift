@@ -1,0 +1,63 @@
+import CEventLoop
+
+/// One source on a libwayland event loop (a readable descriptor, a timer) whose callback is a
+/// Swift closure: the one trampoline from the loop's C callbacks into Swift, so that no owner
+/// passes itself through an opaque pointer. The source goes with `remove()` or when released.
+///
+/// The closure is kept by the source and the source by its owner: a closure that needs its
+/// owner takes it `unowned` (the owner removes its sources before it goes).
+public final class LoopSource {
+    private var source: OpaquePointer?
+    private let handler: Handler
+
+    /// The closure, at a stable address for the loop's context pointer.
+    private final class Handler {
+        let run: (UInt32) -> Void
+        init(_ run: @escaping (UInt32) -> Void) { self.run = run }
+    }
+
+    private init(handler: Handler) {
+        self.handler = handler
+    }
+
+    /// Calls `run` with the event mask (WL_EVENT_READABLE…) whenever `fd` is ready; nil if the
+    /// loop cannot watch it (out of descriptors).
+    public static func readable(_ fd: Int32, on loop: OpaquePointer?, _ run: @escaping (_ mask: UInt32) -> Void) -> LoopSource? {
+        let made = LoopSource(handler: Handler(run))
+        made.source = glue_add_fd(loop, fd, Unmanaged.passUnretained(made.handler).toOpaque()) { _, mask, context in
+            guard let context else { return 0 }
+            Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().run(mask)
+            return 0
+        }
+        return made.source == nil ? nil : made
+    }
+
+    /// A timer, disarmed until `arm(milliseconds:)`; nil if the loop cannot make one.
+    public static func timer(on loop: OpaquePointer?, _ run: @escaping () -> Void) -> LoopSource? {
+        let made = LoopSource(handler: Handler { _ in run() })
+        made.source = glue_add_timer(loop, Unmanaged.passUnretained(made.handler).toOpaque()) { context in
+            guard let context else { return 0 }
+            Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().run(0)
+            return 0
+        }
+        return made.source == nil ? nil : made
+    }
+
+    /// A timer's next run, `milliseconds` from now (0: disarmed).
+    public func arm(milliseconds: Int32) {
+        if let source { wl_event_source_timer_update(source, milliseconds) }
+    }
+
+    /// Which events of a descriptor's wake it (WL_EVENT_READABLE, WL_EVENT_WRITABLE; 0: none).
+    public func watch(_ mask: UInt32) {
+        if let source { wl_event_source_fd_update(source, mask) }
+    }
+
+    /// Takes the source off the loop (safe twice, and from within its own callback).
+    public func remove() {
+        if let source { wl_event_source_remove(source) }
+        source = nil
+    }
+
+    deinit { remove() }
+}
