@@ -43,7 +43,7 @@ public final class Daemon {
     /// once it has been disconnected and none replaced it.
     private var display: OpaquePointer
     private var connected = true
-    private var displaySource: OpaquePointer?
+    private var displaySource: LoopSource?
     private var globals: Globals
     /// Connecting again after a protocol error: how often (decided in the core).
     private var reconnects = ReconnectBudget()
@@ -53,7 +53,7 @@ public final class Daemon {
     private var heads: OutputHeads?
     private var toplevels: ForeignToplevels?
     private var tabletSwitches: TabletSwitches?
-    private var sources: [OpaquePointer] = []
+    private var sources: [LoopSource] = []
     private var exit: Exit?
 
     /// Which heads are panels and what to send them: decided in the core, carried out here.
@@ -104,11 +104,7 @@ public final class Daemon {
     /// The services (config, sensor, control socket, state), then the connection.
     private func start() -> Exit? {
         for signal in [SIGTERM, SIGINT] {
-            if let source = glue_add_signal(loop, signal, Unmanaged.passUnretained(self).toOpaque(), { _, context in
-                guard let context else { return 0 }
-                Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().exit = .stopped
-                return 0
-            }) { sources.append(source) }
+            if let source = LoopSource.signal(signal, on: loop, { [unowned self] in exit = .stopped }) { sources.append(source) }
         }
         // A config read again may name other panels (the heads are looked at again) or change
         // `rotate-when` (the switches are opened or closed).
@@ -151,11 +147,7 @@ public final class Daemon {
             Log.error("the compositor offers no wlr-output-management (zwlr_output_manager_v1): the daemon cannot rotate anything here, so it stops. Compositors built on wlroots 0.15 can load the plugin instead (`wlr-orient run`)")
             return .noOutputManagement
         }
-        displaySource = glue_add_fd(loop, wl_display_get_fd(display), Unmanaged.passUnretained(self).toOpaque()) { _, _, context in
-            guard let context else { return 0 }
-            Unmanaged<Daemon>.fromOpaque(context).takeUnretainedValue().readDisplay()
-            return 0
-        }
+        displaySource = LoopSource.readable(wl_display_get_fd(display), on: loop) { [unowned self] _ in readDisplay() }
         heads.done = { [unowned self] in headsDone() }
         heads.removed = { [unowned self] proxy in
             for shield in Array(shields.values) where shield.key == Self.key(proxy) { shield.report(.failed("the output went")) }
@@ -267,7 +259,7 @@ public final class Daemon {
         heads?.destroy()
         heads = nil
         globals.destroy()
-        if let displaySource { wl_event_source_remove(displaySource) }
+        displaySource?.remove()
         displaySource = nil
         if connected {
             _ = wl_display_flush(display)
@@ -280,7 +272,7 @@ public final class Daemon {
         runner.stop()
         tabletSwitches?.remove()
         tabletSwitches = nil
-        sources.forEach { wl_event_source_remove($0) }
+        sources.forEach { $0.remove() }
         sources = []
         closeConnection()
     }

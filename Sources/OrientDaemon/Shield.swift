@@ -49,7 +49,7 @@ final class Shield {
     private var surface: OpaquePointer?
     private var layer: OpaquePointer?
     private var callback: OpaquePointer?
-    private var timer: OpaquePointer?
+    private var timer: LoopSource?
     private var configured: (width: Int, height: Int)?
     /// Removed: nothing of it may be made again (a failure reported while a list of commands is
     /// carried out removes it before the rest of the list, such as a wake-up, is reached).
@@ -299,12 +299,9 @@ final class Shield {
 
     private func wake(afterMs: Double) {
         if timer == nil {
-            timer = glue_add_timer(loop, context) { data in
-                Shield.owner(data)?.report(.frame(at: monotonicMilliseconds()))
-                return 0
-            }
+            timer = LoopSource.timer(on: loop) { [unowned self] in report(.frame(at: monotonicMilliseconds())) }
         }
-        if let timer { wl_event_source_timer_update(timer, Int32(max(1, afterMs.rounded(.up)))) }
+        timer?.arm(milliseconds: Int32(max(1, afterMs.rounded(.up))))
     }
 
     // MARK: going
@@ -313,7 +310,7 @@ final class Shield {
     func remove() {
         guard !isGone else { return }
         isGone = true
-        if let timer { wl_event_source_remove(timer) }
+        timer?.remove()
         timer = nil
         if let capture { zwlr_screencopy_frame_v1_destroy(capture) }
         capture = nil

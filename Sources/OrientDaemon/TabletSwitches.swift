@@ -3,6 +3,7 @@ import CEventLoop
 import CUdev
 import Glibc
 import OrientService
+import OrientSystem
 
 /// The tablet-mode switches among the input devices udev knows (ID_INPUT_SWITCH), read only on
 /// the daemon's loop: what the compositor's libinput sees, seen beside it. Each change goes to
@@ -11,7 +12,7 @@ final class TabletSwitches {
     private struct Switch {
         let path: String
         let fd: Int32
-        var source: OpaquePointer?
+        var source: LoopSource?
     }
 
     private var switches: [Switch] = []
@@ -32,11 +33,7 @@ final class TabletSwitches {
                 continue
             }
             var entry = Switch(path: path, fd: fd)
-            entry.source = glue_add_fd(loop, fd, Unmanaged.passUnretained(self).toOpaque()) { fd, _, context in
-                guard let context else { return 0 }
-                Unmanaged<TabletSwitches>.fromOpaque(context).takeUnretainedValue().readable(fd)
-                return 0
-            }
+            entry.source = LoopSource.readable(fd, on: loop) { [unowned self] _ in readable(fd) }
             switches.append(entry)
             Log.info("tablet-mode switch: \(path)")
             let state = glue_evdev_tablet_mode(fd)
@@ -46,7 +43,7 @@ final class TabletSwitches {
 
     func remove() {
         for s in switches {
-            if let source = s.source { wl_event_source_remove(source) }
+            s.source?.remove()
             close(s.fd)
         }
         switches = []
@@ -60,7 +57,7 @@ final class TabletSwitches {
         guard result < 0, let i = switches.firstIndex(where: { $0.fd == fd }) else { return }
         let gone = switches.remove(at: i)
         Log.info("tablet-mode switch \(gone.path) went away (\(String(cString: strerror(errno))))")
-        if let source = gone.source { wl_event_source_remove(source) }
+        gone.source?.remove()
         close(gone.fd)
     }
 

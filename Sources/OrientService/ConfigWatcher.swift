@@ -1,4 +1,3 @@
-import Glibc
 import OrientSystem
 
 /// Notices when the config file is written, replaced, created or removed, and when its directory

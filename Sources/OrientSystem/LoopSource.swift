@@ -1,6 +1,6 @@
 import CEventLoop
 
-/// One source on a libwayland event loop (a readable descriptor, a timer) whose callback is a
+/// One source on a libwayland event loop (a readable descriptor, a timer, an idle call, a signal) whose callback is a
 /// Swift closure: the one trampoline from the loop's C callbacks into Swift, so that no owner
 /// passes itself through an opaque pointer. The source goes with `remove()` or when released.
 ///
@@ -13,6 +13,8 @@ public final class LoopSource {
     /// The closure, at a stable address for the loop's context pointer.
     private final class Handler {
         let run: (UInt32) -> Void
+        /// For an idle source: it ran, and libwayland removed it.
+        var spent = false
         init(_ run: @escaping (UInt32) -> Void) { self.run = run }
     }
 
@@ -43,6 +45,30 @@ public final class LoopSource {
         return made.source == nil ? nil : made
     }
 
+    /// Runs `run` once, when the loop is next idle (the source goes by itself after it ran).
+    public static func idle(on loop: OpaquePointer?, _ run: @escaping () -> Void) -> LoopSource? {
+        let made = LoopSource(handler: Handler { _ in run() })
+        made.source = glue_add_idle(loop, Unmanaged.passUnretained(made.handler).toOpaque()) { context in
+            guard let context else { return }
+            let handler = Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue()
+            handler.spent = true
+            handler.run(0)
+        }
+        return made.source == nil ? nil : made
+    }
+
+    /// Calls `run` on the loop when the process receives `signal` (signalfd: nothing runs in a
+    /// signal handler).
+    public static func signal(_ signal: Int32, on loop: OpaquePointer?, _ run: @escaping () -> Void) -> LoopSource? {
+        let made = LoopSource(handler: Handler { _ in run() })
+        made.source = glue_add_signal(loop, signal, Unmanaged.passUnretained(made.handler).toOpaque()) { _, context in
+            guard let context else { return 0 }
+            Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().run(0)
+            return 0
+        }
+        return made.source == nil ? nil : made
+    }
+
     /// A timer's next run, `milliseconds` from now (0: disarmed).
     public func arm(milliseconds: Int32) {
         if let source { wl_event_source_timer_update(source, milliseconds) }
@@ -53,9 +79,10 @@ public final class LoopSource {
         if let source { wl_event_source_fd_update(source, mask) }
     }
 
-    /// Takes the source off the loop (safe twice, and from within its own callback).
+    /// Takes the source off the loop (safe twice, from within its own callback, and after an
+    /// idle source ran: libwayland has removed that one itself).
     public func remove() {
-        if let source { wl_event_source_remove(source) }
+        if let source, !handler.spent { wl_event_source_remove(source) }
         source = nil
     }
 

@@ -20,7 +20,7 @@ final class Plugin {
     var positionalDevices: [PositionalDevice] = []
     private var protocolServer: ProtocolServer?
     /// Starts the control socket once the loop runs (the host has named its display by then).
-    private var controlStart: OpaquePointer?
+    private var controlStart: LoopSource?
     private var displayDestroy: DisplayDestroyListener?
     /// Watches on the backend, the xdg-shell and the seat (each unhooks itself if its object is
     /// destroyed before we are).
@@ -70,10 +70,7 @@ final class Plugin {
         Log.info("started; panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? "")
                  + "; built for wlroots \(String(cString: orient_wlr_version()))")
-        controlStart = glue_add_idle(loop, context) { context in
-            guard let context else { return }
-            Unmanaged<Plugin>.fromOpaque(context).takeUnretainedValue().startControlServer()
-        }
+        controlStart = LoopSource.idle(on: loop) { [unowned self] in startControlServer() }
         runner.start()
         orient_wlr_layout_for_each(host.output_layout, context) { context, output in
             owner(context, as: Plugin.self)?.addOutput(output)
@@ -92,7 +89,7 @@ final class Plugin {
         runner.stop()
         protocolServer?.destroy()
         protocolServer = nil
-        if let controlStart { wl_event_source_remove(controlStart) }
+        controlStart?.remove()
         controlStart = nil
         displayDestroy?.remove()
         displayDestroy = nil
