@@ -31,15 +31,16 @@ let package = Package(
         // System libraries from Debian, imported as they are.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
-        // The shell's system layer, without Foundation: the clock, Unix-socket addresses, and
-        // sources on a libwayland event loop with the one trampoline into Swift.
-        .target(name: "OrientSystem", dependencies: ["CEventLoop"]),
+        // The shell's system layer, without Foundation: the clock, typed errors, files, Unix-socket
+        // addresses, inotify watches, epoll sets, and sources on a libwayland event loop with the
+        // one trampoline into Swift.
+        .target(name: "OrientSystem", dependencies: ["CEventLoop", "CLinux"]),
         // Linux headers that the Glibc module lacks (epoll).
         .systemLibrary(name: "CLinux"),
         // The sensor layer: libiio accelerometers and udev properties, sampled on the caller's loop.
         .target(
             name: "OrientSensor",
-            dependencies: ["OrientCore", "OrientSystem", "CIIO", "CUdev", "CLinux"]
+            dependencies: ["OrientCore", "OrientSystem", "CIIO", "CUdev"]
         ),
         .systemLibrary(name: "CWlroots", pkgConfig: wlroots, providers: [.apt(["libwlroots-dev"])]),
         // json-c (as sway's IPC uses it): the plugin reads the control socket's JSON lines with it.

@@ -1,5 +1,6 @@
 import Glibc
 import OrientCore
+import OrientSystem
 
 /// What the sensor layer found and how it will read it, for logs and `wlr-orient sensor`.
 public struct AccelerometerInfo: Sendable, CustomStringConvertible {

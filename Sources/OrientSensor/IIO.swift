@@ -1,21 +1,16 @@
 import CIIO
 import CUdev
-import CLinux
 import Glibc
 import OrientCore
+import OrientSystem
 
 // Every call into libiio and libudev, in one file, each turning C's conventions (NULL, negative
-// errno) into a typed error. Nothing here decides anything.
+// errno) into a typed error (OrientSystem's). Nothing here decides anything.
 
-/// A failed libiio/libudev/system call: which call, on what, and the errno it gave.
-public struct SensorError: Error, CustomStringConvertible, Sendable {
-    public var operation: String
-    public var errno: Int32
+/// A failed libiio, libudev or system call: the system layer's typed error.
+public typealias SensorError = SystemError
 
-    public var description: String {
-        "\(operation): \(String(cString: strerror(errno)))"
-    }
-
+extension SystemError {
     /// The device is gone (unplugged, driver unbound, sysfs node removed).
     public var isDeviceGone: Bool { [ENODEV, ENOENT, ENXIO, EIO].contains(errno) }
 
@@ -137,77 +132,6 @@ struct IIOChannel {
             value = (value << shift) >> shift
         }
         return value
-    }
-}
-
-/// An inotify watch on one directory that says which of some names in it were created, removed
-/// or replaced, and whether the directory itself went. Non-blocking; `fd` can go on a loop.
-/// Shared by the sensor's held sysfs files and the plugin's config watch.
-public final class DirectoryWatch {
-    public enum Change: Equatable {
-        case unchanged
-        /// Bit i: `names[i]` changed (all bits when the kernel's queue overflowed).
-        case named(UInt64)
-        case directoryGone
-    }
-
-    public let fd: Int32
-    /// The names as the bytes inotify reports them in.
-    private let nameBytes: [[UInt8]]
-    private let events = UnsafeMutableRawBufferPointer.allocate(byteCount: 1024, alignment: 8)
-
-    /// The usual mask: an entry created, removed, or replaced by a rename; the directory going.
-    public static let entriesChanged = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
-
-    /// nil when inotify cannot be had (its per-user limit reached) or the directory is missing.
-    public init?(directory: String, names: [String], mask: UInt32 = DirectoryWatch.entriesChanged) {
-        let fd = inotify_init1(Int32(IN_NONBLOCK | IN_CLOEXEC))
-        guard fd >= 0 else { return nil }
-        guard inotify_add_watch(fd, directory, mask) >= 0 else {
-            Glibc.close(fd)
-            return nil
-        }
-        self.fd = fd
-        nameBytes = names.map { Array($0.utf8) }
-    }
-
-    deinit {
-        Glibc.close(fd)
-        events.deallocate()
-    }
-
-    /// Reads every queued event (struct inotify_event: wd, mask, cookie, len, then a NUL-padded
-    /// name), keeping those about our names: a writer's temporary files are not.
-    /// With readv(2) rather than read(2): umockdev's preload wraps read (it blocks signals around
-    /// each call to look the fd up), which would triple the cost of this check under test.
-    public func drain() -> Change {
-        var changed: UInt64 = 0
-        let gone = UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED | IN_UNMOUNT)
-        var vector = iovec(iov_base: events.baseAddress, iov_len: events.count)
-        while true {
-            let n = readv(fd, &vector, 1)
-            guard n > 0 else { return changed == 0 ? .unchanged : .named(changed) }  // EAGAIN: no more
-            var offset = 0
-            while offset + 16 <= n {
-                let mask = events.loadUnaligned(fromByteOffset: offset + 4, as: UInt32.self)
-                let length = Int(events.loadUnaligned(fromByteOffset: offset + 12, as: UInt32.self))
-                guard offset + 16 + length <= n else { break }
-                if mask & gone != 0 { return .directoryGone }
-                if mask & UInt32(IN_Q_OVERFLOW) != 0 {
-                    changed = ~0  // events were lost: any name may have changed
-                } else if let i = index(ofName: UnsafeRawBufferPointer(rebasing: events[(offset + 16)..<(offset + 16 + length)])) {
-                    changed |= 1 << UInt64(min(i, 63))
-                }
-                offset += 16 + length
-            }
-        }
-    }
-
-    /// Which of the names a NUL-padded name from an inotify event is, if any.
-    private func index(ofName padded: UnsafeRawBufferPointer) -> Int? {
-        let end = padded.firstIndex(of: 0) ?? padded.count
-        let name = UnsafeRawBufferPointer(rebasing: padded[..<end])
-        return nameBytes.firstIndex { $0.elementsEqual(name) }
     }
 }
 
@@ -391,30 +315,6 @@ final class MotionEventSource {
     }
 }
 
-/// Writes a sysfs attribute whole.
-func writeSysfsText(_ path: String, _ text: String) throws {
-    let fd = open(path, O_WRONLY | O_CLOEXEC)
-    guard fd >= 0 else { throw SensorError(operation: "open \(path)", errno: Glibc.errno) }
-    defer { Glibc.close(fd) }
-    let bytes = Array(text.utf8)
-    let n = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-    if n != bytes.count { throw SensorError(operation: "write \(path)", errno: n < 0 ? Glibc.errno : EIO) }
-}
-
-/// The names in a directory (none when it cannot be read).
-func directoryEntries(_ path: String) -> [String] {
-    guard let dir = opendir(path) else { return [] }
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-        }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names
-}
-
 /// udev properties of an IIO device (how systemd's hwdb quirks arrive).
 enum Udev {
     static func properties(ofIIODevice id: String, _ names: [String]) -> [String: String] {
@@ -475,25 +375,3 @@ final class UdevMonitor {
     }
 }
 
-/// Several fds behind one (an epoll set), for hosts that watch one fd per source: it is
-/// readable while any member is. Level-triggered: the owner drains every member it wakes for.
-final class FDSet {
-    let fd: Int32
-
-    init(_ members: [Int32]) throws {
-        fd = epoll_create1(Int32(EPOLL_CLOEXEC))
-        guard fd >= 0 else { throw SensorError(operation: "epoll_create1", errno: Glibc.errno) }
-        for member in members {
-            var event = epoll_event()
-            event.events = EPOLLIN.rawValue
-            event.data.fd = member
-            if epoll_ctl(fd, EPOLL_CTL_ADD, member, &event) != 0 {
-                let code = Glibc.errno
-                Glibc.close(fd)
-                throw SensorError(operation: "epoll_ctl", errno: code)
-            }
-        }
-    }
-
-    deinit { Glibc.close(fd) }
-}

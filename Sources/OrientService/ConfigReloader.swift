@@ -91,8 +91,7 @@ public final class ConfigReloader {
     private func reap() {
         let now = monotonicSeconds()
         unreaped.removeAll { child in
-            var status: Int32 = 0
-            if waitpid(child.pid, &status, WNOHANG) != 0 { return true }
+            if ChildProcess.reap(child.pid) != .running { return true }
             if now - child.started > Double(PluginInputsReader.timeout) / 1000 { kill(child.pid, SIGKILL) }
             return false
         }
@@ -105,11 +104,7 @@ public final class ConfigReloader {
         stopping = true
         again = false
         if child != nil { finish(complete: false) }
-        for child in unreaped {
-            kill(child.pid, SIGKILL)
-            var status: Int32 = 0
-            _ = waitpid(child.pid, &status, 0)   // -1 at once (ECHILD) if the host reaps its own
-        }
+        for child in unreaped { ChildProcess.kill(child.pid) }
         unreaped = []
         timer?.remove()
         timer = nil

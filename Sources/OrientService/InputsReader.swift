@@ -1,7 +1,6 @@
 import CEventLoop
 import Glibc
 import OrientCore
-import OrientSensor
 import OrientSystem
 
 // The calls into the C library for processes and files, in one place: running
@@ -57,29 +56,14 @@ public enum PluginInputsReader {
     /// Starts `args` (searching `$PATH` for a bare name) with a pipe as its standard output;
     /// returns its pid and the pipe's read end (close-on-exec; the caller closes it).
     static func spawn(_ args: [String]) -> Result<(pid: pid_t, output: Int32), Problem> {
-        var fds: [Int32] = [-1, -1]
-        // Close-on-exec from the start: a copy of the write end held by any other program would
-        // keep the answer from ever ending (the helper gets its own copy as fd 1).
-        guard glue_pipe_cloexec(&fds) == 0 else { return .failure(Problem("pipe: \(String(cString: strerror(errno)))")) }
-        let (readEnd, writeEnd) = (fds[0], fds[1])
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        // The helper gets the pipe as its standard output, nothing to read, and none of the
-        // compositor's other descriptors (DRM, sockets), whether or not they are close-on-exec.
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        _ = glue_spawn_close_from(&actions, 3)
-        let argv: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
-        defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, args[0], &actions, nil, argv, environ)
-        close(writeEnd)
-        guard spawned == 0 else {
-            close(readEnd)
-            return .failure(Problem("cannot start it (\(String(cString: strerror(spawned))))"))
+        switch ChildProcess.start(args) {
+        case .success(let child):
+            return .success((child.pid, child.output))
+        case .failure(let error) where error.operation == "posix_spawnp":
+            return .failure(Problem("cannot start it (\(String(cString: strerror(error.errno))))"))
+        case .failure(let error):
+            return .failure(Problem(error.description))
         }
-        return .success((pid, readEnd))
     }
 
     /// Runs `args` and returns its standard output, waiting at most `timeout` (at start only).
@@ -110,28 +94,21 @@ public enum PluginInputsReader {
             output += buffer[..<n]
             if output.count > largestAnswer { break }   // something is wrong
         }
-        if !finished { kill(pid, SIGKILL) }
-        var status: Int32 = 0
-        // A helper that has closed its output is waited for until the same deadline, never longer:
-        // one that stays would otherwise hold the compositor here. -1 (ECHILD) when the compositor
-        // reaps its children itself: then the output decides.
-        var reaped = waitpid(pid, &status, finished ? WNOHANG : 0)
-        while reaped == 0, monotonicSeconds() < deadline {
-            var pause = timespec(tv_sec: 0, tv_nsec: 2_000_000)
-            nanosleep(&pause, nil)
-            reaped = waitpid(pid, &status, WNOHANG)
-        }
-        if reaped == 0 {
-            kill(pid, SIGKILL)
-            _ = waitpid(pid, &status, 0)
-            return .failure(Problem("it closed its output but did not exit within \(timeout / 1000) s; stopped it"))
-        }
         guard finished else {
+            ChildProcess.kill(pid)
             return .failure(Problem(output.count > largestAnswer
                 ? "its answer passed \(largestAnswer >> 20) MiB; stopped it"
                 : "no complete answer within \(timeout / 1000) s; stopped it"))
         }
-        if reaped == pid, (status & 0x7f) != 0 || (status >> 8) & 0xff != 0 {
+        // A helper that has closed its output is waited for until the same deadline, never longer:
+        // one that stays would otherwise hold the compositor here. When the compositor reaps its
+        // children itself, the output decides.
+        let exit = ChildProcess.reap(pid, until: deadline)
+        if exit == .running {
+            ChildProcess.kill(pid)
+            return .failure(Problem("it closed its output but did not exit within \(timeout / 1000) s; stopped it"))
+        }
+        if case .exited(let status) = exit, !exit.succeeded {
             return .failure(Problem("it failed (wait status \(status))"))
         }
         return .success(String(decoding: output, as: UTF8.self))
