@@ -26,7 +26,7 @@ let package = Package(
         // both from the CLI (`wlr-orient plugin-inputs`), so no TOML parser runs in a compositor.
         .target(
             name: "OrientConfig",
-            dependencies: ["OrientCore", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["OrientCore", "OrientSystem", .product(name: "TOMLKit", package: "TOMLKit")]
         ),
         // System libraries from Debian, imported as they are.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
@@ -79,8 +79,6 @@ let package = Package(
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // Reading the .desktop files that declare orientations (for the plugin, through the CLI).
         .target(name: "OrientDesktop", dependencies: ["OrientCore", "OrientConfig", "CGLib"]),
-        // Process-level helpers that need the C library (the parser shield).
-        .target(name: "OrientPlatform", dependencies: ["OrientConfig"]),
         // The command-line tool: argument parsing and printing only.
         .executableTarget(
             name: "wlr-orient",
@@ -89,7 +87,6 @@ let package = Package(
                 "OrientConfig",
                 "OrientSensor",
                 "OrientSystem",
-                "OrientPlatform",
                 "OrientDesktop",
                 "OrientDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -111,7 +108,7 @@ let package = Package(
         // Reading config.toml and state.toml, and the parser shield it runs behind.
         .testTarget(
             name: "OrientConfigTests",
-            dependencies: ["OrientCore", "OrientConfig", "OrientPlatform", "TestSupport",
+            dependencies: ["OrientCore", "OrientConfig", "TestSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "OrientDesktopTests", dependencies: ["OrientCore", "OrientDesktop", "TestSupport"]),

@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import OrientConfig
 import OrientCore
-import OrientPlatform
 
 struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(

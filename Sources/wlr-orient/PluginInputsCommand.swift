@@ -3,7 +3,6 @@ import Foundation
 import OrientConfig
 import OrientCore
 import OrientDesktop
-import OrientPlatform
 
 /// Reads config.toml, state.toml and the `.desktop` files that declare orientations for the
 /// plugin, which runs this at start and on reload instead of parsing anything inside the

@@ -3,7 +3,6 @@ import Foundation
 import Glibc
 import OrientConfig
 import OrientCore
-import OrientPlatform
 import OrientSensor
 import OrientSystem
 

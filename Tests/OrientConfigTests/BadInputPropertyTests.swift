@@ -1,6 +1,5 @@
 import Foundation
 import TestSupport
-import OrientPlatform
 import PropertyBased
 import Testing
 @testable import OrientConfig

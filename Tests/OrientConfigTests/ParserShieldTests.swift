@@ -1,5 +1,4 @@
 import Foundation
-import OrientPlatform
 import Testing
 @testable import OrientConfig
 @testable import OrientCore

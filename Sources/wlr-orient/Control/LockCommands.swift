@@ -2,7 +2,6 @@ import ArgumentParser
 import Foundation
 import OrientConfig
 import OrientCore
-import OrientPlatform
 
 /// `lock`, `unlock`, `toggle`: to the running compositor, or, with none running, to the saved
 /// state (applied at its next start).
