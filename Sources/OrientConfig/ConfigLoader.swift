@@ -89,7 +89,7 @@ private struct ConfigReader {
     var diagnostics: [ConfigDiagnostic] = []
 
     /// The tables a file may have, besides the keys of the top level.
-    static let sections: [ConfigKey.Section] = [.device, .detection, .transition, .app]
+    static let sections = ConfigKey.Section.allCases.filter { $0 != .top }
 
     mutating func read(_ root: TOMLTable) -> Config {
         var config = Config()

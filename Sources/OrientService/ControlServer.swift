@@ -51,11 +51,10 @@ public final class ControlServer {
     }
 
     private func listen() -> Problem? {
-        guard withUnixSocketAddress(path, { _, _ in () }) != nil else { return Problem("\(path): too long for a socket path") }
+        guard let address = UnixSocketAddress(path) else { return Problem("\(path): too long for a socket path") }
         listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard listener >= 0 else { return Problem("socket: \(String(cString: strerror(errno)))") }
-        let fd = listener
-        var bound = withUnixSocketAddress(path) { Glibc.bind(fd, $0, $1) == 0 } == true
+        var bound = address.bind(listener)
         if !bound, errno == EADDRINUSE {
             // A socket file is there. If nobody answers on it, a crashed compositor left it.
             var info = stat()
@@ -66,11 +65,11 @@ public final class ControlServer {
             }
             let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
             // Only a refusal means nobody is there: a live server with a full backlog says EAGAIN.
-            let alive = probe >= 0 && (withUnixSocketAddress(path) { Glibc.connect(probe, $0, $1) == 0 } == true || errno != ECONNREFUSED)
+            let alive = probe >= 0 && (address.connect(probe) || errno != ECONNREFUSED)
             if probe >= 0 { close(probe) }
             guard !alive else { close(listener); listener = -1; return Problem("\(path): another compositor serves it") }
             unlink(path)
-            bound = withUnixSocketAddress(path) { Glibc.bind(fd, $0, $1) == 0 } == true
+            bound = address.bind(listener)
         }
         // Only our user may connect: 0600 before anyone can (nothing is accepted before listen).
         guard bound, chmod(path, 0o600) == 0, Glibc.listen(listener, 16) == 0 else {
@@ -86,11 +85,11 @@ public final class ControlServer {
     /// Whether a live server answers at `path` (a refused connection means nobody is there: a
     /// live server with a full backlog says EAGAIN).
     public static func isServed(path: String) -> Bool {
+        guard let address = UnixSocketAddress(path) else { return false }
         let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
         guard probe >= 0 else { return false }
         defer { close(probe) }
-        guard let connected = withUnixSocketAddress(path, { Glibc.connect(probe, $0, $1) == 0 }) else { return false }
-        return connected || (errno != ECONNREFUSED && errno != ENOENT)
+        return address.connect(probe) || (errno != ECONNREFUSED && errno != ENOENT)
     }
 
     /// Closes every connection and the socket, and removes its file. Safe to call twice.

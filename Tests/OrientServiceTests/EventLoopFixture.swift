@@ -37,22 +37,12 @@ final class EventLoop {
     }
 }
 
-/// A fresh directory for one test, removed by the caller with `removeTree`.
-func scratchDirectory() throws -> String {
-    var template = Array("/tmp/wlr-orient-service-test-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { buffer in buffer.baseAddress.flatMap { mkdtemp($0) } != nil }
-    try #require(made, "mkdtemp: \(String(cString: strerror(errno)))")
-    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
-}
-
+/// Removes a test's scratch directory (TestSupport's `makeTemporaryDirectory`) and what is in
+/// it; a symbolic link is removed, not followed.
 func removeTree(_ path: String) {
-    if let directory = opendir(path) {
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            guard name != ".", name != ".." else { continue }
-            removeTree(path + "/" + name)
-        }
-        closedir(directory)
+    var info = stat()
+    if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFDIR {
+        directoryEntries(path).forEach { removeTree(path + "/" + $0) }
         rmdir(path)
     } else {
         unlink(path)
@@ -110,8 +100,8 @@ final class SocketClient {
     init(path: String) throws {
         fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         try #require(fd >= 0)
-        let connected = withUnixSocketAddress(path) { connect(fd, $0, $1) }
-        try #require(connected == 0, "connect: \(String(cString: strerror(errno)))")
+        let connected = UnixSocketAddress(path)?.connect(fd) == true
+        try #require(connected, "connect: \(String(cString: strerror(errno)))")
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
     }
 

@@ -1,6 +1,7 @@
 import Glibc
 import OrientCore
 import OrientService
+import TestSupport
 import Testing
 
 extension OnTheEventLoop {
@@ -11,7 +12,7 @@ extension OnTheEventLoop {
 
         init() throws {
             loop = try EventLoop()
-            directory = try scratchDirectory()
+            directory = try makeTemporaryDirectory()
         }
 
         deinit { removeTree(directory) }

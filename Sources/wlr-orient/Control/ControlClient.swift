@@ -49,10 +49,10 @@ final class ControlClient {
 
     static func connect(_ options: ConnectionOptions) -> Result<ControlClient, Failure> {
         guard let path = options.path else { return .failure(.noPath) }
-        guard withUnixSocketAddress(path, { _, _ in () }) != nil else { return .failure(.unreachable(path: path, why: "the path is too long for a socket")) }
+        guard let address = UnixSocketAddress(path) else { return .failure(.unreachable(path: path, why: "the path is too long for a socket")) }
         let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { return .failure(.unreachable(path: path, why: String(cString: strerror(errno)))) }
-        guard withUnixSocketAddress(path, { Glibc.connect(fd, $0, $1) }) == 0 else {
+        guard address.connect(fd) else {
             let code = errno
             close(fd)
             switch code {
