@@ -17,13 +17,17 @@ orientation every 1.5-3 s, drawn at random):
 Latency: from the write of a step's values to the compositor's first frame committed with the new
 transform (the host stamps it with CLOCK_MONOTONIC, the clock this script uses). Then the device
 lies still: wakeups per second of each rotator's processes (for iio-sensor-proxy: it, its client,
-its bus) right after the last turn (`idle`), and once it has been left alone for --still-before
-seconds (`left_alone`: a device on a desk; our sampling plan slows down after 60 s). Memory: resident set size of the daemon, and of iio-sensor-proxy + its bus (+ client).
+its bus) over the --idle-seconds right after the last turn (`idle`: the still minute, as
+benchmarks/quiet_device.py counts it; our sampling plan reads 3 times a second for the first
+5 s of it, then once), of which the first 5 s alone (`just_turned`), and over the --idle-seconds
+after that (`left_alone`: a device on a desk). Memory: resident set size of the daemon, and of
+iio-sensor-proxy + its bus (+ client).
 """
 import argparse
 import os
 import random
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -103,15 +107,21 @@ def turn(host, fake, dev, rng, steps, current):
     return latencies, missed, current
 
 
-def idle(pids, seconds, still_before):
-    """Wakeups per second right after the last turn, and after the device was left alone."""
-    before = usage(*pids)
+JUST_TURNED_S = 5.0
+
+
+def idle(pids, seconds):
+    """Wakeups per second over `seconds` right after the last turn, over the first 5 s of them,
+    and over `seconds` more (the device left alone)."""
+    start = usage(*pids)
+    time.sleep(JUST_TURNED_S)
+    first = usage(*pids)
+    time.sleep(seconds - JUST_TURNED_S)
+    minute = usage(*pids)
     time.sleep(seconds)
-    recent = (usage(*pids)[1] - before[1]) / seconds
-    time.sleep(max(0.0, still_before - seconds))
-    before = usage(*pids)
-    time.sleep(seconds)
-    return recent, (usage(*pids)[1] - before[1]) / seconds
+    alone = usage(*pids)
+    return ((minute[1] - start[1]) / seconds, (first[1] - start[1]) / JUST_TURNED_S,
+            (alone[1] - minute[1]) / seconds)
 
 
 def settle(host, fake, dev, pose, what):
@@ -137,11 +147,14 @@ def stop(procs):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--steps", type=int, default=15)
-    ap.add_argument("--idle-seconds", type=float, default=20)
-    ap.add_argument("--still-before", type=float, default=62)
+    ap.add_argument("--idle-seconds", type=float, default=60)
     ap.add_argument("--seed", type=int, default=1)
     a = ap.parse_args()
     rng = random.Random(a.seed)
+    missing = [tool for tool in ("iio-sensor-proxy", "monitor-sensor", "dbus-daemon", "stdbuf", "wlr-randr")
+               if shutil.which(tool) is None]
+    if missing:
+        sys.exit("daemon_vs_polling.py: %s not installed (scripts/install-deps.sh bench)" % ", ".join(missing))
 
     fake = FakeIIO()
     dev = fake.add_accel(udev={"IIO_SENSOR_PROXY_TYPE": "iio-poll-accel"})
@@ -155,7 +168,7 @@ def main():
         try:
             settle(host, fake, dev, "left-up", "the daemon")
             lat, missed, pose = turn(host, fake, dev, rng, a.steps, "left-up")
-            results["wlr_orient_daemon"] = (lat, missed, idle([daemon.pid], a.idle_seconds, a.still_before))
+            results["wlr_orient_daemon"] = (lat, missed, idle([daemon.pid], a.idle_seconds))
             daemon_rss = rss_kib(daemon.pid)
         finally:
             stop([daemon])
@@ -167,7 +180,7 @@ def main():
         try:
             settle(host, fake, dev, "normal", "rot8's model")
             lat, missed, pose = turn(host, fake, dev, rng, a.steps, "normal")
-            results["rot8_model"] = (lat, missed, idle([rot8.pid], a.idle_seconds, a.still_before))
+            results["rot8_model"] = (lat, missed, idle([rot8.pid], a.idle_seconds))
         finally:
             stop([rot8])
 
@@ -187,7 +200,7 @@ def main():
             procs += [monitor, client]
             settle(host, fake, dev, "right-up", "iio-sensor-proxy")
             lat, missed, pose = turn(host, fake, dev, rng, a.steps, "right-up")
-            results["iio_sensor_proxy"] = (lat, missed, idle([proxy.pid, monitor.pid, bus.pid], a.idle_seconds, a.still_before))
+            results["iio_sensor_proxy"] = (lat, missed, idle([proxy.pid, monitor.pid, bus.pid], a.idle_seconds))
             proxy_rss = rss_kib(proxy.pid) + rss_kib(bus.pid)
             monitor_rss = rss_kib(monitor.pid)
         finally:
@@ -201,7 +214,8 @@ def main():
         print("%s_latency_p95_ms=%.0f" % (name, percentile(lat, 95) if lat else float("nan")))
         print("%s_missed_steps=%d" % (name, missed))
         print("%s_idle_wakeups_per_s=%.2f" % (name, wakeups[0]))
-        print("%s_left_alone_wakeups_per_s=%.2f" % (name, wakeups[1]))
+        print("%s_just_turned_wakeups_per_s=%.2f" % (name, wakeups[1]))
+        print("%s_left_alone_wakeups_per_s=%.2f" % (name, wakeups[2]))
     print("wlr_orient_daemon_rss_kib=%d" % daemon_rss)
     print("iio_sensor_proxy_and_bus_rss_kib=%d" % proxy_rss)
     print("iio_sensor_proxy_client_monitor_sensor_rss_kib=%d" % monitor_rss)

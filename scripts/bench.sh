@@ -72,8 +72,8 @@ WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/watch_latency.py --
 echo "== transitions: ms per frame each kind adds on pixman, beside memcpy of three frames (same run)"
 /usr/bin/python3 benchmarks/transition_cost.py --turns 20
 
-echo "== daemon: step to transform applied beside rot8's model (500 ms polling) and iio-sensor-proxy; idle wakeups; memory"
-WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_vs_polling.py --steps 15
+echo "== daemon on a polled device: step to transform applied over 40 steps beside rot8's model (500 ms polling) and iio-sensor-proxy; idle wakeups over the still minute after; memory"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_vs_polling.py --steps 40
 
 echo "== daemon in phoc 0.24 at 1920x1200: step to transform applied with the shield (rotate, crossfade) beside the cut; CPU per frame; frames missed over 20 turns"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_shield.py --turns 20

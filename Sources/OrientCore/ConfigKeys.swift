@@ -134,6 +134,7 @@ extension ConfigKey {
         detection("held-hz", \.heldHz, 1...100, "a polled sensor's rate once the device is held still (Hz; at most rate-hz)"),
         detection("alone-hz", \.aloneHz, 1...100, "a polled sensor's rate once the device is left alone (Hz; at most held-hz)"),
         detection("alone-after-s", \.aloneAfterS, 0...86400, "how long the device must be left alone for alone-hz (s)"),
+        detection("alone-tolerance", \.aloneTolerance, 0...10, "how far a reading may move from the last one while the device is left alone (m/s²)"),
         detection("filter-ms", \.filterMs, 0...1000, "low-pass time constant (ms)"),
         detection("hysteresis-deg", \.hysteresisDeg, 0...40, "degrees past the 45° boundary before a change"),
         detection("flat-tilt-deg", \.flatTiltDeg, 30...89, "tilt beyond which the device lies flat (degrees)"),

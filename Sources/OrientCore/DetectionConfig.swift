@@ -4,12 +4,15 @@
 public struct DetectionConfig: Sendable, Hashable {
     /// The sampling rate asked of the sensor while the device moves, in Hz (slower once it is held: `heldHz`, `aloneHz`, and `SamplingPlan`).
     public var rateHz: Double = 25
-    /// A polled sensor's rate once the device is held still, in Hz (`SamplingPlan.idleHz`).
+    /// A polled sensor's rate once the device is held still, in Hz (`SamplingPlan.heldHz`).
     public var heldHz: Double = 3
     /// A polled sensor's rate once the device has been left alone for `aloneAfterS`, in Hz.
     public var aloneHz: Double = 1
     /// How long a device must be left alone before it is read at `aloneHz`, in seconds.
-    public var aloneAfterS: Double = 60
+    public var aloneAfterS: Double = 5
+    /// How far (m/s²) a reading may lie from the one before it for the device still to count
+    /// as left alone (beyond it, a hand moved it).
+    public var aloneTolerance: Double = 0.2
     /// Time constant of the low-pass filter on the gravity vector, in ms.
     public var filterMs: Double = 30
     /// How far past a 45° boundary the device must turn before the orientation changes, in degrees.

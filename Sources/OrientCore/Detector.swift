@@ -46,7 +46,7 @@ public struct Detector: Sendable {
     /// Readings beyond this magnitude (m/s², about 100 g) are dropped as impossible.
     public static let maxPlausible = 100 * standardGravity
     /// Readings further apart than this restart the filter (and the first after the gap is not
-    /// known to be still). It spans the slowest stage of the sampling plan (`SamplingPlan.stillHz`,
+    /// known to be still). It spans the slowest stage of the sampling plan (`SamplingPlan.aloneHz`,
     /// 1 Hz) with room to spare: a device left alone must stay quiet from one reading to the next.
     /// A turn between two such readings restarts the filter anyway (`turnedUnobserved`).
     public static let maxGap = 1.5
@@ -136,7 +136,8 @@ public struct Detector: Sendable {
     }
 
     /// Seconds since the detector last saw motion, acceleration or a change it had not yet
-    /// decided on: how long the device has been left alone (for `SamplingPlan`). The reading
+    /// decided on: how long it has had nothing to watch (for `SamplingPlan`, which also asks
+    /// whether a hand moved the device since). The reading
     /// that decides a change is not busy itself: it is one of a held device.
     public func quietFor(at t: Double) -> Double { t - lastBusy }
 

@@ -262,7 +262,7 @@ public final class OrientationSensor {
         }
         if let change = detector.add(v, at: t) { events.append(.change(change)) }
         if !accelerometer.info.buffered {
-            schedule.update(quietFor: detector.quietFor(at: t))
+            schedule.update(reading: v, at: t, quietFor: detector.quietFor(at: t))
         }
     }
 

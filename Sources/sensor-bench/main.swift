@@ -1,6 +1,6 @@
 // sensor-bench: wakeups per second of an idle session at default settings, while sampling
 // (just after the device was last moved, and once it has been left alone past the sampling
-// plan's `stillAfter`) and after the sensor is stopped (issue #4, point 5; issue #26). Run it where an accelerometer is
+// plan's `aloneAfter`) and after the sensor is stopped (issue #4, point 5; issue #26). Run it where an accelerometer is
 // visible (benchmarks/wakeups.py starts it under umockdev):
 //
 //   sensor-bench [SECONDS]
@@ -38,9 +38,9 @@ guard opened else {
 var c0 = contextSwitches()
 let sampling = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
 let samplingSwitches = contextSwitches() - c0
-// Left alone past the sampling plan's `stillAfter` (a device on a desk): the slowest stage.
+// Left alone past the sampling plan's `aloneAfter` (a device on a desk): the slowest stage.
 let plan = SamplingPlan(DetectionConfig())
-PollLoop.run(sensor, until: monotonicSeconds() + max(0, plan.stillAfter - seconds), shouldStop: { false }) { _ in }
+PollLoop.run(sensor, until: monotonicSeconds() + max(0, plan.aloneAfter - seconds), shouldStop: { false }) { _ in }
 c0 = contextSwitches()
 let alone = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
 let aloneSwitches = contextSwitches() - c0
@@ -50,7 +50,7 @@ c0 = contextSwitches()
 let stopped = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
 let stoppedSwitches = contextSwitches() - c0
 
-print("idle_rate_hz=\(plan.idleHz)")
+print("idle_rate_hz=\(plan.heldHz)")
 print("left_alone_rate_hz=\(aloneRate)")
 print(String(format: "idle_sampling_wakeups_per_s=%.2f", Double(sampling) / seconds))
 print(String(format: "idle_sampling_context_switches_per_s=%.2f", Double(samplingSwitches) / seconds))

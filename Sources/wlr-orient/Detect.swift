@@ -31,12 +31,8 @@ struct Detect: ParsableCommand {
     @Flag(help: "Also print each change's diagnostics (tilt, angle, posture) on standard error.")
     var explain = false
 
-    // For benchmarks/idle_schedule.py, which chooses the sampling plan's defaults by measurement:
-    // the plan to replay with (over the config's held-hz, alone-hz and alone-after-s), and how
-    // many readings it took.
-    @Option(help: .hidden) var idleHz: Double?
-    @Option(help: .hidden) var stillHz: Double?
-    @Option(help: .hidden) var stillAfter: Double?
+    // For benchmarks/idle_schedule.py, which chooses the sampling plan's defaults by measurement
+    // (each plan a config's [detection]): how many readings the live schedule took.
     @Flag(help: .hidden) var countReadings = false
 
     func run() throws {
@@ -64,10 +60,7 @@ struct Detect: ParsableCommand {
             case .success(let trace):
                 if traces.count > 1 { emit("{\"trace\": \(jsonString(path))}") }
                 var detector = Detector(config: detection)
-                let standard = SamplingPlan(detection)
-                var schedule = PolledSchedule(plan: SamplingPlan(
-                    activeHz: detection.rateHz, idleHz: idleHz ?? standard.idleHz,
-                    stillHz: stillHz ?? standard.stillHz, stillAfter: stillAfter ?? standard.stillAfter))
+                var schedule = PolledSchedule(plan: SamplingPlan(detection))
                 var readings = 0
                 var due = -Double.infinity
                 for sample in trace.samples {
@@ -76,9 +69,10 @@ struct Detect: ParsableCommand {
                         guard sample.t >= due else { continue }
                     }
                     readings += 1
-                    let change = detector.add(trace.calibration.apply(sample), at: sample.t)
+                    let reading = trace.calibration.apply(sample)
+                    let change = detector.add(reading, at: sample.t)
                     if sampling == .live {
-                        schedule.update(quietFor: detector.quietFor(at: sample.t))
+                        schedule.update(reading: reading, at: sample.t, quietFor: detector.quietFor(at: sample.t))
                         due = schedule.next(after: due.isFinite ? due : sample.t, now: sample.t)
                     }
                     guard let change else { continue }

@@ -171,7 +171,7 @@ import Testing
             t += 1 / plan.rate(quietFor: d.quietFor(at: t))
         }
         #expect(d.felt == .normal)
-        #expect(plan.rate(quietFor: d.quietFor(at: t)) == plan.idleHz)
+        #expect(plan.rate(quietFor: d.quietFor(at: t)) == plan.heldHz)
         let turned = t
         var changes: [Detector.Change] = []
         var rates: [Double] = []
@@ -184,7 +184,7 @@ import Testing
         }
         #expect(orientations(changes) == [.leftUp])
         #expect(abs(try #require(changes.first).t - (turned + 2 / plan.activeHz)) < 1e-9)
-        #expect(rates == [plan.activeHz, plan.activeHz, plan.idleHz])
+        #expect(rates == [plan.activeHz, plan.activeHz, plan.heldHz])
     }
 
     /// A sensor read faster than it measures (or one that drops readings) spaces its readings

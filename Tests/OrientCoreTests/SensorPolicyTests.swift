@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import OrientCore
 
@@ -59,11 +60,29 @@ import Testing
         let plan = SamplingPlan(activeHz: 25)
         #expect(plan.rate(quietFor: 0) == 25)
         #expect(plan.rate(quietFor: 0.04) == 3)
-        #expect(plan.rate(quietFor: plan.stillAfter - 0.1) == 3)
-        #expect(plan.rate(quietFor: plan.stillAfter) == 1)   // left alone: slower still
-        #expect(SamplingPlan(activeHz: 2).rate(quietFor: 10) == 2)   // idle never faster than active
-        #expect(SamplingPlan(activeHz: 25, idleHz: 2, stillHz: 5).rate(quietFor: 100) == 2)   // nor still faster than idle
-        #expect(SamplingPlan(activeHz: 25, stillHz: 0.1).stillHz > 1 / Detector.maxGap)   // nor slower than the detector can follow
+        #expect(plan.rate(quietFor: plan.aloneAfter - 0.1) == 3)
+        #expect(plan.rate(quietFor: plan.aloneAfter) == 1)   // left alone: slower still
+        #expect(plan.rate(quietFor: 100, handledFor: plan.aloneAfter - 0.1) == 3)   // but not if a hand moved it
+        #expect(plan.rate(quietFor: 0, handledFor: 100) == 25)   // busy is busy
+        #expect(SamplingPlan(activeHz: 2).rate(quietFor: 5) == 2)   // held never faster than active
+        #expect(SamplingPlan(activeHz: 25, heldHz: 2, aloneHz: 5).rate(quietFor: 100) == 2)   // nor alone faster than held
+        #expect(SamplingPlan(activeHz: 25, aloneHz: 0.1).aloneHz > 1 / Detector.maxGap)   // nor slower than the detector can follow
+    }
+
+    /// Reads a device through a `PolledSchedule` for `seconds` from `t`, `pose(t)` giving each
+    /// reading; returns the rate after each reading, and where it left off.
+    private func follow(_ schedule: inout PolledSchedule, _ detector: inout Detector, from start: Double, for seconds: Double,
+                        _ pose: (Double) -> Vector3) -> (rates: [Double], end: Double) {
+        var t = start
+        var rates: [Double] = []
+        while t < start + seconds {
+            let v = pose(t)
+            _ = detector.add(v, at: t)
+            schedule.update(reading: v, at: t, quietFor: detector.quietFor(at: t))
+            rates.append(schedule.rateHz)
+            t = schedule.next(after: t, now: t)
+        }
+        return (rates, t)
     }
 
     /// A device left alone and read at the plan's slowest rate stays quiet from one reading to
@@ -72,16 +91,30 @@ import Testing
         let plan = SamplingPlan(activeHz: 25)
         var schedule = PolledSchedule(plan: plan)
         var d = Detector()
-        var t = 0.0
-        var rates: [Double] = []
-        while t < plan.stillAfter + 10 {
-            _ = d.add(MotionScript.reading(angle: 0, recline: 10), at: t)
-            schedule.update(quietFor: d.quietFor(at: t))
-            rates.append(schedule.rateHz)
-            t = schedule.next(after: t, now: t)
+        let (rates, _) = follow(&schedule, &d, from: 0, for: plan.aloneAfter + 10) { _ in MotionScript.reading(angle: 0, recline: 10) }
+        #expect(d.felt == .normal)
+        #expect(rates.suffix(5) == Array(repeating: plan.aloneHz, count: 5))
+    }
+
+    /// A hand never holds a device still: readings that wander by a degree or two from one to
+    /// the next keep it on the held stage, though the detector sees nothing to decide. Picked
+    /// up after lying still, it is read at the held rate again from the reading that shows it.
+    @Test func aDeviceInAHandIsNeverLeftAlone() {
+        let plan = SamplingPlan(activeHz: 25)
+        var schedule = PolledSchedule(plan: plan)
+        var d = Detector()
+        // Tremor and drift: the device wanders 2° about its pose, a little under 1 Hz.
+        let held = follow(&schedule, &d, from: 0, for: 3 * plan.aloneAfter) { t in
+            MotionScript.reading(angle: 2 * sin(5 * t), recline: 20 + 2 * cos(3 * t))
         }
         #expect(d.felt == .normal)
-        #expect(rates.suffix(5) == Array(repeating: plan.stillHz, count: 5))
+        #expect(held.rates.suffix(20) == Array(repeating: plan.heldHz, count: 20))
+        // Put down: still, so alone once aloneAfter has passed without a hand.
+        let down = follow(&schedule, &d, from: held.end, for: plan.aloneAfter + 3) { _ in MotionScript.reading(angle: 0, recline: 20) }
+        #expect(down.rates.last == plan.aloneHz)
+        // Tilted a few degrees (lifted): not a turn, but a hand.
+        let lifted = follow(&schedule, &d, from: down.end, for: 1) { _ in MotionScript.reading(angle: 0, recline: 24) }
+        #expect(lifted.rates.first == plan.heldHz)
     }
 
     @Test func theDetectorIsQuietOnlyWhenNothingMoves() {

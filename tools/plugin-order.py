@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""Writes the release plugin's symbol order (scripts/plugin-order.txt): the functions that a
+compositor with the plugin runs, which the release link places side by side (lld's
+--symbol-ordering-file), so that the pages the plugin touches in a compositor hold what it runs
+and not the rest of the Swift runtime and standard library linked into it (issue #26, point 3).
+
+    /usr/bin/python3 tools/plugin-order.py [--plugin SO] [--out FILE]
+
+Runs the reference host (build/wlr-orient-host) with the plugin built with its symbols
+(.build-static/release/libwlr-orient-plugin.so, as scripts/build-plugin.sh release leaves it)
+under valgrind's callgrind, on a fake accelerometer under umockdev, through what a session does:
+start-up, turns with each transition, a client declaring orientations over our protocol and one
+maximized, a lock, unlock, status and a reload over the control socket, a tablet left alone.
+Every function of the plugin's image that ran is listed, by its mangled name, sorted (so that the
+file changes only when what runs does). Run it after a change to what the plugin runs, and
+commit the file; a symbol no longer in the plugin is ignored by the linker, and a function that
+is not listed is only placed among the cold ones (benchmarks/rotation_latency.py measures what
+the plugin adds to the compositor's memory).
+"""
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
+import compositor  # noqa: E402
+from compositor import Client, Compositor, build_client  # noqa: E402
+from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
+
+POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
+
+
+def session(plugin, kind, out_file, scratch):
+    """Runs the host with `plugin` under callgrind through a session whose transitions are
+    `kind`; returns callgrind's output file."""
+    compositor.PLUGIN = plugin
+    fake = FakeIIO()
+    dev = fake.add_accel()
+    wrapper = ["valgrind", "--tool=callgrind", "--demangle=no", "--compress-strings=no", "--dump-instr=no",
+               "--dump-line=no", "--callgrind-out-file=" + out_file]
+    host = Compositor(fake, wrapper=wrapper, config='[transition]\nkind = "%s"\n' % kind)
+    try:
+        host.wait_frame(0, timeout=120)
+        env = host.client_env
+        client = Client(build_client(scratch), env, app_id="org.example.Reader", orientations=15)
+        client.roundtrip(timeout=60)
+        for raw, transform in POSES:
+            fake.set(dev, *raw)
+            host.wait_frame(transform, timeout=120)
+            time.sleep(2)   # the transition plays out
+        for args in (["lock", "portrait"], ["status", "--json"], ["unlock"], ["reload"], ["status"]):
+            subprocess.run([BIN] + args, env=env, capture_output=True, timeout=120)
+        client.stop()
+        time.sleep(5)   # left alone: what the idle plugin runs
+    finally:
+        host.stop()
+    return out_file
+
+
+def executed(callgrind_out, image):
+    """The functions of `image` that callgrind saw run."""
+    names = set()
+    current_object = None
+    with open(callgrind_out, errors="replace") as f:
+        for line in f:
+            if line.startswith("ob="):
+                current_object = line[3:].strip()
+            elif line.startswith("fn=") and current_object and os.path.basename(current_object) == image:
+                names.add(line[3:].strip())
+    return {n for n in names if n and not n.startswith("0x")}
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--plugin", default=os.path.join(ROOT, ".build-static", "release", "libwlr-orient-plugin.so"))
+    ap.add_argument("--out", default=os.path.join(ROOT, "scripts", "plugin-order.txt"))
+    a = ap.parse_args()
+    names = set()
+    with tempfile.TemporaryDirectory() as scratch:
+        for kind in ("rotate", "crossfade", "none"):
+            out = session(a.plugin, kind, os.path.join(scratch, "callgrind-%s.out" % kind), scratch)
+            names.update(executed(out, os.path.basename(a.plugin)))
+    names = sorted(names)
+    if len(names) < 100:
+        sys.exit("plugin-order.py: only %d functions of %s ran: was it built with its symbols?" % (len(names), a.plugin))
+    with open(a.out, "w") as f:
+        f.write("".join(n + "\n" for n in names))
+    print("plugin-order.py: %d functions -> %s" % (len(names), a.out))
+
+
+if __name__ == "__main__":
+    main()
