@@ -6,6 +6,13 @@ import PackageDescription
 /// (`WLR_ORIENT_WLROOTS`). Only the glue's C (Sources/CWlrGlue) reads its headers.
 let wlroots = Context.environment["WLR_ORIENT_WLROOTS"].flatMap { $0.isEmpty ? nil : $0 } ?? "wlroots"
 
+/// The modules linked into the plugin leave out _StringProcessing (regular expressions and the
+/// string searches built on them), which Swift imports into every module unless told not to: with
+/// the standard library linked into the plugin, it and _RegexParser were 0.8 MB of the plugin's
+/// code, kept whole by their conformances, and part of what the plugin adds to a compositor's
+/// memory (issue #26).
+let withoutStringProcessing: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
+
 let package = Package(
     name: "wlr-orient",
     products: [
@@ -21,7 +28,7 @@ let package = Package(
     ],
     targets: [
         // Every decision lives here: pure Swift, no C module, tested without wlroots.
-        .target(name: "OrientCore"),
+        .target(name: "OrientCore", swiftSettings: withoutStringProcessing),
         // Reading config.toml and state.toml (TOMLKit, Foundation): the CLI only. The plugin gets
         // both from the CLI (`wlr-orient plugin-inputs`), so no TOML parser runs in a compositor.
         .target(
@@ -34,13 +41,14 @@ let package = Package(
         // The shell's system layer, without Foundation: the clock, typed errors, files, Unix-socket
         // addresses, inotify watches, epoll sets, and sources on a libwayland event loop with the
         // one trampoline into Swift.
-        .target(name: "OrientSystem", dependencies: ["CEventLoop", "CLinux"]),
+        .target(name: "OrientSystem", dependencies: ["CEventLoop", "CLinux"], swiftSettings: withoutStringProcessing),
         // Linux headers that the Glibc module lacks (epoll).
         .systemLibrary(name: "CLinux"),
         // The sensor layer: libiio accelerometers and udev properties, sampled on the caller's loop.
         .target(
             name: "OrientSensor",
-            dependencies: ["OrientCore", "OrientSystem", "CIIO", "CUdev"]
+            dependencies: ["OrientCore", "OrientSystem", "CIIO", "CUdev"],
+            swiftSettings: withoutStringProcessing
         ),
         .systemLibrary(name: "CWlroots", pkgConfig: wlroots, providers: [.apt(["libwlroots-dev"])]),
         // json-c (as sway's IPC uses it): the plugin reads the control socket's JSON lines with it.
@@ -50,7 +58,8 @@ let package = Package(
         .target(name: "CEventLoop", linkerSettings: [.linkedLibrary("wayland-server")]),
         // What the plugin and the daemon both run on an event loop: the sensor, the control
         // socket, the config reloader and watcher, the state saver, the log.
-        .target(name: "OrientService", dependencies: ["OrientCore", "OrientSensor", "OrientSystem", "CEventLoop", "CJSONC"]),
+        .target(name: "OrientService", dependencies: ["OrientCore", "OrientSensor", "OrientSystem", "CEventLoop", "CJSONC"],
+                swiftSettings: withoutStringProcessing),
         // The plugin's one boundary with wlroots (include/orient_wlr.h, the same for every
         // release; what differs between releases is in its C files), plus the public header.
         .target(name: "CWlrGlue", dependencies: ["CWlroots", "CPixels"]),
@@ -61,6 +70,7 @@ let package = Package(
         .target(
             name: "WlrOrientPlugin",
             dependencies: ["OrientCore", "OrientSensor", "OrientService", "OrientSystem", "CEventLoop", "CWlrGlue"],
+            swiftSettings: withoutStringProcessing,
             // A Swift image cannot be unloaded (the runtime keeps pointers into its metadata, and its
             // globals live until exit): dlclose() leaves it loaded (DF_1_NODELETE).
             linkerSettings: [.unsafeFlags(["-Xlinker", "-z", "-Xlinker", "nodelete"])]

@@ -5,9 +5,12 @@
 #   scripts/build-plugin.sh [debug|release] [OUT]      (OUT: build)
 # release: the Swift runtime is linked in (-static-stdlib), so the plugin loads on a machine
 # without the Swift toolchain and adds less memory to the compositor (see docs/DEVELOPING.md);
-# only the C API is exported (scripts/plugin-exports.map), unused sections are dropped, and
-# relative relocations are packed (DT_RELR, glibc >= 2.36, lld): the loader no longer reads
-# 1.8 MB of relocation entries into the compositor at load;
+# only the C API is exported (scripts/plugin-exports.map), unused sections are dropped (each
+# function in a section of its own), relative relocations are packed (DT_RELR, glibc >= 2.36,
+# lld): the loader no longer reads 1.8 MB of relocation entries into the compositor at load; and
+# the functions a compositor runs are placed side by side (scripts/plugin-order.txt, written by
+# tools/plugin-order.py), so that the pages it touches hold them and not the rest of the
+# standard library (the kernel maps 64 KB around each page a process touches in a file);
 # debug: linked against the toolchain's runtime, for quick test builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -27,7 +30,9 @@ wlroots_version=$(pkg-config --modversion "$WLR_ORIENT_WLROOTS")
 if [ "$mode" = release ]; then
     flags=(-c release -Xswiftc -static-stdlib --scratch-path .build-static
            -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
-           -Xlinker --gc-sections -Xlinker "--version-script=$PWD/scripts/plugin-exports.map")
+           -Xlinker --gc-sections -Xlinker "--version-script=$PWD/scripts/plugin-exports.map"
+           -Xswiftc -Xfrontend -Xswiftc -function-sections
+           -Xlinker "--symbol-ordering-file=$PWD/scripts/plugin-order.txt" -Xlinker --no-warn-symbol-ordering)
 else
     flags=(-c debug)
 fi

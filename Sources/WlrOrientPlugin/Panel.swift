@@ -30,7 +30,10 @@ final class Panel {
     private let onDestroy: (Panel) -> Void
     private var failureLogged = false
 
-    init(output: OpaquePointer, onDestroy: @escaping (Panel) -> Void) {
+    private let loop: OpaquePointer?
+
+    init(output: OpaquePointer, loop: OpaquePointer?, onDestroy: @escaping (Panel) -> Void) {
+        self.loop = loop
         self.output = output
         self.name = String(cString: orient_wlr_output_name(output))
         self.onDestroy = onDestroy
@@ -56,6 +59,7 @@ final class Panel {
         if running.finished {
             transition = nil
         } else {
+            running.frameCommitted(loop: loop)
             // Every refresh gets a whole new frame while it runs (the layout under the old frame
             // changes everywhere), in compositors that render only their damage too.
             orient_wlr_output_damage_whole(output)

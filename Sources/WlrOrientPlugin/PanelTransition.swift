@@ -13,25 +13,52 @@ final class PanelTransition {
     /// For the frames in which it turns: a smaller copy in memory, turned on the CPU into a canvas
     /// that the renderer only scales up (pixman turns a picture at a high cost per pixel drawn;
     /// see pixels_picture in CPixels's header). Nil where the frame cannot be read on the CPU: then
-    /// the renderer turns the full texture.
-    private let turning: (picture: UnsafeMutablePointer<pixels_picture>, canvas: OpaquePointer)?
+    /// the renderer turns the full texture. Made once the first frame of the new transform is on
+    /// its way (`frameCommitted`), not before it: reading the old frame takes a millisecond or
+    /// more on a large panel, and the first frame shows the old one held still anyway.
+    private var turning: (picture: UnsafeMutablePointer<pixels_picture>, canvas: OpaquePointer)?
+    /// The old frame, locked until its smaller copy is made (a rotation only).
+    private var unread: OpaquePointer?
+    private let renderer: OpaquePointer
+    private var making: LoopSource?
     private(set) var run: TransitionRun
     /// The toplevels sent a configure for the new layout, with its serial: the old frame stays
     /// until each has committed it (or is gone, or hidden).
     private var awaited: [(surface: OpaquePointer, serial: UInt32)] = []
     private(set) var finished = false
     private(set) var frames = 0
-    /// How long taking the old frame took (milliseconds, outside the frames: in the sensor's event).
+    /// How long taking the old frame took (milliseconds, outside the frames: in the sensor's
+    /// event), and making the turning copy (after the first frame, on an idle of the loop).
     private let setUpMs: Double
+    private var turningSetUpMs = 0.0
 
     /// Takes the old frame; call before the transform changes, outside rendering (wlroots 0.15
     /// to 0.17 make no texture between wlr_renderer_begin and _end).
     init?(renderer: OpaquePointer, frame: OpaquePointer, run: TransitionRun) {
         guard let texture = orient_wlr_texture_from_buffer(renderer, frame) else { return nil }
         self.texture = texture
+        self.renderer = renderer
         self.run = run
-        turning = run.plan.kind == .rotate ? Self.turningCanvas(renderer: renderer, frame: frame) : nil
+        unread = run.plan.kind == .rotate ? orient_wlr_buffer_lock(frame) : nil
         setUpMs = monotonicMilliseconds() - run.startedAt
+    }
+
+    /// A frame of the panel was committed: once it carries the first frame of the transition,
+    /// the turning copy is made when the loop is next idle (after the host's own handlers of
+    /// that commit), outside rendering.
+    func frameCommitted(loop: OpaquePointer?) {
+        guard unread != nil, frames > 0, making == nil else { return }
+        making = LoopSource.idle(on: loop) { [unowned self] in makeTurning() }
+        if making == nil { makeTurning() }
+    }
+
+    private func makeTurning() {
+        guard let frame = unread else { return }
+        let started = monotonicMilliseconds()
+        if !finished { turning = Self.turningCanvas(renderer: renderer, frame: frame) }
+        orient_wlr_buffer_unlock(frame)
+        unread = nil
+        turningSetUpMs = monotonicMilliseconds() - started
     }
 
     private static func turningCanvas(renderer: OpaquePointer, frame: OpaquePointer)
@@ -48,6 +75,8 @@ final class PanelTransition {
     }
 
     deinit {
+        making?.remove()
+        orient_wlr_buffer_unlock(unread)
         orient_wlr_texture_destroy(texture)
         if let turning {
             glue_canvas_destroy(turning.canvas)
@@ -85,7 +114,7 @@ final class PanelTransition {
         var width: Int32 = 0, height: Int32 = 0
         orient_wlr_frame_size(frame, &width, &height)
         guard !finished else { return }
-        switch run.frame(at: now, clientsReady: clientsReady) {
+        switch run.frame(at: now, clientsReady: clientsReady, turningReady: unread == nil) {
         case .finished:
             finished = true
             report(ended: now, panel: name)
@@ -140,7 +169,8 @@ extension PanelTransition {
         func seconds(_ ms: Double) -> String { String(ms.rounded() / 1000) }
         Log.info("\(name): \(plan.kind.rawValue) transition began \(seconds(run.startedAt)) "
                  + "revealed \(run.revealedAt.map(seconds) ?? "-") ended \(seconds(now)) frames \(frames)"
-                 + " set-up \((setUpMs * 100).rounded() / 100) ms\(why)")
+                 + " set-up \((setUpMs * 100).rounded() / 100) ms"
+                 + (run.plan.kind == .rotate ? " turning copy \((turningSetUpMs * 100).rounded() / 100) ms" : "") + why)
     }
 }
 

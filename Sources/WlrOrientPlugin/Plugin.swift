@@ -183,7 +183,7 @@ final class Plugin {
         guard let output, !panels.contains(where: { $0.output == output }) else { return }
         let name = String(cString: orient_wlr_output_name(output))
         guard controller.config.device.isBuiltInPanel(outputName: name) else { return }
-        let panel = Panel(output: output) { [unowned self] gone in
+        let panel = Panel(output: output, loop: wl_display_get_event_loop(host.display)) { [unowned self] gone in
             gone.detach()
             panels.removeAll { $0 === gone }
             mapPositionalDevices()

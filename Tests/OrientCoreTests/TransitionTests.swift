@@ -75,6 +75,23 @@ import Testing
         #expect(run.revealedAt == 1150)
     }
 
+    /// The plugin makes the picture a rotation turns after the first frame of the new transform
+    /// (so that frame waits for nothing): a half turn, which waits for no client, and a quarter
+    /// turn whose clients are ready hold the old frame still until it is made; a cross-fade needs
+    /// no such picture.
+    @Test func aRotationIsHeldUntilItsTurningPictureIsMade() {
+        var half = TransitionRun(plan: rotate, from: .normal, to: .rotated180, at: 0)
+        #expect(half.frame(at: 16, clientsReady: false, turningReady: false) == .old(.held))
+        guard case .old(let moved) = half.frame(at: 32, clientsReady: false, turningReady: true) else { Issue.record("finished"); return }
+        #expect(moved.angle > 0 && half.revealedAt == 16)
+        var quarter = TransitionRun(plan: rotate, from: .normal, to: .rotated90, at: 0)
+        #expect(quarter.frame(at: 400, clientsReady: true, turningReady: false) == .old(.held), "not even past the timeout")
+        var fade = TransitionRun(plan: TransitionPlan(kind: .crossfade, durationMs: 250, curve: .linear, timeoutMs: 300),
+                                 from: .normal, to: .rotated180, at: 0)
+        guard case .old(let faded) = fade.frame(at: 16, clientsReady: false, turningReady: false) else { Issue.record("finished"); return }
+        #expect(faded.alpha < 1)
+    }
+
     @Test func aClientHasAnsweredOnceItCommittedTheConfigureOrIsHidden() {
         #expect(!TransitionRun.clientAnswered(awaited: 7, committed: 6, mapped: true, everConfigured: true))
         #expect(TransitionRun.clientAnswered(awaited: 7, committed: 7, mapped: true, everConfigured: true))

@@ -18,12 +18,23 @@ public struct AccelerometerCandidate: Sendable, Hashable {
 
     /// In the display (lid) half of a 2-in-1, as far as the system says.
     public var isInDisplay: Bool {
-        ["display", "lid"].contains(location?.lowercased() ?? "") || (label?.lowercased().contains("display") ?? false)
+        ["display", "lid"].contains(location?.lowercased() ?? "") || (label?.lowercased().includes("display") ?? false)
     }
 
     /// In the keyboard base of a 2-in-1: its readings say nothing about the screen.
     public var isInBase: Bool {
-        location?.lowercased() == "base" || (label?.lowercased().contains("base") ?? false)
+        location?.lowercased() == "base" || (label?.lowercased().includes("base") ?? false)
+    }
+}
+
+extension String {
+    /// Whether `part` occurs in this string, byte for byte. (The standard library's
+    /// `contains(_:)` for strings lives in _StringProcessing, which the plugin does not link:
+    /// see Package.swift.)
+    func includes(_ part: String) -> Bool {
+        let whole = Array(utf8), part = Array(part.utf8)
+        guard whole.count >= part.count else { return false }
+        return (0...(whole.count - part.count)).contains { whole[$0..<($0 + part.count)].elementsEqual(part) }
     }
 }
 

@@ -47,11 +47,15 @@ public struct TransitionRun: Sendable {
     }
 
     /// The frame at `now`. `clientsReady`: every client in front has committed its new size.
-    public mutating func frame(at now: Double, clientsReady: Bool) -> TransitionFrame {
+    /// `turningReady`: the picture a rotation turns is made (the plugin makes it after the first
+    /// frame, so that the first frame of the new transform waits for nothing); until then the
+    /// old frame is held, whatever the clients and the timeout say.
+    public mutating func frame(at now: Double, clientsReady: Bool, turningReady: Bool = true) -> TransitionFrame {
         defer { lastFrameAt = max(lastFrameAt, now) }
         if revealedAt == nil {
             let timedOut = now - startedAt >= Double(max(plan.timeoutMs, 0))
             guard clientsReady || !waitsForClients || timedOut else { return .old(.held) }
+            guard turningReady || plan.kind != .rotate else { return .old(.held) }
             // The reveal counts from the frame before, so the first frame it shows has moved;
             // at most one frame (60 Hz) before, where nothing was drawn while it was held (the
             // daemon's shield wakes once at the end of its hold).
