@@ -5,10 +5,12 @@
 
 Drives the fake accelerometer through N rotations and measures, for each, the time from the
 sensor sample that completed the decision (the plugin logs its monotonic time) to the first
-frame the host commits with the new transform (the host prints its monotonic time), and how
-that time divides: up to the start of the refresh that draws the turned frame (the plugin's
-decision and commit, and the wait for the host's refresh), and the host's own drawing of it
-(pixman, which grows with the panel's size: --size). Then the memory of the idle host with and
+frame committed with the new transform (the host prints its monotonic time). With a transition,
+that frame is the old one held still, and the plugin's commit of the transform carries it
+(drawn unmoved into a frame of the output's own); counted as `first_frames_carried`. Where
+the host draws it instead (a cut, or a frame still pending on the output), the time up to the
+start of that refresh is reported too (the rest is the host's own pixman drawing, which grows
+with the panel's size: --size). Then the memory of the idle host with and
 without the plugin, from /proc/PID/smaps_rollup: resident (RSS), proportional (PSS) and
 private (clean + dirty) sizes, and of the private part the dirty pages (what cannot be dropped
 and read again from the files). Prints named numbers.
@@ -68,21 +70,28 @@ def main():
     fake = FakeIIO()
     dev = fake.add_accel()
     host = Compositor(fake, size=a.size, extra_args=["--debug"])
-    to_frame, to_refresh = [], []
+    to_frame, to_refresh, carried = [], [], 0
     try:
         host.wait_frame(0)
         for i in range(a.rotations):
             raw, transform = POSES[i % len(POSES)]
             fake.set(dev, *raw)
             sample = float(host.log.wait(r"decision \S+ from the sample read at ([\d.]+) s").group(1))
-            m = host.out.wait(r"^frame \d+ \d+ transform %d at ([\d.]+) rendered from ([\d.]+)" % transform)
+            m = host.out.wait(r"^frame \d+ \d+ transform %d at ([\d.]+) (?:rendered from ([\d.]+)|committed with the transform)"
+                              % transform)
             to_frame.append((float(m.group(1)) - sample) * 1000)
-            to_refresh.append((float(m.group(2)) - sample) * 1000)
+            if m.group(2) is None:
+                carried += 1
+            else:
+                to_refresh.append((float(m.group(2)) - sample) * 1000)
     finally:
         host.stop()
     print("rotations=%d" % len(to_frame))
     print("panel=%s" % a.size)
+    print("first_frames_carried=%d" % carried)
     for name, values in (("sample_to_frame", to_frame), ("sample_to_refresh_start", to_refresh)):
+        if not values:
+            continue
         values.sort()
         print("%s_median_ms=%.2f" % (name, statistics.median(values)))
         print("%s_p95_ms=%.2f" % (name, values[int(0.95 * (len(values) - 1))]))

@@ -25,7 +25,7 @@ from compositor import Client, Compositor, build_client  # noqa: E402
 from fakeiio import LEFT_UP, NORMAL, ROOT, FakeIIO  # noqa: E402
 from stats import percentile  # noqa: E402
 
-SPAN = r"transition began (\S+) revealed \S+ ended (\S+) frames \d+ set-up (\S+) ms"
+SPAN = r"transition began (\S+) revealed \S+ ended (\S+) frames \d+ set-up (\S+) ms(?: turning copy (\S+) ms)?"
 
 
 def measure(client, plugin, size, kind, turns, scratch, curve=None):
@@ -41,12 +41,14 @@ def measure(client, plugin, size, kind, turns, scratch, curve=None):
         host.out.wait(r"^focused card$")
         memcpy = host.command("memcpy-bench 200", r"^memcpy-3-frames-ms (\S+) (\S+)")
         host.command("record start times", r"^recording$")
-        spans, set_ups = [], []
+        spans, set_ups, copies = [], [], []
         for i in range(turns):
             fake.set(dev, *(LEFT_UP if i % 2 == 0 else NORMAL))
             m = host.log.wait(SPAN, timeout=10)
             spans.append((float(m.group(1)), float(m.group(2))))
             set_ups.append(float(m.group(3)))
+            if m.group(4) is not None:
+                copies.append(float(m.group(4)))
         out = os.path.join(scratch, "%s-%s" % (kind, size))
         host.command("record stop " + out, r"^recorded ")
         wall, cpu = [], []
@@ -59,7 +61,7 @@ def measure(client, plugin, size, kind, turns, scratch, curve=None):
                 if any(begin <= t + 0.0005 and t < end - 0.0005 for begin, end in spans):
                     wall.append(float(row["orient_ms"]))
                     cpu.append(float(row["orient_cpu_ms"]))
-        return wall, cpu, float(memcpy.group(1)), set_ups
+        return wall, cpu, float(memcpy.group(1)), set_ups, copies
     finally:
         if card:
             card.stop()
@@ -76,7 +78,7 @@ def main():
         client = build_client(scratch)
         for size in ("1920x1200", "2560x1600"):
             for kind in ("rotate", "crossfade"):
-                wall, cpu, memcpy, set_ups = measure(client, a.plugin, size, kind, a.turns, scratch)
+                wall, cpu, memcpy, set_ups, copies = measure(client, a.plugin, size, kind, a.turns, scratch)
                 name = "transition_%s_%s" % (kind, size)
                 print("%s_frames=%d" % (name, len(wall)))
                 print("%s_median_ms=%.3f" % (name, statistics.median(wall)))
@@ -88,6 +90,10 @@ def main():
                 # Taking the old frame, once per transition, in the sensor's event (not in a frame).
                 print("%s_set_up_median_ms=%.3f" % (name, statistics.median(set_ups)))
                 print("%s_set_up_max_ms=%.3f" % (name, max(set_ups)))
+                if copies:
+                    # A rotation's smaller copy of the old frame, on an idle after its first frame.
+                    print("%s_turning_copy_median_ms=%.3f" % (name, statistics.median(copies)))
+                    print("%s_turning_copy_max_ms=%.3f" % (name, max(copies)))
                 sys.stdout.flush()
     finally:
         shutil.rmtree(scratch, ignore_errors=True)

@@ -76,10 +76,7 @@ int orient_wlr_output_transform(struct wlr_output *output) {
 
 /* --- Changing it --- */
 
-bool orient_wlr_output_set_transform(struct wlr_output *output, int transform) {
-	if (output == NULL || transform < 0 || transform > 7) {
-		return false;
-	}
+static bool commit_transform(struct wlr_output *output, int transform) {
 #if ORIENT_WLR_AT_LEAST(0, 17)
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
@@ -96,6 +93,58 @@ bool orient_wlr_output_set_transform(struct wlr_output *output, int transform) {
 	}
 	return true;
 #endif
+}
+
+/* The transform with a frame of the output's own in which `shown` (a texture of the output's
+ * size) is drawn unmoved: the panel's pixels stay as they were, now under the new transform. */
+static bool commit_transform_showing(struct wlr_output *output, int transform, struct wlr_texture *shown) {
+#if ORIENT_WLR_AT_LEAST(0, 17)
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_transform(&state, (enum wl_output_transform)transform);
+#if ORIENT_WLR_AT_LEAST(0, 19)
+	struct wlr_render_pass *pass = wlr_output_begin_render_pass(output, &state, NULL);
+#else
+	struct wlr_render_pass *pass = wlr_output_begin_render_pass(output, &state, NULL, NULL);
+#endif
+	bool ok = pass != NULL && state.buffer != NULL;
+	if (pass != NULL) {
+		struct wlr_render_texture_options options = { .texture = shown };
+		if (state.buffer != NULL) {
+			options.dst_box = (struct wlr_box){ .width = state.buffer->width, .height = state.buffer->height };
+		}
+#if ORIENT_WLR_AT_LEAST(0, 18)
+		options.blend_mode = WLR_RENDER_BLEND_MODE_NONE;
+#endif
+		wlr_render_pass_add_texture(pass, &options);
+		ok = wlr_render_pass_submit(pass) && ok && wlr_output_test_state(output, &state) &&
+			wlr_output_commit_state(output, &state);
+	}
+	wlr_output_state_finish(&state);
+	return ok;
+#else
+	if (output->renderer == NULL || !wlr_output_attach_render(output, NULL)) {
+		wlr_output_rollback(output);
+		return false;
+	}
+	wlr_renderer_begin(output->renderer, output->width, output->height);
+	const float unmoved[9] = { (float)output->width, 0, 0, 0, (float)output->height, 0, 0, 0, 1 };
+	bool drawn = wlr_render_texture_with_matrix(output->renderer, shown, unmoved, 1.0f);
+	wlr_renderer_end(output->renderer);
+	wlr_output_set_transform(output, (enum wl_output_transform)transform);
+	if (!drawn || !wlr_output_test(output) || !wlr_output_commit(output)) {
+		wlr_output_rollback(output);
+		return false;
+	}
+	return true;
+#endif
+}
+
+bool orient_wlr_output_set_transform(struct wlr_output *output, int transform, struct wlr_texture *shown) {
+	if (output == NULL || transform < 0 || transform > 7) {
+		return false;
+	}
+	return (shown != NULL && commit_transform_showing(output, transform, shown)) || commit_transform(output, transform);
 }
 
 void orient_wlr_output_schedule_frame(struct wlr_output *output) {

@@ -5,7 +5,9 @@ import OrientSystem
 
 /// Writes state.toml on a thread of its own, so that a save (an fsync on a slow disk) never
 /// delays a rotation on the compositor's thread. Only the latest state is written: saves asked
-/// for while one is running collapse into one. Failures come back to the event loop through a
+/// for while one is running collapse into one, and so do those asked for within `settleMs` of
+/// the first: the turn that asks for a save is still being drawn then, and on a machine with few
+/// cores the writing thread would take the CPU from the compositor's first frame of it. Failures come back to the event loop through a
 /// pipe and are logged there (a compositor's log handler need not be thread-safe).
 public final class StateSaver: @unchecked Sendable {
     private let file: StateFile
@@ -25,7 +27,11 @@ public final class StateSaver: @unchecked Sendable {
     public init(file: StateFile, loop: OpaquePointer?) {
         self.file = file
         pthread_mutex_init(mutex, nil)
-        pthread_cond_init(wake, nil)
+        var monotonic = pthread_condattr_t()
+        pthread_condattr_init(&monotonic)
+        pthread_condattr_setclock(&monotonic, CLOCK_MONOTONIC)
+        pthread_cond_init(wake, &monotonic)
+        pthread_condattr_destroy(&monotonic)
         var fds: [Int32] = [-1, -1]
         if glue_pipe_cloexec(&fds) == 0 {
             _ = fcntl(fds[0], F_SETFL, O_NONBLOCK)
@@ -79,10 +85,19 @@ public final class StateSaver: @unchecked Sendable {
         mutex.deallocate()
     }
 
+    /// How long a save waits for others (and for the frame of the turn that asked for it).
+    static let settleMs = 100
+
     private func run() {
         while true {
             pthread_mutex_lock(mutex)
             while pending == nil, !stopping { pthread_cond_wait(wake, mutex) }
+            var deadline = timespec()
+            clock_gettime(CLOCK_MONOTONIC, &deadline)
+            deadline.tv_nsec += Self.settleMs * 1_000_000
+            deadline.tv_sec += deadline.tv_nsec / 1_000_000_000
+            deadline.tv_nsec %= 1_000_000_000
+            while !stopping, pthread_cond_timedwait(wake, mutex, &deadline) != ETIMEDOUT {}
             let state = pending
             pending = nil
             let stop = stopping

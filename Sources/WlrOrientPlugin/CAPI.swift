@@ -8,14 +8,9 @@ import OrientService
 public func wlr_orient_create(_ host: UnsafePointer<wlr_orient_host>?) -> UnsafeMutablePointer<wlr_orient>? {
     // Our lines go to the compositor's log, which keeps debug lines at its own verbosity.
     Log.showDebug = true
-    Log.write = { level, message in
-        switch level {
-        case .debug: glue_log(ORIENT_WLR_LOG_DEBUG, message)
-        case .info: glue_log(ORIENT_WLR_LOG_INFO, message)
-        case .error: glue_log(ORIENT_WLR_LOG_ERROR, message)
-        }
-    }
-    guard let host, let plugin = Plugin(host: host.pointee) else { return nil }
+    let log = CompositorLog()
+    Log.write = { level, message in log.write(level, message) }
+    guard let host, let plugin = Plugin(host: host.pointee, log: log) else { return nil }
     // The plugin lives until wlr_orient_destroy: the C struct holds the retained reference.
     let impl = Unmanaged.passRetained(plugin).toOpaque()
     glue_orient_set_impl(plugin.orient, impl)

@@ -74,9 +74,11 @@ final class Panel {
     }
 
     /// Sets the transform for `orientation`: tested, then committed; a failure is logged once.
-    func show(_ orientation: Orientation) -> Bool {
+    /// `showing`: a texture of the frame the panel shows, which the commit carries drawn unmoved
+    /// (the first frame of a transition that begins with the old frame).
+    func show(_ orientation: Orientation, showing: OpaquePointer?) -> Bool {
         guard orientation != current else { return false }
-        guard orient_wlr_output_set_transform(output, orientation.outputTransform.rawValue) else {
+        guard orient_wlr_output_set_transform(output, orientation.outputTransform.rawValue, showing) else {
             if !failureLogged {
                 Log.error("\(name): the output refused transform \(orientation.outputTransform) for \(orientation.rawValue); staying \(current.rawValue)")
                 failureLogged = true

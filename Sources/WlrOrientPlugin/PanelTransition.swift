@@ -10,6 +10,8 @@ import OrientSystem
 /// `wlr_orient_render_output_state`), through the renderer's own API (pixman and GLES2 alike).
 final class PanelTransition {
     private let texture: OpaquePointer
+    /// The old frame, as a texture.
+    var oldFrame: OpaquePointer { texture }
     /// For the frames in which it turns: a smaller copy in memory, turned on the CPU into a canvas
     /// that the renderer only scales up (pixman turns a picture at a high cost per pixel drawn;
     /// see pixels_picture in CPixels's header). Nil where the frame cannot be read on the CPU: then

@@ -26,12 +26,15 @@ final class Plugin {
     /// destroyed before we are).
     private var watches: [Watch] = []
 
-    init?(host: wlr_orient_host) {
+    private let log: CompositorLog
+
+    init?(host: wlr_orient_host, log: CompositorLog) {
         guard host.display != nil, host.backend != nil, host.output_layout != nil else {
             Log.error("wlr_orient_create: the host must give display, backend and output_layout")
             return nil
         }
         self.host = host
+        self.log = log
         // The TOML files are read by the CLI (`wlr-orient plugin-inputs`), never in the compositor:
         // a parser that aborts on bad input, and Foundation with it, stay out of this process.
         runner = ControllerRunner(configPath: host.config_path.map { String(cString: $0) })
@@ -42,6 +45,7 @@ final class Plugin {
     /// Hooks into the compositor: outputs, input devices, toplevels, focus, the event loop.
     func attach() {
         guard let loop = wl_display_get_event_loop(host.display) else { return }
+        log.attach(loop: loop)
         runner.attach(loop: loop, perform: { [unowned self] in perform($0) })
         // If the compositor destroys its display before calling wlr_orient_destroy, everything we
         // hooked (signals, event sources) is going away: unhook it now, while it exists.
@@ -103,6 +107,7 @@ final class Plugin {
         switches = []
         positionalDevices.forEach { $0.detach() }
         positionalDevices = []
+        log.detach()
     }
 
     // MARK: events in, commands out
@@ -134,7 +139,9 @@ final class Plugin {
             let run = TransitionRun(plan: plan, from: panel.transform, to: OutputTransform(for: orientation), at: monotonicMilliseconds())
             transition = PanelTransition(renderer: renderer, frame: frame, run: run)
         }
-        guard panel.show(orientation) else {
+        // The transform's commit is the transition's first frame where that is the old frame.
+        let first = transition.flatMap { $0.plan.beginsWithTheOldFrame ? $0.oldFrame : nil }
+        guard panel.show(orientation, showing: first) else {
             if panel.current != orientation { dispatch(.panelShowing(id, panel.current)) }
             return
         }

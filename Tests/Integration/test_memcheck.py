@@ -17,7 +17,7 @@ ROTATIONS = int(os.environ.get("WLR_ORIENT_MEMCHECK_ROTATIONS", "100"))
 CLIENTS = int(os.environ.get("WLR_ORIENT_MEMCHECK_CLIENTS", "20"))
 TRANSITIONS = int(os.environ.get("WLR_ORIENT_MEMCHECK_TRANSITIONS", "200"))
 POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
-SPAN = r"(\w+) transition began \S+ revealed \S+ ended \S+ frames \d+ set-up \S+ ms( \(gave way to another turn\))?$"
+SPAN = r"(\w+) transition began \S+ revealed \S+ ended \S+ frames \d+ set-up \S+ ms(?: turning copy \S+ ms)?( \(gave way to another turn\))?$"
 
 
 def under_valgrind(tmp_path, fake, extra_args=(), config=""):

@@ -184,6 +184,7 @@ struct host_output {
 	double orient_cpu_ms;          /* the same, in this thread's CPU time */
 	double presented;              /* when the frame being committed was presented */
 	double refresh_started;        /* when the refresh that commits it began (before the render) */
+	bool refreshing;               /* within that refresh: a commit now is this host's own frame */
 	bool recording, record_pixels;
 	struct recorded_frame *record; /* RECORD_MAX entries while recording */
 	int recorded;
@@ -534,7 +535,10 @@ static void output_refresh(struct host_output *o) {
 	 * a frame only after a commit or when asked for one, so while recording the host keeps the
 	 * steady refresh of a display with a timer of its own. */
 	o->refresh_started = monotonic_seconds();
-	if (!render_output(o) && o->recording && o->idle_count < RECORD_MAX) {
+	o->refreshing = true;
+	bool rendered = render_output(o);
+	o->refreshing = false;
+	if (!rendered && o->recording && o->idle_count < RECORD_MAX) {
 		o->idle[o->idle_count++] = monotonic_seconds();
 #if HOST_STATES
 		wl_event_source_timer_update(o->refresh, refresh_period_ms(o));
@@ -637,9 +641,15 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 		struct timespec now;
 		clock_gettime(CLOCK_MONOTONIC, &now);
 		/* "rendered from": when the refresh began, so that a benchmark can tell the time to the
-		 * frame from this host's own (pixman) drawing of it. */
-		printf("frame %d %d transform %d at %.6f rendered from %.6f\n", buffer->width, buffer->height,
-			o->output->transform, now.tv_sec + now.tv_nsec / 1e9, o->refresh_started);
+		 * frame from this host's own (pixman) drawing of it; "committed with the transform": the
+		 * plugin's commit of the transform carried the frame (the first of a transition). */
+		if (o->refreshing) {
+			printf("frame %d %d transform %d at %.6f rendered from %.6f\n", buffer->width, buffer->height,
+				o->output->transform, now.tv_sec + now.tv_nsec / 1e9, o->refresh_started);
+		} else {
+			printf("frame %d %d transform %d at %.6f committed with the transform\n", buffer->width,
+				buffer->height, o->output->transform, now.tv_sec + now.tv_nsec / 1e9);
+		}
 		fflush(stdout);
 	}
 }

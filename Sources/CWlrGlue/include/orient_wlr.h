@@ -83,8 +83,11 @@ const char *orient_wlr_output_name(struct wlr_output *output);
 void orient_wlr_output_size(struct wlr_output *output, int *width, int *height);
 /* Its wl_output transform (0 to 7). */
 int orient_wlr_output_transform(struct wlr_output *output);
-/* Tests a new transform, then commits it; false (and nothing changed) if either fails. */
-bool orient_wlr_output_set_transform(struct wlr_output *output, int transform);
+/* Tests a new transform, then commits it; false (and nothing changed) if either fails. With
+ * `shown` (a texture of the frame the output shows), the commit carries a new frame in which
+ * it is drawn unmoved, and so is the first frame under the new transform; where the output
+ * cannot take a frame now (one is still pending), the transform alone is committed. */
+bool orient_wlr_output_set_transform(struct wlr_output *output, int transform, struct wlr_texture *shown);
 void orient_wlr_output_schedule_frame(struct wlr_output *output);
 /* While held, every frame of the output is composited by the renderer: no client buffer is
  * scanned out directly (a transition draws into each frame). Holds are counted. */

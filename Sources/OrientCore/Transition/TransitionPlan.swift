@@ -12,6 +12,12 @@ public struct TransitionPlan: Sendable, Hashable {
         self.timeoutMs = timeoutMs
     }
 
+    /// Whether its first frame is the old frame itself, unmoved (a rotation and a cross-fade
+    /// hold it first; a cut shows the new layout at once): then the commit that changes the
+    /// transform carries the frame the panel shows, and is the first frame of the turn, with
+    /// nothing to draw before it.
+    public var beginsWithTheOldFrame: Bool { kind == .rotate || kind == .crossfade }
+
     /// What the choice looks at on the panel that turns.
     public struct Layout: Sendable, Hashable {
         /// The app in front is fullscreen or maximized.
