@@ -91,6 +91,13 @@ class Compositor:
         self.p.stdin.flush()
         return self.out.wait(answer, timeout)
 
+    def command_then(self, line, answer, then, timeout=10.0):
+        """A command whose effect may be reported before its answer (a turn it causes can carry
+        its first frame at once, while the host is still handling the command)."""
+        self.p.stdin.write(line + "\n")
+        self.p.stdin.flush()
+        self.out.wait_all([answer, then], timeout)
+
     def wait_frame(self, transform, timeout=10.0):
         """Waits for the first committed frame with this wl_output transform; returns (w, h)."""
         m = self.out.wait(r"^frame (\d+) (\d+) transform %d at " % transform, timeout)

@@ -85,13 +85,11 @@ def test_with_rotate_when_tablet_mode_the_panel_follows_the_device_only_while_th
         host.wait_frame(1)
         fake.set(dev, *BOTTOM_UP)
         host.wait_frame(2)
-        host.command("tablet-mode off", r"^tablet-mode off$")
+        host.command_then("tablet-mode off", r"^tablet-mode off$", r"^frame \d+ \d+ transform 0 at ")
         host.log.wait(r"laptop mode: the panel stays upright")
-        host.wait_frame(0)
         host.log.wait(r"not in tablet mode; the accelerometer is released")
         fake.set(dev, *LEFT_UP)  # turned while a laptop: nothing happens
-        host.command("tablet-mode on", r"^tablet-mode on$")
-        host.wait_frame(1)
+        host.command_then("tablet-mode on", r"^tablet-mode on$", r"^frame \d+ \d+ transform 1 at ")
     finally:
         assert host.stop() == 0
     assert frame_transforms(host) == [0, 1, 2, 0, 1], "the panel turned outside tablet mode"
