@@ -59,6 +59,8 @@ WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/sensor_vs_iio_senso
 echo "== plugin: sample to first frame with the new transform, over 100 rotations; resident memory it adds"
 bash scripts/build-plugin.sh release >/dev/null
 /usr/bin/python3 benchmarks/rotation_latency.py --rotations 100
+echo "== the floor under that memory: the least a plugin of this stack adds (libiio from C, the Swift runtime, both), beside the plugin"
+/usr/bin/python3 benchmarks/memory_floor.py --plugin build/libwlr-orient.so
 
 echo "== a device quiet when still (hysteresis): step to transform applied over 40 steps and idle wakeups over 60 s, plugin and daemon"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/quiet_device.py --steps 40 --idle-seconds 60
