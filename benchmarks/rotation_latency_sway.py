@@ -5,13 +5,16 @@
 
 The same measure as rotation_latency.py in the reference host: for each of N rotations of the
 fake accelerometer, the time from the sensor sample that completed the decision (the plugin's
-debug line, in monotonic time) to the first frame sway commits with the new transform (the
-preload's frame trace, $WLR_ORIENT_TRACE_FRAMES, in monotonic time). sway runs headless with
-pixman, as nobody (it refuses root), with `-d` so that the plugin's debug lines are printed.
-Prints named numbers; the bar is one refresh at 60 Hz.
+debug line, in monotonic time) to the first frame committed with the new transform (the
+preload's frame trace, $WLR_ORIENT_TRACE_FRAMES, in monotonic time), twice: with the default
+transition, whose first frame the plugin's commit of the transform carries (`sway_`), and with a
+cut (`kind = "none"`), whose first frame is sway's own next one (`sway_cut_`). sway runs
+headless with pixman, as nobody (it refuses root), with `-d` so that the plugin's debug lines
+are printed. Prints named numbers; the bar is one refresh at 60 Hz.
 """
 import argparse
 import os
+import re
 import statistics
 import sys
 
@@ -32,26 +35,40 @@ def main():
     scratch = os.path.join("/tmp", "wlr-orient-latency-sway")
     os.makedirs(scratch, exist_ok=True)
     client = build_client(scratch)
-    # No transition: the first frame with the new transform is the measure.
-    s = Session(lambda app, where: sway(app, where) + ["-d"], '[transition]\nkind = "none"\n', client,
-                extra_env={"WLR_ORIENT_TRACE_FRAMES": "1"})
+    for name, config in (("sway", ""), ("sway_cut", '[transition]\nkind = "none"\n')):
+        latencies = measure(client, config, a.rotations)
+        print("%s_rotations=%d" % (name, len(latencies)))
+        print("%s_sample_to_frame_median_ms=%.2f" % (name, statistics.median(latencies)))
+        print("%s_sample_to_frame_p95_ms=%.2f" % (name, percentile(latencies, 95)))
+        print("%s_sample_to_frame_max_ms=%.2f" % (name, max(latencies)))
+        sys.stdout.flush()
+    print("refresh_period_60hz_ms=16.67")
+
+
+def measure(client, config, rotations):
+    s = Session(lambda app, where: sway(app, where) + ["-d"], config, client, extra_env={"WLR_ORIENT_TRACE_FRAMES": "1"})
     latencies = []
     try:
         configure(s.out, timeout=30)
-        for i in range(a.rotations):
+        for i in range(rotations):
             raw, transform = POSES[i % len(POSES)]
             s.fake.set(s.dev, *raw)
-            sample = float(s.log.wait(r"decision \S+ from the sample read at ([\d.]+) s", timeout=15).group(1))
-            frame = float(s.log.wait(r"\[wlr-orient preload\] frame \S+ transform %d at ([\d.]+)" % transform,
-                                     timeout=15).group(1))
-            latencies.append((frame - sample) * 1000)
+            # Both lines share sway's standard error, in either order: the plugin writes its own
+            # lines once the loop is free again, after the frame the turn may carry.
+            found = {}
+            patterns = {"sample": r"decision \S+ from the sample read at ([\d.]+) s",
+                        "frame": r"\[wlr-orient preload\] frame \S+ transform %d at ([\d.]+)" % transform}
+            while len(found) < 2:
+                line = s.log.next(lambda line: any(re.search(p, line) for k, p in patterns.items() if k not in found),
+                                  15, " and ".join(patterns.values()))
+                for key, pattern in patterns.items():
+                    m = re.search(pattern, line)
+                    if m and key not in found:
+                        found[key] = float(m.group(1))
+            latencies.append((found["frame"] - found["sample"]) * 1000)
     finally:
         s.stop()
-    print("sway_rotations=%d" % len(latencies))
-    print("sway_sample_to_frame_median_ms=%.2f" % statistics.median(latencies))
-    print("sway_sample_to_frame_p95_ms=%.2f" % percentile(latencies, 95))
-    print("sway_sample_to_frame_max_ms=%.2f" % max(latencies))
-    print("refresh_period_60hz_ms=16.67")
+    return latencies
 
 
 if __name__ == "__main__":

@@ -141,7 +141,10 @@ final class Plugin {
         }
         // The transform's commit is the transition's first frame where that is the old frame.
         let first = transition.flatMap { $0.plan.beginsWithTheOldFrame ? $0.oldFrame : nil }
-        guard panel.show(orientation, showing: first) else {
+        committingTransform = true
+        let shown = panel.show(orientation, showing: first)
+        committingTransform = false
+        guard shown else {
             if panel.current != orientation { dispatch(.panelShowing(id, panel.current)) }
             return
         }
@@ -159,11 +162,16 @@ final class Plugin {
 
     /// Whether the host calls wlr_orient_render_output or _state (else there are no transitions).
     private var hostRenders = false
+    /// While a panel commits its new transform (and may draw that commit's frame itself).
+    private var committingTransform = false
 
     /// The host is making a frame of `output`: while a transition runs, it draws its part. `state`:
     /// the output state the host built (wlroots 0.17 on); nil: the renderer is between begin and
     /// end on the output's buffer (0.15 to 0.17).
     func renderOutput(_ output: OpaquePointer, state: OpaquePointer?) {
+        // Our own commit of a transform, drawing its first frame, is no frame of the host's
+        // (under `wlr-orient run` the preload sees the renderer end and the commit of it too).
+        guard !committingTransform else { return }
         hostRenders = true
         guard let panel = panels.first(where: { $0.output == output }), let transition = panel.transition, !transition.finished,
               let renderer = host.renderer else { return }
