@@ -1,5 +1,3 @@
-import CEventLoop
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -11,14 +9,14 @@ public final class ConfigReloader {
     private let loop: OpaquePointer?
     private let arguments: [String]
     private let done: (Result<PluginInputs, Problem>) -> Void
-    private var child: (pid: pid_t, fd: Int32)?
+    private var child: (pid: ProcessID, output: FileDescriptor)?
     private var output: [UInt8] = []
     private var source: LoopSource?
     private var timer: LoopSource?
     private var again = false
     /// Children that closed their output but had not exited yet, with when they started: reaped
     /// on the timer, and killed if they linger past the time-out.
-    private var unreaped: [(pid: pid_t, started: Double)] = []
+    private var unreaped: [(pid: ProcessID, started: Double)] = []
     private var started = 0.0
     private var stopping = false
 
@@ -36,11 +34,11 @@ public final class ConfigReloader {
         case .failure(let why):
             done(.failure(Problem("\(arguments[0]) plugin-inputs: \(why)")))
         case .success(let (pid, fd)):
-            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+            _ = fd.setNonBlocking()
             child = (pid, fd)
             started = monotonicSeconds()
             output = []
-            source = LoopSource.readable(fd, on: loop) { [unowned self] _ in readable() }
+            source = LoopSource.readable(fd.rawValue, on: loop) { [unowned self] _ in readable() }
             timer?.arm(milliseconds: PluginInputsReader.timeout)
         }
     }
@@ -49,10 +47,13 @@ public final class ConfigReloader {
         guard let (_, fd) = child else { return }
         var chunk = [UInt8](repeating: 0, count: 16384)
         while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN { return }
-            guard n > 0 else { return finish(complete: n == 0) }
+            let n: Int
+            switch chunk.withUnsafeMutableBytes({ fd.read(into: $0) }) {
+            case .success(let count) where count > 0: n = count
+            case .success: return finish(complete: true)
+            case .failure(let error) where error.wouldBlock: return
+            case .failure: return finish(complete: false)
+            }
             output += chunk[..<n]
             if output.count > PluginInputsReader.largestAnswer { return finish(complete: false) }
         }
@@ -66,9 +67,9 @@ public final class ConfigReloader {
         guard let (pid, fd) = child else { return }
         source?.remove()
         source = nil
-        close(fd)
+        fd.close()
         child = nil
-        if !complete { kill(pid, SIGKILL) }
+        if !complete { ChildProcess.stop(pid) }
         unreaped.append((pid, started))
         reap()
         if complete {
@@ -92,7 +93,7 @@ public final class ConfigReloader {
         let now = monotonicSeconds()
         unreaped.removeAll { child in
             if ChildProcess.reap(child.pid) != .running { return true }
-            if now - child.started > Double(PluginInputsReader.timeout) / 1000 { kill(child.pid, SIGKILL) }
+            if now - child.started > Double(PluginInputsReader.timeout) / 1000 { ChildProcess.stop(child.pid) }
             return false
         }
         if child == nil { timer?.arm(milliseconds: unreaped.isEmpty ? 0 : 10) }

@@ -1,5 +1,4 @@
 import CEventLoop
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -10,13 +9,13 @@ import OrientSystem
 public final class ControlServer {
     public let path: String
     private let loop: OpaquePointer?
-    private let uid = getuid()
-    private var listener: Int32 = -1
+    private let uid = UnixSocket.ownUser
+    private var listener: FileDescriptor?
     private var listenerSource: LoopSource?
     /// Out of file descriptors, accepting pauses for a moment instead of spinning on a listener
     /// that stays readable.
     private var acceptRetry: LoopSource?
-    private var connections: [Int32: Connection] = [:]
+    private var connections: [FileDescriptor: Connection] = [:]
     /// Carries out a request; returns the status after it.
     private let handle: (ControlRequest) -> ControllerStatus
     /// Changes announced while a request is carried out: sent after its reply, so that a client
@@ -24,7 +23,7 @@ public final class ControlServer {
     private var held: [ControllerStatus]?
 
     private final class Connection {
-        let fd: Int32
+        let fd: FileDescriptor
         var source: LoopSource?
         var input: [UInt8] = []
         var output: [UInt8] = []
@@ -32,7 +31,7 @@ public final class ControlServer {
         var watching = false
         /// Close once everything queued has been sent (after an error reply that ends it).
         var closing = false
-        init(fd: Int32) { self.fd = fd }
+        init(fd: FileDescriptor) { self.fd = fd }
         var pending: Int { output.count - sent }
     }
 
@@ -51,45 +50,22 @@ public final class ControlServer {
     }
 
     private func listen() -> Problem? {
-        guard let address = UnixSocketAddress(path) else { return Problem("\(path): too long for a socket path") }
-        listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
-        guard listener >= 0 else { return Problem("socket: \(String(cString: strerror(errno)))") }
-        var bound = address.bind(listener)
-        if !bound, errno == EADDRINUSE {
-            // A socket file is there. If nobody answers on it, a crashed compositor left it.
-            var info = stat()
-            guard lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFSOCK else {
-                close(listener)
-                listener = -1
-                return Problem("\(path): something that is not a socket is in the way; not touching it")
-            }
-            let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
-            // Only a refusal means nobody is there: a live server with a full backlog says EAGAIN.
-            let alive = probe >= 0 && (address.connect(probe) || errno != ECONNREFUSED)
-            if probe >= 0 { close(probe) }
-            guard !alive else { close(listener); listener = -1; return Problem("\(path): another compositor serves it") }
-            unlink(path)
-            bound = address.bind(listener)
+        switch UnixSocket.listen(at: path, backlog: 16) {
+        case .failure(.pathTooLong): return Problem("\(path): too long for a socket path")
+        case .failure(.notASocket): return Problem("\(path): something that is not a socket is in the way; not touching it")
+        case .failure(.served): return Problem("\(path): another compositor serves it")
+        case .failure(.system(let error)): return Problem("\(path): \(error.reason)")
+        case .success(let fd):
+            listener = fd
+            listenerSource = LoopSource.readable(fd.rawValue, on: loop) { [unowned self] _ in acceptAll() }
+            return nil
         }
-        // Only our user may connect: 0600 before anyone can (nothing is accepted before listen).
-        guard bound, chmod(path, 0o600) == 0, Glibc.listen(listener, 16) == 0 else {
-            let why = String(cString: strerror(errno))
-            close(listener)
-            listener = -1
-            return Problem("\(path): \(why)")
-        }
-        listenerSource = LoopSource.readable(listener, on: loop) { [unowned self] _ in acceptAll() }
-        return nil
     }
 
     /// Whether a live server answers at `path` (a refused connection means nobody is there: a
     /// live server with a full backlog says EAGAIN).
     public static func isServed(path: String) -> Bool {
-        guard let address = UnixSocketAddress(path) else { return false }
-        let probe = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue), 0)
-        guard probe >= 0 else { return false }
-        defer { close(probe) }
-        return address.connect(probe) || (errno != ECONNREFUSED && errno != ENOENT)
+        UnixSocket.isServed(path)
     }
 
     /// Closes every connection and the socket, and removes its file. Safe to call twice.
@@ -99,25 +75,29 @@ public final class ControlServer {
         listenerSource = nil
         acceptRetry?.remove()
         acceptRetry = nil
-        if listener >= 0 {
-            close(listener)
-            unlink(path)
+        if let listener {
+            listener.close()
+            UnixSocket.remove(path)
         }
-        listener = -1
+        listener = nil
     }
 
     // MARK: connections
 
     private func acceptAll() {
-        while true {
-            let fd = glue_accept(listener)
-            guard fd >= 0 else {
-                if errno == EMFILE || errno == ENFILE { pauseAccepting() }
+        while let listener {
+            let fd: FileDescriptor
+            switch UnixSocket.accept(on: listener) {
+            case .success(let accepted): fd = accepted
+            case .failure(let error):
+                if error.outOfDescriptors { pauseAccepting() }
                 return   // EAGAIN: all taken; anything else: next time
             }
-            var peer: uid_t = 0
-            guard glue_peer_uid(fd, &peer) == 0 else {
-                Log.error("control socket: refused a client whose uid cannot be known (\(String(cString: strerror(errno))))")
+            let peer: UInt32
+            switch UnixSocket.peerUser(of: fd) {
+            case .success(let user): peer = user
+            case .failure(let error):
+                Log.error("control socket: refused a client whose uid cannot be known (\(error.reason))")
                 refuse(fd, "permission denied: who you are cannot be known")
                 continue
             }
@@ -131,9 +111,9 @@ public final class ControlServer {
                 continue
             }
             let connection = Connection(fd: fd)
-            connection.source = LoopSource.readable(fd, on: loop) { [unowned self] mask in ready(fd: fd, mask: mask) }
+            connection.source = LoopSource.readable(fd.rawValue, on: loop) { [unowned self] mask in ready(fd: fd, mask: mask) }
             guard connection.source != nil else {
-                close(fd)   // the loop could not watch it (out of descriptors): not served, not kept
+                fd.close()   // the loop could not watch it (out of descriptors): not served, not kept
                 continue
             }
             connections[fd] = connection
@@ -158,13 +138,13 @@ public final class ControlServer {
     private func serving(_ c: Connection) -> Bool { connections[c.fd] === c }
 
     /// Tells a client it is not served (one try, never waiting) and closes it.
-    private func refuse(_ fd: Int32, _ message: String) {
+    private func refuse(_ fd: FileDescriptor, _ message: String) {
         let line = Array((ControlReply.error(message) + "\n").utf8)
-        _ = line.withUnsafeBytes { send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        close(fd)
+        _ = line.withUnsafeBytes { fd.send($0) }
+        fd.close()
     }
 
-    private func ready(fd: Int32, mask: UInt32) {
+    private func ready(fd: FileDescriptor, mask: UInt32) {
         guard let connection = connections[fd], !connection.closing else { return }
         if mask & UInt32(WL_EVENT_WRITABLE) != 0 { flush(connection) }
         if mask & UInt32(WL_EVENT_READABLE) != 0 || mask & UInt32(WL_EVENT_HANGUP | WL_EVENT_ERROR) != 0 {
@@ -178,10 +158,12 @@ public final class ControlServer {
         var chunk = [UInt8](repeating: 0, count: 4096)
         var budget = 64 * 1024
         while budget > 0, serving(c), !c.closing {
-            let n = chunk.withUnsafeMutableBytes { recv(c.fd, $0.baseAddress, $0.count, 0) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK { return }
-            guard n > 0 else { return drop(c) }   // end of file, or an error
+            let n: Int
+            switch chunk.withUnsafeMutableBytes({ c.fd.receive(into: $0) }) {
+            case .success(let count) where count > 0: n = count
+            case .failure(let error) where error.wouldBlock: return
+            default: return drop(c)   // end of file, or an error
+            }
             budget -= n
             c.input += chunk[..<n]
             while let newline = c.input.firstIndex(of: 10), !c.closing, serving(c) {
@@ -196,7 +178,7 @@ public final class ControlServer {
                 c.input = []
                 c.closing = true
                 let line = Array((ControlReply.error("request longer than \(ControlLimits.maxRequestBytes) bytes; closing") + "\n").utf8)
-                _ = line.withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+                _ = line.withUnsafeBytes { c.fd.send($0) }
                 return drop(c)
             }
         }
@@ -249,9 +231,8 @@ public final class ControlServer {
     private func flush(_ c: Connection) {
         guard serving(c) else { return }
         while c.sent < c.output.count {
-            let n = c.output[c.sent...].withUnsafeBytes { send(c.fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0, errno == EINTR { continue }
-            if n < 0, errno == EAGAIN || errno == EWOULDBLOCK {
+            let sent = c.output[c.sent...].withUnsafeBytes { c.fd.send($0) }
+            if case .failure(let error) = sent, error.wouldBlock {
                 // What was sent is let go of now, so that only the unread bytes are held.
                 if c.sent >= 64 * 1024 {
                     c.output.removeFirst(c.sent)
@@ -260,7 +241,7 @@ public final class ControlServer {
                 c.source?.watch(UInt32(WL_EVENT_READABLE | WL_EVENT_WRITABLE))
                 return
             }
-            guard n > 0 else { return drop(c) }
+            guard case .success(let n) = sent, n > 0 else { return drop(c) }
             c.sent += n
         }
         c.output.removeAll(keepingCapacity: c.output.count <= 64 * 1024)
@@ -274,6 +255,6 @@ public final class ControlServer {
         connections[c.fd] = nil
         c.source?.remove()
         c.source = nil
-        close(c.fd)
+        c.fd.close()
     }
 }

@@ -1,6 +1,6 @@
-import Glibc
 import OrientCore
 import OrientSensor
+import OrientSystem
 
 /// The controller and everything both hosts (the plugin inside a compositor, the daemon beside
 /// one) run around it on their event loop: the config read by `wlr-orient plugin-inputs` (again
@@ -144,7 +144,7 @@ public final class ControllerRunner {
 
     private static var userConfigFile: String {
         var environment: [String: String] = [:]
-        for key in ["HOME", "XDG_CONFIG_HOME"] { environment[key] = getenv(key).map { String(cString: $0) } }
+        for key in ["HOME", "XDG_CONFIG_HOME"] { environment[key] = environmentValue(key) }
         return XDGPaths(environment: environment).userConfigFile
     }
 
@@ -154,16 +154,15 @@ public final class ControllerRunner {
         guard let loop else { return }
         configWatcher?.stop()
         var file = watchedConfigFile
-        if !file.hasPrefix("/"), let cwd = getcwd(nil, 0) {
-            file = String(cString: cwd) + "/" + file
-            free(cwd)
+        if !file.hasPrefix("/"), let cwd = currentDirectory() {
+            file = cwd + "/" + file
         }
         configWatcher = ConfigWatcher(file: file, loop: loop) { [unowned self] in
             Log.info("config: \(file) changed; reading it again")
             reloader?.reload()
         }
         if configWatcher == nil {
-            Log.error("config: cannot watch \(file) (\(String(cString: strerror(errno)))); saving it goes unnoticed, `wlr-orient reload` reads it")
+            Log.error("config: cannot watch \(file) (\(SystemError.last("inotify").reason)); saving it goes unnoticed, `wlr-orient reload` reads it")
         }
     }
 
@@ -190,13 +189,13 @@ public final class ControllerRunner {
 
     /// The Wayland display this process is on: `$WAYLAND_DISPLAY`, else libwayland's default.
     public static var displayName: String {
-        getenv("WAYLAND_DISPLAY").map { String(cString: $0) } ?? "wayland-0"
+        environmentValue("WAYLAND_DISPLAY") ?? "wayland-0"
     }
 
     /// This display's control socket, `$XDG_RUNTIME_DIR/wlr-orient.<display>.sock`, or nil
     /// without `$XDG_RUNTIME_DIR`.
     public static var controlSocketPath: String? {
-        let runtime = getenv("XDG_RUNTIME_DIR").map { String(cString: $0) }
+        let runtime = environmentValue("XDG_RUNTIME_DIR")
         return ControlSocketPath.path(runtimeDirectory: runtime, display: displayName)
     }
 

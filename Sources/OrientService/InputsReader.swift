@@ -1,5 +1,3 @@
-import CEventLoop
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -20,13 +18,12 @@ public enum PluginInputsReader {
     /// (PREFIX/lib or PREFIX/lib/TRIPLET; so a copy staged under a DESTDIR finds its own), else
     /// `wlr-orient`, searched on `$PATH` when it runs.
     public static func helperPath() -> String {
-        if let env = getenv("WLR_ORIENT_HELPER"), env.pointee != 0 { return String(cString: env) }
-        if let name = glue_library_path() {
-            let library = String(cString: name)
+        if let helper = environmentValue("WLR_ORIENT_HELPER"), !helper.isEmpty { return helper }
+        if let library = loadedFromPath() {
             if let slash = library.lastIndex(of: "/") {
                 let directory = String(library[..<slash])
                 for candidate in [directory + "/wlr-orient", directory + "/../bin/wlr-orient",
-                                  directory + "/../../bin/wlr-orient"] where access(candidate, X_OK) == 0 {
+                                  directory + "/../../bin/wlr-orient"] where isExecutable(candidate) {
                     return candidate
                 }
             }
@@ -55,12 +52,12 @@ public enum PluginInputsReader {
 
     /// Starts `args` (searching `$PATH` for a bare name) with a pipe as its standard output;
     /// returns its pid and the pipe's read end (close-on-exec; the caller closes it).
-    static func spawn(_ args: [String]) -> Result<(pid: pid_t, output: Int32), Problem> {
+    static func spawn(_ args: [String]) -> Result<(pid: ProcessID, output: FileDescriptor), Problem> {
         switch ChildProcess.start(args) {
         case .success(let child):
             return .success((child.pid, child.output))
         case .failure(let error) where error.operation == "posix_spawnp":
-            return .failure(Problem("cannot start it (\(String(cString: strerror(error.errno))))"))
+            return .failure(Problem("cannot start it (\(error.reason))"))
         case .failure(let error):
             return .failure(Problem(error.description))
         }
@@ -68,28 +65,28 @@ public enum PluginInputsReader {
 
     /// Runs `args` and returns its standard output, waiting at most `timeout` (at start only).
     private static func run(_ args: [String]) -> Result<String, Problem> {
-        let pid: pid_t, readEnd: Int32
+        let pid: ProcessID, readEnd: FileDescriptor
         switch spawn(args) {
         case .failure(let why): return .failure(why)
         case .success(let child): (pid, readEnd) = child
         }
-        defer { close(readEnd) }
+        defer { readEnd.close() }
 
         var output: [UInt8] = []
         var buffer = [UInt8](repeating: 0, count: 4096)
         var finished = false
         let deadline = monotonicSeconds() + Double(timeout) / 1000
-        while true {
+        reading: while true {
             let left = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
-            var pfd = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-            let ready = poll(&pfd, 1, left)
-            if ready < 0, errno == EINTR { continue }
-            guard ready > 0 else { break }
-            let n = buffer.withUnsafeMutableBytes { Glibc.read(readEnd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                finished = n == 0
-                break
+            guard case .success(true) = readEnd.waitReadable(milliseconds: left) else { break }
+            let n: Int
+            switch buffer.withUnsafeMutableBytes({ readEnd.read(into: $0) }) {
+            case .success(let count) where count > 0: n = count
+            case .success:
+                finished = true   // the end of its output
+                break reading
+            case .failure:
+                break reading
             }
             output += buffer[..<n]
             if output.count > largestAnswer { break }   // something is wrong
@@ -122,30 +119,8 @@ public struct StateFile {
     public var path: String { directory + "/state.toml" }
 
     public func save(_ state: PersistentState) -> Result<Void, Problem> {
-        guard makeDirectories(directory) else { return .failure(Problem("cannot create \(directory): \(String(cString: strerror(errno)))")) }
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard fd >= 0 else { return .failure(Problem("cannot write \(temporary): \(String(cString: strerror(errno)))")) }
-        let bytes = Array(state.fileText.utf8)
-        let written = bytes.withUnsafeBytes { write(fd, $0.baseAddress, $0.count) }
-        let flushed = fsync(fd) == 0
-        close(fd)
-        guard written == bytes.count, flushed, rename(temporary, path) == 0 else {
-            let why = String(cString: strerror(errno))
-            unlink(temporary)
-            return .failure(Problem("cannot write \(path): \(why)"))
-        }
-        return .success(())
-    }
-
-    /// `mkdir -p`.
-    private func makeDirectories(_ path: String) -> Bool {
-        var built = ""
-        for part in path.split(separator: "/") {
-            built += "/" + part
-            if mkdir(built, 0o755) != 0, errno != EEXIST { return false }
-        }
-        return true
+        if case .failure(let error) = makeDirectories(directory) { return .failure(Problem("cannot create \(directory): \(error.reason)")) }
+        return writeFileAtomically(path, Array(state.fileText.utf8)).mapError { Problem("cannot write \(path): \($0.reason)") }
     }
 }
 

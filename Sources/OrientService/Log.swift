@@ -1,4 +1,4 @@
-import Glibc
+import OrientSystem
 
 /// Where the plugin and the daemon write their log lines. The plugin sends them to the
 /// compositor's log (wlr_log); the daemon writes them to standard error, where journald finds them.
@@ -9,8 +9,7 @@ public enum Log {
 
     /// Set once, before anything logs (the plugin when it is created).
     nonisolated(unsafe) public static var write: (Level, String) -> Void = { level, message in
-        let line = Array("wlr-orient: \(message)\n".utf8)
-        _ = line.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+        _ = FileDescriptor.standardError.writeAll(Array("wlr-orient: \(message)\n".utf8))
     }
 
     /// Whether debug lines are written at all (the plugin sets it: the compositor's log filters them).

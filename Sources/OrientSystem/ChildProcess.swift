@@ -1,13 +1,16 @@
 import CEventLoop
 import Glibc
 
+/// A process id.
+public typealias ProcessID = pid_t
+
 /// A program started with a pipe as its standard output, /dev/null as its input, and none of
 /// the caller's other descriptors (a compositor's DRM fds and sockets), whether or not they are
 /// close-on-exec.
 public struct ChildProcess: Sendable {
     public let pid: pid_t
     /// The read end of its standard output (close-on-exec; the caller closes it).
-    public let output: Int32
+    public let output: FileDescriptor
 
     /// Starts `arguments` (a bare name is searched on `$PATH`).
     public static func start(_ arguments: [String]) -> Result<ChildProcess, SystemError> {
@@ -32,7 +35,7 @@ public struct ChildProcess: Sendable {
             close(readEnd)
             return .failure(SystemError(operation: "posix_spawnp", errno: spawned))
         }
-        return .success(ChildProcess(pid: pid, output: readEnd))
+        return .success(ChildProcess(pid: pid, output: FileDescriptor(rawValue: readEnd)))
     }
 
     /// What waiting for a child found.
@@ -74,6 +77,11 @@ public struct ChildProcess: Sendable {
             exit = reap(pid)
         }
         return exit
+    }
+
+    /// Kills the child without waiting for it (`reap` collects it later).
+    public static func stop(_ pid: pid_t) {
+        _ = Glibc.kill(pid, SIGKILL)
     }
 
     /// Kills the child and waits for it (at once: SIGKILL cannot be refused).

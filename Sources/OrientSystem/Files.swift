@@ -23,3 +23,38 @@ public func directoryEntries(_ path: String) -> [String] {
     }
     return names
 }
+
+/// Whether `path` is a file this process may run.
+public func isExecutable(_ path: String) -> Bool {
+    access(path, X_OK) == 0
+}
+
+/// `mkdir -p`: `path` and the directories above it, as far as they are missing.
+public func makeDirectories(_ path: String) -> Result<Void, SystemError> {
+    var built = ""
+    for part in path.split(separator: "/") {
+        built += "/" + part
+        if mkdir(built, 0o755) != 0, errno != EEXIST { return .failure(SystemError(operation: "mkdir \(built)", errno: errno)) }
+    }
+    return .success(())
+}
+
+/// Writes `bytes` to `path` whole or not at all: a temporary file beside it, flushed to the disk,
+/// then renamed over it.
+public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Result<Void, SystemError> {
+    let temporary = path + ".tmp"
+    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+    guard fd >= 0 else { return .failure(SystemError(operation: "open \(temporary)", errno: errno)) }
+    let file = FileDescriptor(rawValue: fd)
+    let written = file.writeAll(bytes)
+    let flushed = fsync(fd) == 0 ? nil : SystemError(operation: "fsync", errno: errno)
+    file.close()
+    if case .failure(let error) = written { unlink(temporary); return .failure(error) }
+    if let flushed { unlink(temporary); return .failure(flushed) }
+    guard rename(temporary, path) == 0 else {
+        let error = SystemError(operation: "rename", errno: errno)
+        unlink(temporary)
+        return .failure(error)
+    }
+    return .success(())
+}

@@ -12,6 +12,30 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     }
 
     public var description: String {
-        "\(operation): \(String(cString: strerror(errno)))"
+        "\(operation): \(reason)"
     }
+
+    /// The error the last failed call of this thread left (for a call made through another
+    /// module, which says only that it failed).
+    public static func last(_ operation: String) -> SystemError {
+        SystemError(operation: operation, errno: Glibc.errno)
+    }
+
+    /// What the errno says, in the C library's words.
+    public var reason: String { String(cString: strerror(errno)) }
+
+    /// A non-blocking descriptor had nothing to give or take (EAGAIN).
+    public var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
+
+    /// Nothing is at the path (ENOENT).
+    public var noSuchFile: Bool { errno == ENOENT }
+
+    /// Nobody accepts connections at a socket (ECONNREFUSED).
+    public var refused: Bool { errno == ECONNREFUSED }
+
+    /// A path longer than the call takes (ENAMETOOLONG).
+    public var pathTooLong: Bool { errno == ENAMETOOLONG }
+
+    /// The process has no descriptor left to give (EMFILE, ENFILE).
+    public var outOfDescriptors: Bool { errno == EMFILE || errno == ENFILE }
 }

@@ -1,6 +1,5 @@
 import CEventLoop
 import CWlrGlue
-import Glibc
 import OrientCore
 import OrientSensor
 import OrientService
@@ -188,7 +187,7 @@ final class Plugin {
     private func startControlServer() {
         controlStart = nil
         if let path = runner.startControlServer(who: "this compositor") {
-            setenv(ControlSocketPath.variable, path, 1)
+            setEnvironmentValue(ControlSocketPath.variable, path)
         }
     }
 

@@ -47,18 +47,14 @@ import Testing
         // The system layer.
         "OrientSystem/ChildProcess.swift", "OrientSystem/Clock.swift", "OrientSystem/ForkedTrial.swift", "OrientSystem/DirectoryWatch.swift", "OrientSystem/FDSet.swift",
         "OrientSystem/Files.swift", "OrientSystem/PathWatch.swift", "OrientSystem/SystemError.swift",
-        "OrientSystem/UnixSocketAddress.swift",
+        "OrientSystem/UnixSocketAddress.swift", "OrientSystem/FileDescriptor.swift", "OrientSystem/UnixSocket.swift",
+        "OrientSystem/Threads.swift", "OrientSystem/Environment.swift",
         // libm for the core's geometry (sqrt, atan2...).
         "OrientCore/Detector.swift", "OrientCore/Sensor/ReadingMode.swift", "OrientCore/Transition/TransitionRun.swift",
         // The edges: libiio and sysfs, Wayland clients and evdev.
         "OrientSensor/Accelerometer.swift", "OrientSensor/IIO.swift", "OrientSensor/PollLoop.swift",
         "OrientDaemon/Daemon.swift", "OrientDaemon/Shield.swift", "OrientDaemon/TabletSwitches.swift",
-        "WlrOrientPlugin/Plugin.swift",
-        "wlr-orient-daemon/main.swift", "wlr-orient/Control/ControlClient.swift", "wlr-orient/SensorLoop.swift",
-        // Still to move into OrientSystem: processes, pipes, sockets, inotify, threads, the log's write.
-        "OrientService/ConfigReloader.swift", "OrientService/ControlServer.swift", "OrientService/ControllerRunner.swift",
-        "OrientService/InputsReader.swift", "OrientService/Log.swift",
-        "OrientService/StateSaver.swift",
+        "wlr-orient-daemon/main.swift", "wlr-orient/SensorLoop.swift",
     ]
 
     @Test func onlyTheSystemLayerAndTheCEdgesImportGlibc() throws {

@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -41,43 +40,43 @@ final class ControlClient {
         }
     }
 
-    private let fd: Int32
+    private let fd: FileDescriptor
     private var buffer: [UInt8] = []
 
-    private init(fd: Int32) { self.fd = fd }
-    deinit { close(fd) }
+    private init(fd: FileDescriptor) { self.fd = fd }
+    deinit { fd.close() }
 
     static func connect(_ options: ConnectionOptions) -> Result<ControlClient, Failure> {
         guard let path = options.path else { return .failure(.noPath) }
-        guard let address = UnixSocketAddress(path) else { return .failure(.unreachable(path: path, why: "the path is too long for a socket")) }
-        let fd = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue | SOCK_CLOEXEC.rawValue), 0)
-        guard fd >= 0 else { return .failure(.unreachable(path: path, why: String(cString: strerror(errno)))) }
-        guard address.connect(fd) else {
-            let code = errno
-            close(fd)
-            switch code {
-            case ENOENT: return .failure(.notRunning(path: path, why: "no such socket"))
-            case ECONNREFUSED: return .failure(.notRunning(path: path, why: "connection refused"))
-            default: return .failure(.unreachable(path: path, why: String(cString: strerror(code))))
-            }
+        switch UnixSocket.connect(to: path) {
+        case .success(let fd):
+            return .success(ControlClient(fd: fd))
+        case .failure(let error) where error.pathTooLong:
+            return .failure(.unreachable(path: path, why: "the path is too long for a socket"))
+        case .failure(let error) where error.noSuchFile:
+            return .failure(.notRunning(path: path, why: "no such socket"))
+        case .failure(let error) where error.refused:
+            return .failure(.notRunning(path: path, why: "connection refused"))
+        case .failure(let error):
+            return .failure(.unreachable(path: path, why: error.reason))
         }
-        return .success(ControlClient(fd: fd))
     }
 
     func send(_ request: ControlRequest) throws {
         let bytes = Array((request.json.serialized + "\n").utf8)
         var sent = 0
         while sent < bytes.count {
-            let n = bytes[sent...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else {
-                let why = String(cString: strerror(errno))
+            switch bytes[sent...].withUnsafeBytes({ fd.send($0) }) {
+            case .success(let n) where n > 0:
+                sent += n
+            case .success:
+                throw Failure.refused("the connection closed")
+            case .failure(let error):
                 // A compositor that refuses a client (another user, too many clients) answers on
                 // accept and closes, so the request can meet a closed socket: its answer says why.
                 if let line = readLine() { _ = try Self.status(fromReply: line) }
-                throw Failure.refused("the connection closed (\(why))")
+                throw Failure.refused("the connection closed (\(error.reason))")
             }
-            sent += n
         }
     }
 
@@ -90,9 +89,7 @@ final class ControlClient {
                 buffer.removeSubrange(...newline)
                 return line
             }
-            let n = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { return nil }
+            guard case .success(let n) = chunk.withUnsafeMutableBytes({ fd.receive(into: $0) }), n > 0 else { return nil }
             buffer += chunk[..<n]
         }
     }

@@ -1,0 +1,25 @@
+import CEventLoop
+import Glibc
+
+/// An environment variable's value (nil when unset).
+public func environmentValue(_ name: String) -> String? {
+    getenv(name).map { String(cString: $0) }
+}
+
+/// Sets an environment variable for this process and the programs it starts from now on.
+public func setEnvironmentValue(_ name: String, _ value: String) {
+    setenv(name, value, 1)
+}
+
+/// The process's working directory (nil if it cannot be known).
+public func currentDirectory() -> String? {
+    guard let cwd = getcwd(nil, 0) else { return nil }
+    defer { free(cwd) }
+    return String(cString: cwd)
+}
+
+/// The file the code of this process's Wayland glue was loaded from: the plugin's library in a
+/// compositor, the program itself elsewhere (nil if it cannot be known).
+public func loadedFromPath() -> String? {
+    glue_library_path().map { String(cString: $0) }
+}

@@ -1,0 +1,84 @@
+import CEventLoop
+import Glibc
+
+/// A descriptor the shell holds, with the calls it makes on one; each failure is a
+/// `SystemError` with its errno. An interrupted call (EINTR) is made again here; a non-blocking
+/// descriptor with nothing to give or take fails with EAGAIN, which `SystemError.wouldBlock`
+/// names.
+public struct FileDescriptor: Hashable, Sendable {
+    public let rawValue: Int32
+
+    public init(rawValue: Int32) {
+        self.rawValue = rawValue
+    }
+
+    public static let standardError = FileDescriptor(rawValue: 2)
+
+    /// A pipe whose ends no program started meanwhile can inherit (close-on-exec from the start).
+    public static func pipe() -> Result<(read: FileDescriptor, write: FileDescriptor), SystemError> {
+        var fds: [Int32] = [-1, -1]
+        guard glue_pipe_cloexec(&fds) == 0 else { return .failure(SystemError(operation: "pipe", errno: errno)) }
+        return .success((FileDescriptor(rawValue: fds[0]), FileDescriptor(rawValue: fds[1])))
+    }
+
+    /// Reads what is there into `buffer`: how many bytes (0 at the end).
+    public func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemError> {
+        retrying("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Receives what a socket has (recv(2)): how many bytes (0 once the peer has gone).
+    public func receive(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemError> {
+        retrying("recv") { recv(rawValue, buffer.baseAddress, buffer.count, 0) }
+    }
+
+    /// Writes what it can of `bytes` now: how many.
+    public func write(_ bytes: UnsafeRawBufferPointer) -> Result<Int, SystemError> {
+        retrying("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+    }
+
+    /// Sends what it can of `bytes` on a socket now (without SIGPIPE, which would end the
+    /// process, when the peer has gone): how many.
+    public func send(_ bytes: UnsafeRawBufferPointer) -> Result<Int, SystemError> {
+        retrying("send") { Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+    }
+
+    /// Writes all of `bytes` (a blocking descriptor).
+    public func writeAll(_ bytes: [UInt8]) -> Result<Void, SystemError> {
+        var done = 0
+        while done < bytes.count {
+            switch bytes[done...].withUnsafeBytes({ write($0) }) {
+            case .success(let n) where n > 0: done += n
+            case .success: return .failure(SystemError(operation: "write", errno: EIO))
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(())
+    }
+
+    /// Reads and writes on it no longer block (EAGAIN instead).
+    public func setNonBlocking() -> Result<Void, SystemError> {
+        let flags = fcntl(rawValue, F_GETFL)
+        guard flags >= 0, fcntl(rawValue, F_SETFL, flags | O_NONBLOCK) == 0 else {
+            return .failure(SystemError(operation: "fcntl", errno: errno))
+        }
+        return .success(())
+    }
+
+    /// Waits until it can be read (or has ended), at most `milliseconds`: false if the time ran out.
+    public func waitReadable(milliseconds: Int32) -> Result<Bool, SystemError> {
+        var pfd = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
+        return retrying("poll") { Int(poll(&pfd, 1, milliseconds)) }.map { $0 > 0 }
+    }
+
+    public func close() {
+        _ = Glibc.close(rawValue)
+    }
+
+    private func retrying(_ operation: String, _ call: () -> Int) -> Result<Int, SystemError> {
+        while true {
+            let n = call()
+            if n >= 0 { return .success(n) }
+            if errno != EINTR { return .failure(SystemError(operation: operation, errno: errno)) }
+        }
+    }
+}
