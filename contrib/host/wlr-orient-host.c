@@ -56,6 +56,9 @@
  *                      answers "closed-layers N"
  *   memcpy-bench N     times N copies of three frames' worth of bytes with memcpy; answers
  *                      "memcpy-3-frames-ms MEDIAN P99"
+ *   refresh MHZ        the panel's refresh rate, in mHz (0.15's headless backend sends a frame
+ *                      on every refresh, busy or not: a benchmark of what the plugin adds to an
+ *                      idle host slows it down); answers "refresh MHZ" or "refresh failed"
  *   quit
  */
 #define _POSIX_C_SOURCE 200809L
@@ -1249,6 +1252,28 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 			return 0;
 		}
 		printf(dump_frame(host, path) ? "dumped %s\n" : "dump failed %s\n", path);
+	} else if (strncmp(line, "refresh ", 8) == 0 && !wl_list_empty(&host->outputs)) {
+		struct host_output *o = wl_container_of(host->outputs.next, o, link);
+		int mhz = atoi(line + 8);
+		int width = o->output->width, height = o->output->height;
+#if HOST_STATES
+		struct wlr_output_state state;
+		wlr_output_state_init(&state);
+		wlr_output_state_set_custom_mode(&state, width, height, mhz);
+		bool set = mhz > 0 && wlr_output_commit_state(o->output, &state);
+		wlr_output_state_finish(&state);
+#else
+		wlr_output_set_custom_mode(o->output, width, height, mhz);
+		bool set = mhz > 0 && wlr_output_commit(o->output);
+		if (!set) {
+			wlr_output_rollback(o->output);
+		}
+#endif
+		if (set) {
+			printf("refresh %d\n", mhz);
+		} else {
+			printf("refresh failed\n");
+		}
 	} else if (strncmp(line, "next-frame", 10) == 0 && !wl_list_empty(&host->outputs)) {
 		struct host_output *o = wl_container_of(host->outputs.next, o, link);
 		o->report_next_frame = true;
