@@ -56,8 +56,9 @@ public final class Daemon {
     private var sources: [LoopSource] = []
     private var exit: Exit?
 
-    /// Which heads are panels and what to send them: decided in the core, carried out here.
-    private var reconciler: HeadsReconciler
+    /// Which heads are panels and what to send them: decided in the core (the controller's
+    /// reconciler), carried out here.
+    private var reconciler: HeadsReconciler? { controller.heads }
     /// The configuration being tested or applied (the reconciler sends one at a time).
     private var configuration: HeadConfiguration?
     /// Every shield up, as the reconciler named it (an older one may still play over a head
@@ -95,8 +96,7 @@ public final class Daemon {
         // bin of its prefix (PluginInputsReader.helperPath).
         // Foreign-toplevel shows states, not geometry: a window alone on its output covers it
         // (tiling compositors mark no window maximized).
-        runner = ControllerRunner(configPath: options.configPath, coverEvidence: .statesOnly)
-        reconciler = HeadsReconciler(device: runner.controller.config.device)
+        runner = ControllerRunner(configPath: options.configPath, coverEvidence: .statesOnly, turnsHeads: true)
     }
 
     // MARK: starting
@@ -286,10 +286,12 @@ public final class Daemon {
     /// The commands that touch the compositor; the runner carries out the rest.
     private func perform(_ command: HostCommand) {
         switch command {
-        case .show(let id, let orientation, let transition):
-            reconcile(.want(id, orientation, transition: transition))
+        case .show:
+            break   // never: the controller turns the heads itself (`.heads`)
         case .tellShown, .tellFelt:
             break   // our protocol is the plugin's: no client speaks it to the daemon
+        case .heads(let command):
+            carryOut(command)
         }
     }
 
@@ -310,31 +312,34 @@ public final class Daemon {
         reconcile(.heads(list, serial: heads.serial))
     }
 
-    /// Hands one event to the reconciler and carries out what it says.
+    /// Hands one event from the heads to the controller's reconciler.
     private func reconcile(_ event: HeadsReconciler.Event) {
-        for command in reconciler.handle(event) {
-            switch command {
-            case .controller(let event):
-                dispatch(event)
-            case .test(let transforms):
-                send(transforms, apply: false)
-            case .apply(let transforms):
-                send(transforms, apply: true)
-            case .cover(let covers):
-                covers.forEach(cover)
-            case .uncover(let key, let applied):
-                if let id = newest[key] { shields[id]?.report(.applied(applied, at: monotonicMilliseconds())) }
-            case .retire(let id):
-                shields[id]?.remove()
-            case .assume(let key, let transform):
-                if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
-            case .panelsChanged:
-                toplevels?.panelsChanged()
-            case .info(let line):
-                Log.info(line)
-            case .error(let line):
-                Log.error(line)
-            }
+        dispatch(.heads(event))
+    }
+
+    /// One step toward the heads showing what the controller wants.
+    private func carryOut(_ command: HeadsReconciler.Command) {
+        switch command {
+        case .controller(let event):
+            dispatch(event)
+        case .test(let transforms):
+            send(transforms, apply: false)
+        case .apply(let transforms):
+            send(transforms, apply: true)
+        case .cover(let covers):
+            covers.forEach(cover)
+        case .uncover(let key, let applied):
+            if let id = newest[key] { shields[id]?.report(.applied(applied, at: monotonicMilliseconds())) }
+        case .retire(let id):
+            shields[id]?.remove()
+        case .assume(let key, let transform):
+            if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
+        case .panelsChanged:
+            toplevels?.panelsChanged()
+        case .info(let line):
+            Log.info(line)
+        case .error(let line):
+            Log.error(line)
         }
     }
 
@@ -382,12 +387,12 @@ public final class Daemon {
     /// output entered yet, or a nameless one: wl_output before version 4, as in wlroots 0.15),
     /// it counts as on every panel.
     private func panels(of outputs: Set<OpaquePointer>) -> Set<PanelID> {
-        let every = reconciler.allPanels
+        let every = reconciler?.allPanels ?? []
         guard !outputs.isEmpty else { return every }
         var out: Set<PanelID> = []
         for output in outputs {
             guard let name = globals.outputNames[output] else { return every }
-            if let id = reconciler.panel(named: name) { out.insert(id) }
+            if let id = reconciler?.panel(named: name) { out.insert(id) }
         }
         return out
     }

@@ -17,6 +17,8 @@ public struct AccelerometerInfo: Sendable, CustomStringConvertible {
     public var modeReason: String
     /// Streams through a buffer (the driver has a trigger) rather than polled attributes.
     public var buffered: Bool { mode.isBuffered }
+    /// What judging its readings needs to know of it.
+    public var perceived: Perception.Device { Perception.Device(id: candidate.id, calibration: calibration, mode: mode) }
     /// The driver's sampling frequency after our request, if it has one.
     public var samplingFrequency: Double?
 

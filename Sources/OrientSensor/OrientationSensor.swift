@@ -3,30 +3,29 @@ import OrientSystem
 
 /// What the sensor reports to its host (the plugin, `wlr-orient sensor`, `record`).
 public enum SensorEvent: Sendable {
-    /// An accelerometer was opened (at start, or again after it vanished).
-    case opened(AccelerometerInfo)
-    /// One reading: raw counts (as a trace stores them) and the same in m/s², display frame.
-    case sample(RawSample, Vector3)
-    /// The felt orientation changed (or was first established).
-    case change(Detector.Change)
+    /// An accelerometer was opened (at start, or again after it vanished), at the sensor's seconds.
+    case opened(AccelerometerInfo, at: Double)
+    /// One reading in raw counts (as a trace stores them), at the sensor's seconds. A `held` one
+    /// was not sent by the device: a device with hysteresis is silent while held as it was, and
+    /// its last reading is repeated while the judge still wants readings (`pace`).
+    case sample(RawSample, held: Bool)
     /// The accelerometer vanished or none could be found; reported once until it is back.
     case lost(String)
     /// Something worth a log line (already rate-limited).
     case log(String)
 }
 
-/// The accelerometer and the detector, sampled without threads on the caller's event loop.
+/// The accelerometer, read without threads on the caller's event loop. What its readings mean,
+/// and so when the next is wanted, is the core's to judge (`Perception`): the host hands each
+/// `.sample` to it and passes its `readingPeriod` back through `pace`.
 ///
 /// The host watches `pollDescriptor` (when set) for readability and calls `process()` when it
 /// is readable or when `deadline` (monotonic seconds) has passed; `process()` does whatever is
-/// due — opening the device, reading it, judging, re-discovering after a loss with backoff — and
-/// never blocks. `stop()` releases the device; after it there is no fd and no deadline.
+/// due — opening the device, reading it, re-discovering after a loss with backoff — and never
+/// blocks. `stop()` releases the device; after it there is no fd and no deadline.
 public final class OrientationSensor {
     public let device: DeviceConfig
-    public private(set) var detector: Detector
     public private(set) var info: AccelerometerInfo?
-    /// The rate the device is read at now (polled devices follow the sampling plan).
-    public var rateHz: Double { schedule.rateHz }
     public private(set) var isRunning = false
     /// Whether an accelerometer is open and read now.
     public var hasDevice: Bool { accelerometer != nil }
@@ -36,8 +35,13 @@ public final class OrientationSensor {
     /// When `process()` is next due, in `clock()` seconds; nil when stopped.
     public var deadline: Double? { isRunning ? nextDue : nil }
 
-    private var schedule: PolledSchedule
-    private var plan: SamplingPlan { schedule.plan }
+    /// The rate asked of a device that can be set to one, and read at until the first `pace`.
+    private let activeHz: Double
+    /// How long after a reading the next is due (nil: not until the device speaks); see `pace`.
+    private var readingPeriod: Double?
+    /// When the last reading was due, and when it was taken (a polled device keeps its cadence).
+    private var lastDue: Double?
+    private var lastTaken: Double?
     private let clock: () -> Double
     private let origin: Double
     private var accelerometer: Accelerometer?
@@ -45,8 +49,6 @@ public final class OrientationSensor {
     /// The buffer or the motion events, and udev's announcements, behind one fd (a device that
     /// says when it moves: see `process`).
     private var fdSet: FDSet?
-    /// When a device that says when it moves is read (or, with hysteresis, fed its last reading again).
-    private let quiet = QuietDeviceSchedule()
     /// The fd of its motion events (`ReadingMode.motionEvents`).
     private var motionFD: Int32?
     /// The last reading taken, in counts: what such a device's silence repeats.
@@ -60,17 +62,16 @@ public final class OrientationSensor {
     private var monitorFailed = false
     private var lossReported = false
     private var badReadings = RateLimitedLog()
-    private var scaleCheck = ScaleCheck()
     private let preferBuffer: Bool
 
     /// - Parameters:
-    ///   - savedFelt: the orientation saved by the last run, used until the sensor confirms one.
+    ///   - activeHz: the sampling plan's active rate (`SamplingPlan.activeHz`).
     ///   - clock: monotonic seconds; sample times are seconds since `init`, to the millisecond.
-    public init(device: DeviceConfig, detection: DetectionConfig, savedFelt: Orientation? = nil,
-                preferBuffer: Bool = true, clock: @escaping () -> Double = monotonicSeconds) {
+    public init(device: DeviceConfig, activeHz: Double, preferBuffer: Bool = true,
+                clock: @escaping () -> Double = monotonicSeconds) {
         self.device = device
-        self.detector = Detector(config: detection, savedFelt: savedFelt)
-        self.schedule = PolledSchedule(plan: SamplingPlan(detection))
+        self.activeHz = max(activeHz, 0.1)
+        self.readingPeriod = 1 / self.activeHz
         self.clock = clock
         self.origin = clock()
         self.preferBuffer = preferBuffer
@@ -87,14 +88,21 @@ public final class OrientationSensor {
         nextDue = clock()
     }
 
-    /// Releases the device (to save power when nothing can rotate). The felt orientation stays,
-    /// unconfirmed: once restarted, the sensor announces how the device is held, even unchanged.
+    /// Releases the device (to save power when nothing can rotate).
     public func stop() {
-        if isRunning { detector.unconfirm() }
         isRunning = false
         monitor = nil
         close()
         nextDue = nil
+    }
+
+    /// How long after a reading the next is due, as the judge of the readings says after each
+    /// (`Perception.readingPeriod`); nil: not until the device speaks. Until told, the active rate.
+    public func pace(_ period: Double?) {
+        readingPeriod = period.map { max($0, 0.001) }
+        guard isRunning, let accelerometer, let due = lastDue, let taken = lastTaken,
+              !(accelerometer.info.buffered && accelerometer.info.mode != .hysteresis) else { return }
+        nextDue = next(afterDue: due, taken: taken)
     }
 
     /// Does what is due, appending what happened to `events`. Call when `pollDescriptor` is
@@ -131,7 +139,7 @@ public final class OrientationSensor {
                 }
             case .success(let batch):
                 reported = true
-                let period = 1 / (accelerometer.info.samplingFrequency ?? rateHz)
+                let period = 1 / (accelerometer.info.samplingFrequency ?? activeHz)
                 for (i, counts) in batch.enumerated() {
                     handle(counts, at: now - Double(batch.count - 1 - i) * period, into: &events)
                 }
@@ -141,11 +149,11 @@ public final class OrientationSensor {
             guard self.accelerometer != nil else { return }  // lost: `lose` scheduled the next look
             if accelerometer.info.mode == .hysteresis {
                 // Silence from a device with hysteresis means it is held as it was: while the
-                // detector is busy it is told so on the held schedule; then nothing is due.
+                // judge wants readings it is told so at its pace; then nothing is due.
                 if !reported, let due = nextDue, now >= due, let last = lastCounts {
                     handle(last, at: now, held: true, into: &events)
                 }
-                nextDue = quietNext(now)
+                nextDue = next(afterDue: now, taken: now)
             } else {
                 nextDue = now + 1   // a watchdog: a silent buffer is read (and a gone device found) once a second
             }
@@ -165,16 +173,24 @@ public final class OrientationSensor {
             case .failure(let failure): fail(failure, now: now, into: &events)
             }
             if self.accelerometer != nil {
-                nextDue = accelerometer.info.mode == .motionEvents ? quietNext(now) : schedule.next(after: due, now: now)
+                lastDue = due
+                lastTaken = now
+                nextDue = next(afterDue: due, taken: now)
             }
         }
     }
 
-    /// The next reading of a device that says when it moves: while the detector is busy, on the
-    /// quiet device's schedule; then none (once a second, to notice its removal, where udev
-    /// cannot be watched).
-    private func quietNext(_ now: Double) -> Double? {
-        quiet.next(after: now, quietFor: detector.quietFor(at: time(now))) ?? (monitor == nil ? now + 1 : nil)
+    /// The next reading after one that was due at `due` and taken at `taken`, at the judge's pace:
+    /// a polled device keeps its cadence (a loop that fell behind continues from now); one that
+    /// says when it moves is not read again until it does, once the judge wants no more (but once
+    /// a second where udev cannot be watched, to notice its removal).
+    private func next(afterDue due: Double, taken: Double) -> Double? {
+        guard let period = readingPeriod else {
+            return accelerometer?.info.mode.wakesOnMotion == true && monitor != nil ? nil : taken + 1
+        }
+        if accelerometer?.info.mode.wakesOnMotion == true { return taken + period }
+        let next = due + period
+        return next > taken ? next : taken + period
     }
 
     // MARK: -
@@ -185,7 +201,7 @@ public final class OrientationSensor {
 
     private func openDevice(now: Double, into events: inout [SensorEvent]) {
         do {
-            let (opened, reason, warnings) = try Accelerometer.open(config: device, requestedHz: plan.activeHz,
+            let (opened, reason, warnings) = try Accelerometer.open(config: device, requestedHz: activeHz,
                                                                      preferBuffer: preferBuffer)
             events += warnings.map(SensorEvent.log)
             guard let opened else {
@@ -197,7 +213,7 @@ public final class OrientationSensor {
                     // A device with hysteresis reports each change at once; others in batches
                     // that come at about the active rate.
                     let batch = opened.info.mode == .hysteresis ? 1
-                        : max(1, Int((opened.info.samplingFrequency ?? plan.activeHz) / plan.activeHz))
+                        : max(1, Int((opened.info.samplingFrequency ?? activeHz) / activeHz))
                     bufferFD = try opened.startBuffer(batch: batch)
                 } catch {
                     events.append(.log("\(opened.info.candidate.id): cannot start buffered capture (\(error))"))
@@ -227,9 +243,8 @@ public final class OrientationSensor {
             info = opened.info
             lossReported = false
             backoff.reset()
-            schedule.reset()
-            detector.restart(at: time(now))
-            events.append(.opened(opened.info))
+            readingPeriod = 1 / activeHz
+            events.append(.opened(opened.info, at: time(now)))
             nextDue = now
             if opened.info.mode == .hysteresis {
                 // It will say nothing until it moves: how it is held now is read once.
@@ -245,25 +260,13 @@ public final class OrientationSensor {
         }
     }
 
-    /// One reading to the detector. A `held` one (a device with hysteresis, silent) repeats
-    /// the last and is not reported as a sample: the device did not send it.
+    /// One reading for the judge. A `held` one (a device with hysteresis, silent) repeats the last.
     private func handle(_ counts: (Double, Double, Double), at now: Double, held: Bool = false,
                         into events: inout [SensorEvent]) {
-        guard let accelerometer else { return }
-        let t = time(now)
-        let raw = RawSample(t: t, x: counts.0, y: counts.1, z: counts.2)
-        let v = accelerometer.info.calibration.apply(raw)
-        if !held {
-            lastCounts = counts
-            events.append(.sample(raw, v))
-            if let warning = scaleCheck.add(magnitude: v.length) {
-                events.append(.log("\(accelerometer.info.candidate.id): \(warning)"))
-            }
-        }
-        if let change = detector.add(v, at: t) { events.append(.change(change)) }
-        if !accelerometer.info.buffered {
-            schedule.update(reading: v, at: t, quietFor: detector.quietFor(at: t))
-        }
+        if !held { lastCounts = counts }
+        lastDue = now
+        lastTaken = now
+        events.append(.sample(RawSample(t: time(now), x: counts.0, y: counts.1, z: counts.2), held: held))
     }
 
     private func fail(_ failure: Accelerometer.ReadFailure, now: Double, into events: inout [SensorEvent]) {
@@ -300,10 +303,11 @@ public final class OrientationSensor {
         fdSet = nil
         motionFD = nil
         lastCounts = nil
+        lastDue = nil
+        lastTaken = nil
         accelerometer?.stopBuffer()
         accelerometer = nil
         bufferFD = nil
-        detector.restart(at: time(clock()))
     }
 }
 

@@ -1,14 +1,19 @@
 import Glibc
+import OrientCore
 import OrientSystem
 
 /// A minimal poll(2) loop for hosts without an event loop of their own (the CLI, benchmarks).
-/// The compositor plugin uses wl_event_loop instead; both just honour `pollDescriptor` and `deadline`.
+/// The compositor plugin uses wl_event_loop instead; both just honour `pollDescriptor` and
+/// `deadline`, and hand each reading to a `Perception` whose pace the sensor then follows (in the
+/// plugin and the daemon, the controller's).
 public enum PollLoop {
     /// Runs until `end` (monotonic seconds) or until `shouldStop()` says so; returns how many
-    /// times it woke up. With the sensor stopped it sleeps until `end` without waking.
+    /// times it woke up. With the sensor stopped it sleeps until `end` without waking. `handle`
+    /// sees each event, with its judgement for a reading, and the perception after it.
     @discardableResult
-    public static func run(_ sensor: OrientationSensor, until end: Double?, shouldStop: () -> Bool,
-                           handle: ([SensorEvent]) -> Void) -> Int {
+    public static func run(_ sensor: OrientationSensor, perception: inout Perception, until end: Double?,
+                           shouldStop: () -> Bool,
+                           handle: (SensorEvent, Perception.Judgement?, Perception) -> Void) -> Int {
         var wakeups = 0
         var events: [SensorEvent] = []
         while !shouldStop() {
@@ -23,7 +28,17 @@ public enum PollLoop {
             wakeups += 1
             events.removeAll(keepingCapacity: true)
             sensor.process(into: &events)
-            handle(events)
+            for event in events {
+                var judgement: Perception.Judgement?
+                switch event {
+                case .opened(let info, let t): perception.open(info.perceived, at: t)
+                case .lost: perception.lose()
+                case .sample(let raw, let held): judgement = perception.judge(raw, held: held)
+                case .log: break
+                }
+                handle(event, judgement, perception)
+            }
+            if !events.isEmpty { sensor.pace(perception.readingPeriod) }
         }
         return wakeups
     }

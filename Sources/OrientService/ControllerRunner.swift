@@ -28,13 +28,12 @@ public final class ControllerRunner {
     /// Events wait here while commands run: a command may cause an event (a refused commit).
     private var queue: [ControllerEvent] = []
     private var dispatching = false
-    /// The lean last told to the controller.
-    private var sentLean: Double?
 
     /// Reads the config and the saved state (through `wlr-orient plugin-inputs`; what is wrong
     /// with them is logged, and the defaults are used). `coverEvidence`: what the host can tell
-    /// about a window covering its output (see `Controller.CoverEvidence`).
-    public init(configPath: String?, coverEvidence: Controller.CoverEvidence = .reported) {
+    /// about a window covering its output (see `Controller.CoverEvidence`); `turnsHeads`: the
+    /// controller turns the compositor's heads (the daemon; see `Controller(turnsHeads:)`).
+    public init(configPath: String?, coverEvidence: Controller.CoverEvidence = .reported, turnsHeads: Bool = false) {
         self.configPath = configPath
         var configFile: String?
         switch PluginInputsReader.read(configPath: configPath) {
@@ -42,12 +41,13 @@ public final class ControllerRunner {
             inputs.messages.forEach(Log.error)
             inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
             controller = Controller(config: inputs.config, state: inputs.state, desktop: inputs.desktop,
-                                    coverEvidence: coverEvidence)
+                                    coverEvidence: coverEvidence, turnsHeads: turnsHeads)
             configFile = inputs.configFile
             stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
         case .failure(let why):
             Log.error("\(why); using built-in defaults, and the saved state is left as it is")
-            controller = Controller(config: Config(), state: PersistentState(), coverEvidence: coverEvidence)
+            controller = Controller(config: Config(), state: PersistentState(), coverEvidence: coverEvidence,
+                                    turnsHeads: turnsHeads)
             stateDirectory = nil
         }
         watchedConfigFile = configPath ?? configFile ?? Self.userConfigFile
@@ -67,8 +67,8 @@ public final class ControllerRunner {
         }
         watchConfig()
         let config = controller.config
-        sensor = SensorPump(loop: loop, sensor: OrientationSensor(device: config.device, detection: config.detection, savedFelt: controller.state.lastFelt),
-                            kept: { [unowned self] in controller.state.lastFelt }) { [unowned self] in dispatch(.felt($0)) }
+        sensor = SensorPump(loop: loop, sensor: Self.sensor(config.device, config.detection),
+                            kept: { [unowned self] in controller.state.lastFelt }) { [unowned self] in dispatch($0) }
     }
 
     /// What the controller asks for at the start (the sensor, the saved lock's panels).
@@ -95,13 +95,14 @@ public final class ControllerRunner {
 
     // MARK: events in, commands out
 
-    /// Hands one event to the controller and carries out what it says. The way the device leans
-    /// goes first when it has moved, so that a decision the event brings is made with it.
+    /// The accelerometer a config asks for, read at its sampling plan's active rate until the
+    /// controller paces it.
+    private static func sensor(_ device: DeviceConfig, _ detection: DetectionConfig) -> OrientationSensor {
+        OrientationSensor(device: device, activeHz: SamplingPlan(detection).activeHz)
+    }
+
+    /// Hands one event to the controller and carries out what it says.
     public func dispatch(_ event: ControllerEvent) {
-        if let lean = sensor?.lean, abs(lean - (sentLean ?? .infinity)) >= 1 {
-            sentLean = lean
-            queue.append(.lean(lean))
-        }
         queue.append(event)
         guard !dispatching else { return }
         dispatching = true
@@ -120,12 +121,21 @@ public final class ControllerRunner {
                 perform(.tellShown(toplevel, orientations))
             case .tellFelt(let toplevel, let orientations):
                 perform(.tellFelt(toplevel, orientations))
+            case .heads(let command):
+                perform(.heads(command))
             case .startSensor:
                 sensor?.start()
             case .stopSensor:
                 sensor?.stop()
             case .replaceSensor(let device, let detection):
-                sensor?.replace(with: OrientationSensor(device: device, detection: detection, savedFelt: controller.state.lastFelt))
+                sensor?.replace(with: Self.sensor(device, detection))
+            case .paceSensor(let period):
+                sensor?.pace(period)
+            case .logDecision(let change):
+                // For the latency benchmarks: when the reading that completed this decision was taken.
+                if let sensor {
+                    Log.debug("decision \(change.orientation.rawValue) from the sample read at \(sensor.monotonicTime(ofSampleAt: change.t)) s")
+                }
             case .save(let state):
                 stateSaver?.save(state)
             case .notify(let status):

@@ -12,4 +12,7 @@ public enum HostCommand: Sendable, Hashable {
     case tellShown(ToplevelID, ContentOrientations)
     /// Tell a client of our protocol how the person holds the device.
     case tellFelt(ToplevelID, ContentOrientations)
+    /// A step toward the compositor's heads showing what is wanted (daemon only: its controller
+    /// turns the heads, `ControllerRunner(turnsHeads:)`, where the plugin's gets `.show`).
+    case heads(HeadsReconciler.Command)
 }

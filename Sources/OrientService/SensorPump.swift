@@ -3,11 +3,12 @@ import OrientSensor
 import OrientSystem
 
 /// The sensor on an event loop: a timer for its next deadline, its fd when it has one. What it
-/// decides goes to `felt`; its lines go to the log. The plugin and the daemon each own one.
+/// reads goes to `deliver` (the controller judges it, and says the pace of the next reading
+/// through `pace`); its lines go to the log. The plugin and the daemon each own one.
 public final class SensorPump {
     public private(set) var sensor: OrientationSensor
     private let loop: OpaquePointer?
-    private let felt: (Orientation) -> Void
+    private let deliver: (ControllerEvent) -> Void
     /// The orientation kept when the accelerometer is lost, for the log line.
     private let kept: () -> Orientation?
     private var timer: LoopSource?
@@ -15,13 +16,15 @@ public final class SensorPump {
     private var watchedFD: Int32?
     /// What the sensor reported on its last run, kept so that reading it allocates nothing.
     private var events: [SensorEvent] = []
+    /// Inside `run`, which re-arms the timer when it is over.
+    private var running = false
 
     public init(loop: OpaquePointer?, sensor: OrientationSensor, kept: @escaping () -> Orientation?,
-                felt: @escaping (Orientation) -> Void) {
+                deliver: @escaping (ControllerEvent) -> Void) {
         self.loop = loop
         self.sensor = sensor
         self.kept = kept
-        self.felt = felt
+        self.deliver = deliver
         timer = LoopSource.timer(on: loop) { [unowned self] in run() }
     }
 
@@ -46,12 +49,15 @@ public final class SensorPump {
         schedule()
     }
 
-    /// The device's in-plane angle while the sensor runs and the device is held up (lying flat,
-    /// it leans nowhere).
-    public var lean: Double? {
-        guard sensor.isRunning, sensor.hasDevice, sensor.detector.posture == .upright, sensor.detector.confirmed else { return nil }
-        return sensor.detector.angleDeg
+    /// The next reading this many seconds after the last (nil: when the device speaks).
+    /// Called while a reading is delivered: the timer is re-armed once the run is over.
+    public func pace(_ period: Double?) {
+        sensor.pace(period)
+        if !running { schedule() }
     }
+
+    /// For the log: the monotonic time of a reading taken at `t` (the sensor's seconds).
+    public func monotonicTime(ofSampleAt t: Double) -> Double { sensor.monotonicTime(ofSampleAt: t) }
 
     /// Releases the sensor and removes the event sources. Safe to call twice.
     public func remove() {
@@ -64,20 +70,24 @@ public final class SensorPump {
     }
 
     private func run() {
+        running = true
         events.removeAll(keepingCapacity: true)
         sensor.process(into: &events)
         for event in events {
             switch event {
-            case .opened(let info): Log.info("accelerometer: \(info)")
-            case .lost(let why): Log.error("accelerometer: \(why); keeping \(kept()?.rawValue ?? "the current orientation")")
-            case .log(let line): Log.info(line)
-            case .sample: break
-            case .change(let change):
-                // For the latency benchmarks: when the sample that completed this decision was read.
-                Log.debug("decision \(change.orientation.rawValue) from the sample read at \(sensor.monotonicTime(ofSampleAt: change.t)) s")
-                felt(change.orientation)
+            case .opened(let info, let t):
+                Log.info("accelerometer: \(info)")
+                deliver(.sensorOpened(info.perceived, at: t))
+            case .lost(let why):
+                Log.error("accelerometer: \(why); keeping \(kept()?.rawValue ?? "the current orientation")")
+                deliver(.sensorLost)
+            case .log(let line):
+                Log.info(line)
+            case .sample(let raw, let held):
+                deliver(.reading(raw, held: held))
             }
         }
+        running = false
         schedule()
     }
 

@@ -125,6 +125,8 @@ final class Plugin {
             protocolServer?.tellShown(id, orientation)
         case .tellFelt(let id, let orientation):
             protocolServer?.tellFelt(id, orientation)
+        case .heads:
+            break   // the daemon's: the plugin's controller turns no heads (it says `.show`)
         }
     }
 

@@ -23,12 +23,13 @@ func contextSwitches() -> Int {
     }
 }
 
-let sensor = OrientationSensor(device: DeviceConfig(), detection: DetectionConfig())
+var perception = Perception(detection: DetectionConfig())
+let sensor = OrientationSensor(device: DeviceConfig(), activeHz: perception.plan.activeHz)
 var opened = false
 sensor.start()
 // Warm up: open the device, settle, fall to the idle rate.
-PollLoop.run(sensor, until: monotonicSeconds() + 3, shouldStop: { false }) { events in
-    if events.contains(where: { if case .opened = $0 { return true } else { return false } }) { opened = true }
+PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + 3, shouldStop: { false }) { event, _, _ in
+    if case .opened = event { opened = true }
 }
 guard opened else {
     FileHandle.standardError.write(Data("sensor-bench: no accelerometer opened\n".utf8))
@@ -36,18 +37,18 @@ guard opened else {
 }
 
 var c0 = contextSwitches()
-let sampling = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
+let sampling = PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + seconds, shouldStop: { false }) { _, _, _ in }
 let samplingSwitches = contextSwitches() - c0
 // Left alone past the sampling plan's `aloneAfter` (a device on a desk): the slowest stage.
 let plan = SamplingPlan(DetectionConfig())
-PollLoop.run(sensor, until: monotonicSeconds() + max(0, plan.aloneAfter - seconds), shouldStop: { false }) { _ in }
+PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + max(0, plan.aloneAfter - seconds), shouldStop: { false }) { _, _, _ in }
 c0 = contextSwitches()
-let alone = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
+let alone = PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + seconds, shouldStop: { false }) { _, _, _ in }
 let aloneSwitches = contextSwitches() - c0
-let aloneRate = sensor.rateHz
+let aloneRate = perception.rateHz
 sensor.stop()
 c0 = contextSwitches()
-let stopped = PollLoop.run(sensor, until: monotonicSeconds() + seconds, shouldStop: { false }) { _ in }
+let stopped = PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + seconds, shouldStop: { false }) { _, _, _ in }
 let stoppedSwitches = contextSwitches() - c0
 
 print("idle_rate_hz=\(plan.heldHz)")

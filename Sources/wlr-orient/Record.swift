@@ -31,7 +31,6 @@ struct Record: ParsableCommand {
         var sink: FileHandle? = output == nil ? FileHandle.standardOutput : nil
         var cannotCreate = false
         var createError: Int32 = 0
-        var missing: String?
         var pending = ""
         var wroteHeader = false
         var samples = 0
@@ -48,31 +47,27 @@ struct Record: ParsableCommand {
             sink?.write(Data(pending.utf8))
             pending = ""
         }
-        let sensor = OrientationSensor(device: config.device, detection: config.detection)
-        runSensorLoop(sensor, seconds: seconds) { events in
-            for event in events {
-                switch event {
-                case .lost(let why) where !wroteHeader:
-                    missing = why
-                    requestStop()
-                case .opened(let info):
-                    if !wroteHeader {
-                        pending += TraceWriter.header(device: "\(info.candidate.id) \(info.candidate.label ?? info.candidate.name), recorded by wlr-orient",
-                                                      calibration: info.calibration)
-                        wroteHeader = true
-                    }
-                    printError("recording \(info)")
-                case .sample(let raw, _):
-                    pending += TraceWriter.line(raw)
-                    samples += 1
-                case .change(let c):
-                    printError(changeLine(c))
-                case .lost(let why):
-                    printError("lost: \(why); looking again")
-                case .log(let line):
-                    printError(line)
+        let missing = runSensorLoop(config, seconds: seconds) { event, judgement, _ in
+            switch event {
+            case .opened(let info, _):
+                if !wroteHeader {
+                    pending += TraceWriter.header(device: "\(info.candidate.id) \(info.candidate.label ?? info.candidate.name), recorded by wlr-orient",
+                                                  calibration: info.calibration)
+                    wroteHeader = true
                 }
+                printError("recording \(info)")
+            case .sample(_, true):
+                break   // not sent by the device: a trace holds what the device sent
+            case .sample(let raw, false):
+                pending += TraceWriter.line(raw)
+                samples += 1
+            case .lost(let why):
+                printError("lost: \(why); looking again")
+            case .log(let line):
+                printError(line)
             }
+            if let warning = judgement?.warning { printError(warning) }
+            if let c = judgement?.change { printError(changeLine(c)) }
             if pending.utf8.count > 4096 { flush() }
         }
         if let missing {

@@ -30,41 +30,37 @@ struct Sensor: ParsableCommand {
 
     func run() throws {
         let config = try loadConfig(config)
-        let sensor = OrientationSensor(device: config.device, detection: config.detection)
         // Plain copies: reading a property wrapper on every event costs more than the event.
         let (json, all, noSamples) = (json, all, noSamples)
         var lastShown = -Double.infinity
-        var opened = false
-        var missing: String?
-        runSensorLoop(sensor, seconds: seconds) { events in
-            for event in events {
-                switch event {
-                case .lost(let why) where !opened:
-                    // Nothing to show at all: say so and fail, rather than wait in silence.
-                    missing = why
-                    requestStop()
-                case .opened(let info):
-                    opened = true
-                    printLine(json ? openedJSON(info) : "device: \(info)")
-                case .sample where noSamples:
-                    continue
-                case .sample(let raw, let v):
-                    let d = sensor.detector
-                    if json {
-                        printLine("{\"event\": \"sample\", \"t\": \(jsonNumber(raw.t, decimals: 3)), \"raw\": [\(jsonNumber(raw.x, decimals: 1)), \(jsonNumber(raw.y, decimals: 1)), \(jsonNumber(raw.z, decimals: 1))], \"ms2\": [\(jsonNumber(v.x)), \(jsonNumber(v.y)), \(jsonNumber(v.z))], \"tilt\": \(jsonNumber(d.tiltDeg, decimals: 1)), \"angle\": \(jsonNumber(d.angleDeg, decimals: 1)), \"posture\": \"\(d.posture.rawValue)\", \"rate\": \(jsonNumber(sensor.rateHz, decimals: 1))}")
-                    } else if all || raw.t - lastShown >= 0.1 {
-                        lastShown = raw.t
-                        printLine(String(format: "t=%8.3f  %7.2f %7.2f %7.2f m/s²  tilt %5.1f°  angle %5.1f°  %@  %4.0f Hz",
-                                         raw.t, v.x, v.y, v.z, d.tiltDeg, d.angleDeg, d.posture.rawValue, sensor.rateHz))
-                    }
-                case .change(let c):
-                    printLine(json ? "{\"event\": \"orientation\", \"t\": \(formatSeconds(c.t)), \"orientation\": \"\(c.orientation.rawValue)\"}"
-                                   : "orientation: \(c.orientation.rawValue) (t=\(formatSeconds(c.t)))")
-                case .lost(let why):
-                    printLine(json ? "{\"event\": \"lost\", \"reason\": \(jsonString(why))}" : "lost: \(why); looking again")
-                case .log(let line):
-                    if json { printLine("{\"event\": \"log\", \"message\": \(jsonString(line))}") } else { printError(line) }
+        let log = { (line: String) in
+            if json { printLine("{\"event\": \"log\", \"message\": \(jsonString(line))}") } else { printError(line) }
+        }
+        let missing = runSensorLoop(config, seconds: seconds) { event, judgement, perception in
+            switch event {
+            case .opened(let info, _):
+                printLine(json ? openedJSON(info) : "device: \(info)")
+            case .sample(_, let held) where noSamples || held:
+                break
+            case .sample(let raw, _):
+                let v = judgement?.vector ?? .zero
+                let d = perception.detector
+                if json {
+                    printLine("{\"event\": \"sample\", \"t\": \(jsonNumber(raw.t, decimals: 3)), \"raw\": [\(jsonNumber(raw.x, decimals: 1)), \(jsonNumber(raw.y, decimals: 1)), \(jsonNumber(raw.z, decimals: 1))], \"ms2\": [\(jsonNumber(v.x)), \(jsonNumber(v.y)), \(jsonNumber(v.z))], \"tilt\": \(jsonNumber(d.tiltDeg, decimals: 1)), \"angle\": \(jsonNumber(d.angleDeg, decimals: 1)), \"posture\": \"\(d.posture.rawValue)\", \"rate\": \(jsonNumber(perception.rateHz, decimals: 1))}")
+                } else if all || raw.t - lastShown >= 0.1 {
+                    lastShown = raw.t
+                    printLine(String(format: "t=%8.3f  %7.2f %7.2f %7.2f m/s²  tilt %5.1f°  angle %5.1f°  %@  %4.0f Hz",
+                                     raw.t, v.x, v.y, v.z, d.tiltDeg, d.angleDeg, d.posture.rawValue, perception.rateHz))
                 }
+            case .lost(let why):
+                printLine(json ? "{\"event\": \"lost\", \"reason\": \(jsonString(why))}" : "lost: \(why); looking again")
+            case .log(let line):
+                log(line)
+            }
+            if let warning = judgement?.warning { log(warning) }
+            if let c = judgement?.change {
+                printLine(json ? "{\"event\": \"orientation\", \"t\": \(formatSeconds(c.t)), \"orientation\": \"\(c.orientation.rawValue)\"}"
+                               : "orientation: \(c.orientation.rawValue) (t=\(formatSeconds(c.t)))")
             }
         }
         if let missing {

@@ -17,13 +17,34 @@ func noAccelerometer(_ command: String, _ why: String) -> String {
     "wlr-orient \(command): \(why) (looked in /sys/bus/iio/devices, through libiio)"
 }
 
-/// Runs the sensor on a poll(2) loop until `seconds` have passed or the user interrupts.
-func runSensorLoop(_ sensor: OrientationSensor, seconds: Double?, _ handle: ([SensorEvent]) -> Void) {
+/// Runs the accelerometer the config asks for on a poll(2) loop, its readings judged as the
+/// plugin judges them, until `seconds` have passed or the user interrupts. `handle` sees each
+/// event, with its judgement for a reading, and the perception after it. Where no accelerometer
+/// can be opened at all, it stops at once and returns why (for `noAccelerometer`), rather than
+/// wait in silence; a device lost later is looked for again.
+func runSensorLoop(_ config: Config, seconds: Double?, _ handle: (SensorEvent, Perception.Judgement?, Perception) -> Void) -> String? {
     signal(SIGINT) { _ in stopRequested = 1 }
     signal(SIGTERM) { _ in stopRequested = 1 }
+    var perception = Perception(detection: config.detection)
+    let sensor = OrientationSensor(device: config.device, activeHz: perception.plan.activeHz)
+    var opened = false
+    var missing: String?
     sensor.start()
-    PollLoop.run(sensor, until: seconds.map { monotonicSeconds() + $0 }, shouldStop: { stopRequested != 0 }, handle: handle)
+    PollLoop.run(sensor, perception: &perception, until: seconds.map { monotonicSeconds() + $0 },
+                 shouldStop: { stopRequested != 0 }) { event, judgement, perception in
+        switch event {
+        case .lost(let why) where !opened:
+            missing = why
+            requestStop()
+        case .opened:
+            opened = true
+            handle(event, judgement, perception)
+        case .lost, .sample, .log:
+            handle(event, judgement, perception)
+        }
+    }
     sensor.stop()
+    return missing
 }
 
 /// The config a command runs with: FILE if given, else the XDG search path, else defaults.

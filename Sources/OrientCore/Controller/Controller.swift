@@ -1,6 +1,7 @@
 /// Every rotation decision, as one pure state machine: events in, commands out.
 ///
-/// It owns the state while the compositor runs (the user's lock, the last felt orientation) and
+/// It owns the state while the compositor runs (the user's lock, the last felt orientation),
+/// judges the accelerometer's readings (`Perception`: the detector and the sampling plan) and
 /// knows the panels, the toplevels, focus, the clients' declarations and the tablet-mode switch.
 /// After each event it works out what every panel should show (`Policy`), whether the sensor is
 /// needed, what clients must be told, and whether watchers must hear of a change. The plugin and
@@ -10,6 +11,12 @@ public struct Controller: Sendable {
     public private(set) var config: Config
     public private(set) var state: PersistentState
     public private(set) var desktop: DesktopIndex
+    /// What the readings mean, and when the next is wanted.
+    public private(set) var perception: Perception
+    /// Where the controller turns the compositor's heads itself (the daemon, through
+    /// wlr-output-management): which heads are panels and what to send them. Nil in the plugin,
+    /// which turns its outputs as `.show` says.
+    public internal(set) var heads: HeadsReconciler?
 
     private struct PanelRecord: Sendable {
         let id: PanelID
@@ -62,6 +69,10 @@ public struct Controller: Sendable {
     /// lean may settle a tie that the last decision left, as when someone else set a transform
     /// the device does not support).
     private var leanUnsettled = false
+    /// The lean last taken from the readings (a lean is news when it moves a degree).
+    private var takenLean: Double?
+    /// The pace the sensor was last given; nil until the first reading judged since it opened.
+    private var pace: Double??
     private var lastStatus: ControllerStatus?
     /// What the clients were last told for (`TellingContext`), and the toplevels touched since:
     /// while the context holds, only those can need telling, so an event costs the same with one
@@ -88,10 +99,14 @@ public struct Controller: Sendable {
 
     public let coverEvidence: CoverEvidence
 
+    /// - Parameter turnsHeads: the host turns the compositor's heads (the daemon): each `.show`
+    ///   becomes the steps of a `HeadsReconciler` (`.heads` commands), which hears `.heads` events.
     public init(config: Config, state: PersistentState, desktop: DesktopIndex = DesktopIndex(),
-                coverEvidence: CoverEvidence = .reported) {
+                coverEvidence: CoverEvidence = .reported, turnsHeads: Bool = false) {
         self.config = config
         self.state = state
+        self.perception = Perception(detection: config.detection, savedFelt: state.lastFelt)
+        self.heads = turnsHeads ? HeadsReconciler(device: config.device) : nil
         self.desktop = desktop
         self.coverEvidence = coverEvidence
     }
@@ -108,6 +123,54 @@ public struct Controller: Sendable {
 
     /// Applies one event; returns what the host must do, in order.
     public mutating func handle(_ event: ControllerEvent) -> [ControllerCommand] {
+        if case .heads(let event) = event { return throughHeads([], after: event) }
+        let out = handleOwn(event)
+        return heads == nil ? out : throughHeads(out)
+    }
+
+    /// The controller's own part of an event (the heads are `Controller+Heads.swift`'s).
+    mutating func handleOwn(_ event: ControllerEvent) -> [ControllerCommand] {
+        switch event {
+        case .reading(let raw, let held):
+            return read(raw, held: held)
+        case .sensorOpened(let device, let t):
+            perception.open(device, at: t)
+            pace = nil
+            return []
+        case .sensorLost:
+            perception.lose()
+            return []
+        default:
+            takeLean()
+            return apply(event)
+        }
+    }
+
+    /// One reading, judged: most only set the pace of the next; one that changes the felt
+    /// orientation decides as `.felt` does, with the lean it brings.
+    private mutating func read(_ raw: RawSample, held: Bool) -> [ControllerCommand] {
+        let judged = perception.judge(raw, held: held)
+        var out: [ControllerCommand] = []
+        if let warning = judged.warning { out.append(.log(.info, warning)) }
+        if pace != .some(perception.readingPeriod) {
+            pace = .some(perception.readingPeriod)
+            out.append(.paceSensor(perception.readingPeriod))
+        }
+        guard let change = judged.change else { return out }
+        out.append(.logDecision(change))
+        takeLean()
+        return out + apply(.felt(change.orientation))
+    }
+
+    /// The way the device leans, taken from the readings before an event is applied when it has
+    /// moved a degree, so that a decision the event brings is made with it.
+    private mutating func takeLean() {
+        guard sensorRunning, let angle = perception.lean, abs(angle - (takenLean ?? .infinity)) >= 1 else { return }
+        takenLean = angle
+        _ = apply(.lean(angle))
+    }
+
+    private mutating func apply(_ event: ControllerEvent) -> [ControllerCommand] {
         var out: [ControllerCommand] = []
         // An event about windows that are in front nowhere (and are not about to be) cannot change
         // what any panel shows, the sensor or the status: only those windows' clients may need
@@ -127,6 +190,8 @@ public struct Controller: Sendable {
         }
         decides = decides || leanUnsettled
         switch event {
+        case .reading, .sensorOpened, .sensorLost, .heads:
+            return []   // the sensor's and the heads': taken before, never here
         case .lean(let angle):
             // Only remembered: a lean alone never turns the screen; it settles a tie when another
             // event brings a decision.
@@ -194,6 +259,8 @@ public struct Controller: Sendable {
                 return errors.map { .log(.error, "config: \($0); keeping the config in use") }
             }
             if config.device != self.config.device || config.detection != self.config.detection {
+                perception = Perception(detection: config.detection, savedFelt: state.lastFelt)
+                pace = nil
                 out.append(.replaceSensor(config.device, config.detection))
             }
             self.config = config
@@ -411,6 +478,7 @@ public struct Controller: Sendable {
         if !needed { feltStale = true }
         if needed != sensorRunning {
             sensorRunning = needed
+            if !needed { perception.release() }
             out.append(needed ? .startSensor : .stopSensor)
             if !needed {
                 out.append(.log(.info, rotating ? "nothing can rotate (the lock and the device leave one orientation); the accelerometer is released"

@@ -55,7 +55,14 @@ extension ControlCommand {
 /// Everything that can change a decision. The plugin (and later the daemon) translates what its
 /// compositor reports into these; nothing else reaches the controller.
 public enum ControllerEvent: Sendable, Hashable {
-    /// The sensor decided how the person holds the device.
+    /// An accelerometer was opened at `at` (the sensor's seconds): its readings are judged afresh.
+    case sensorOpened(Perception.Device, at: Double)
+    /// It vanished (the felt orientation stays until another is read).
+    case sensorLost
+    /// One reading from it (`Perception.judge`). Most decide nothing; one that changes the felt
+    /// orientation decides as `.felt` does.
+    case reading(RawSample, held: Bool)
+    /// How the person holds the device (what a reading may bring; a test may say it directly).
     case felt(Orientation)
     /// Which way the device leans now (in-plane angle, degrees; see `PolicyInput.lean`): breaks a
     /// tie between two orientations equally far from the felt one.
@@ -90,6 +97,9 @@ public enum ControllerEvent: Sendable, Hashable {
     case control(ControlCommand)
     /// The tablet-mode switch turned on (tablet) or off (laptop).
     case tabletMode(Bool)
+    /// What the compositor's heads did (the daemon's wlr-output-management), for a controller
+    /// that turns them itself (`Controller(turnsHeads:)`).
+    case heads(HeadsReconciler.Event)
     /// The config and the `.desktop` index, read again (the state is not re-read: it is ours);
     /// `errors` (FILE:LINE:COLUMN: message) when the file was not valid.
     case configLoaded(Config, DesktopIndex, errors: [String])
@@ -106,6 +116,12 @@ public enum ControllerCommand: Sendable, Hashable {
     case show(PanelID, Orientation, transition: TransitionPlan)
     case startSensor
     case stopSensor
+    /// Read the accelerometer again this many seconds after its last reading (nil: not until it
+    /// says it moved): the sampling plan's pace, sent when it changes.
+    case paceSensor(Double?)
+    /// The felt orientation changed with the reading taken at `change.t` (the sensor's seconds):
+    /// for the log, from which the latency benchmarks time a turn.
+    case logDecision(Detector.Change)
     /// The accelerometer or its detector is configured anew: a new sensor in place of the old,
     /// knowing the felt orientation, running if the old one ran.
     case replaceSensor(DeviceConfig, DetectionConfig)
@@ -121,4 +137,7 @@ public enum ControllerCommand: Sendable, Hashable {
     /// Read the config again (asynchronously), then send `.configLoaded`.
     case reloadConfig
     case log(LogLevel, String)
+    /// A step toward the compositor's heads showing what the controller wants (a controller
+    /// that turns them itself: the daemon); it says `.controller` to none but the controller.
+    case heads(HeadsReconciler.Command)
 }
