@@ -162,13 +162,9 @@ extension ConfigKey {
                         set: { if case .flag(let b) = $1 { $0.sensorInput = b } })),
     ]
 
+    /// A row of the table, written without labels so that the table reads as one.
     init(_ section: Section, _ name: String, _ kind: Kind, _ doc: String, required: Bool = false, _ storage: Storage) {
-        self.section = section
-        self.name = name
-        self.kind = kind
-        self.doc = doc
-        self.required = required
-        self.storage = storage
+        self.init(section: section, name: name, kind: kind, doc: doc, required: required, storage: storage)
     }
 
     /// A key that takes one of an enumeration's words.

@@ -182,15 +182,7 @@ public struct PluginInputs: Sendable, Hashable {
 
     static func escape(_ s: String) -> String {
         var out = ""
-        for c in s.unicodeScalars {
-            switch c {
-            case "\\": out += "\\\\"
-            case "\t": out += "\\t"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            default: out.unicodeScalars.append(c)
-            }
-        }
+        BackslashEscapes.append(s, json: false, to: &out)
         return out
     }
 

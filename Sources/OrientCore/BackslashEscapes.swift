@@ -1,0 +1,21 @@
+/// Backslash escapes that keep text on one line, for the two formats the core writes: a JSON
+/// string's contents (`"` and every control character escaped too, as JSON requires) and a field
+/// of the plugin inputs' tab-separated lines (only what would break the line or the field, and the
+/// backslash itself: `PluginInputs.unescape` reads it back).
+enum BackslashEscapes {
+    static func append(_ s: String, json: Bool, to out: inout String) {
+        for scalar in s.unicodeScalars {
+            switch scalar {
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case "\"" where json: out += "\\\""
+            case _ where json && scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+    }
+}
