@@ -286,8 +286,9 @@ public final class Daemon {
     /// The commands that touch the compositor; the runner carries out the rest.
     private func perform(_ command: HostCommand) {
         switch command {
-        case .show:
-            break   // never: the controller turns the heads itself (`.heads`)
+        case .show(let id, let orientation, _):
+            // Never: the daemon's controller turns the heads itself (`.heads`).
+            Log.error("\(id) was to show \(orientation.rawValue) without the heads reconciler; ignored")
         case .tellShown, .tellFelt:
             break   // our protocol is the plugin's: no client speaks it to the daemon
         case .heads(let command):

@@ -70,6 +70,11 @@ import Testing
         for i in 0..<(2 * ScaleCheck.samples) {
             if let w = p.judge(Self.raw(4 + Double(i) * 0.04, angle: 0)).warning { warnings.append(w) }
         }
+        // Opened again (the sensor released and restarted): said once is enough.
+        p.open(Self.device(.polled, calibration: Calibration(scale: 0.1)), at: 8)
+        for i in 0..<(2 * ScaleCheck.samples) {
+            if let w = p.judge(Self.raw(8 + Double(i) * 0.04, angle: 0)).warning { warnings.append(w) }
+        }
         #expect(warnings.count == 1)
         #expect(warnings.first?.hasPrefix("iio:device0: readings average 0.1 g") == true)
     }

@@ -118,7 +118,7 @@ public struct Controller: Sendable {
             out.append(.log(.info, "rotating only in tablet mode (rotate-when = \"tablet-mode\"); until a tablet-mode switch says so, the panel stays upright"))
         }
         reconcile(into: &out)
-        return out
+        return heads == nil ? out : throughHeads(out)
     }
 
     /// Applies one event; returns what the host must do, in order.

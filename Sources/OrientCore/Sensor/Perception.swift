@@ -35,6 +35,8 @@ public struct Perception: Sendable {
     public private(set) var device: Device?
     private var schedule: PolledSchedule
     private let quiet = QuietDeviceSchedule()
+    /// Once per perception (a config), not per opening: a wrong scale is said once, and the
+    /// readings of short openings (a sensor released and restarted) add up to the verdict.
     private var scaleCheck = ScaleCheck()
     /// How long after the last reading the next is due; see `readingPeriod`.
     private var period: Double?
@@ -59,7 +61,6 @@ public struct Perception: Sendable {
         self.device = device
         detector.restart(at: t)
         schedule.reset()
-        scaleCheck = ScaleCheck()
         period = 1 / plan.activeHz
     }
 
