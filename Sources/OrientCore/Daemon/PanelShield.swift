@@ -4,7 +4,10 @@
 ///
 /// A picture of the panel is taken (screencopy), shown on a full-screen overlay surface exactly
 /// as the panel shows it (its raw pixels, with the panel's transform as the buffer's), and only
-/// once that is on screen may the transform be applied. Then the same picture is shown with the
+/// once that is in the compositor's scene may the transform be applied: from the commit that
+/// shows it, since a compositor handles one client's requests in order, so the apply sent after
+/// it finds it there. (Waiting until it is presented too would cost a frame and show nothing new:
+/// the picture looks as the panel does.) Then the same picture is shown with the
 /// new transform, so nothing visibly changes while the apps redraw at their new size; the
 /// transition (`TransitionRun`, the plugin's) plays on the overlay, and the overlay goes.
 ///
@@ -14,9 +17,9 @@ public struct PanelShield: Sendable {
     public enum Step: Sendable, Hashable {
         /// Waiting for the picture.
         case capturing
-        /// The overlay is being laid; waiting for it to be configured and on screen.
+        /// The overlay is being laid; waiting for it to be configured and shown.
         case covering
-        /// On screen: the transform may be applied; waiting for the answer.
+        /// Shown (committed with the picture): the transform may be applied; waiting for the answer.
         case covered
         /// Applied: the transition runs (the picture held first).
         case playing
@@ -87,10 +90,10 @@ public struct PanelShield: Sendable {
             step = .covering
             return [.lay]
         case (.configured(let width, let height), _):
-            return configured(width: width, height: height)
-        case (.presented, .covering) where shownUnder != nil:
+            let commands = configured(width: width, height: height)
+            guard step == .covering, shownUnder != nil else { return commands }
             step = .covered
-            return [.covered]
+            return commands + [.covered]
         case (.applied(false, _), _):
             step = .gone
             return [.remove]
