@@ -9,9 +9,9 @@ For `kind = "none"` (the cut) and `"rotate"` and `"crossfade"` (the shield) in t
 turns N times between normal and left-up; for each turn:
   applied_ms   from the write of the step's values to the daemon's line saying the compositor
                applied the transform (its stderr, stamped as it arrives; the same for every kind).
-               With a shield, the capture and the overlay's first frame come first.
+               With a shield, the capture and the overlay's first commit come first.
   cover_ms     what the shield adds before the apply: from the daemon's decision to lay it to
-               the picture on screen under the old transform, when the apply goes (its --debug
+               the commit that shows the picture under the old transform, when the apply goes (its --debug
                log; the detector's own latency, the same for every kind, is not in it);
   frame_cpu_ms the daemon's CPU time drawing each transition frame (its --debug log);
   missed       frames the transition skipped: a gap between two of its frames longer than 1.5
