@@ -23,9 +23,9 @@ public struct PolicyInput: Sendable, Hashable {
     /// The orientation the screen shows now.
     public var current: Orientation
     /// What the hardware supports (`[device] orientations`).
-    public var device: OrientationMask
+    public var device: OrientationMask = .all
     /// The user's lock (`wlr-orient lock`); `.all` when unlocked.
-    public var global: OrientationMask
+    public var global: OrientationMask = .all
     /// The client in front, if any.
     public var client: ClientLevel?
     /// Which way the device leans now: its in-plane angle in degrees (0 normal, 90 left-up,
@@ -33,16 +33,7 @@ public struct PolicyInput: Sendable, Hashable {
     /// the felt one (the two landscape variants of a tablet held portrait), the one it leans
     /// toward is the nearer.
     public var lean: Double?
-
-    public init(felt: Orientation?, current: Orientation, device: OrientationMask = .all,
-                global: OrientationMask = .all, client: ClientLevel? = nil, lean: Double? = nil) {
-        self.felt = felt
-        self.current = current
-        self.device = device
-        self.global = global
-        self.client = client
-        self.lean = lean
-    }
+    // Made by the controller (and the core's tests) with the memberwise initializer.
 }
 
 /// A level that had to be ignored because the levels had nothing in common.
