@@ -252,15 +252,11 @@ public final class Daemon {
         for shield in Array(shields.values) { shield.remove() }
         shields = [:]
         newest = [:]
-        configuration?.destroy()
-        configuration = nil
-        toplevels?.destroy()
-        toplevels = nil
-        heads?.destroy()
-        heads = nil
+        configuration.take()?.destroy()
+        toplevels.take()?.destroy()
+        heads.take()?.destroy()
         globals.destroy()
-        displaySource?.remove()
-        displaySource = nil
+        displaySource.take()?.remove()
         if connected {
             _ = wl_display_flush(display)
             wl_display_disconnect(display)
@@ -270,8 +266,7 @@ public final class Daemon {
 
     private func unhook() {
         runner.stop()
-        tabletSwitches?.remove()
-        tabletSwitches = nil
+        tabletSwitches.take()?.remove()
         sources.forEach { $0.remove() }
         sources = []
         closeConnection()
@@ -368,16 +363,14 @@ public final class Daemon {
 
     /// A configuration of every head as reported, with `transforms` changed: tested or applied.
     private func send(_ transforms: [HeadsReconciler.HeadKey: OutputTransform], apply: Bool) {
-        configuration?.destroy()
-        configuration = nil
+        configuration.take()?.destroy()
         guard let heads else { return reconcile(.notSent) }
         var raw: [OpaquePointer: Int32] = [:]
         for (key, transform) in transforms {
             if let proxy = Self.proxy(key) { raw[proxy] = transform.rawValue }
         }
         configuration = HeadConfiguration(heads: heads, transforms: raw) { [unowned self] answer in
-            configuration?.destroy()
-            configuration = nil
+            configuration.take()?.destroy()
             reconcile(.answered(answer))
         }
         guard let configuration else { return reconcile(.notSent) }

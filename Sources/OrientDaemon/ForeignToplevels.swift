@@ -1,10 +1,11 @@
 import CWaylandClient
 import OrientCore
+import OrientSystem
 
 /// The compositor's toplevels as zwlr_foreign_toplevel_manager_v1 describes them, told to the
 /// controller as the plugin tells it about xdg toplevels: added, app_id, covering (maximized or
 /// fullscreen), shown or minimized, on which panels, and which one is activated (focus).
-final class ForeignToplevels {
+final class ForeignToplevels: CallbackOwner {
     private struct Handle {
         let id: ToplevelID
         var appID = ""
@@ -38,7 +39,7 @@ final class ForeignToplevels {
 
     init(manager: OpaquePointer) {
         self.manager = manager
-        zwlr_foreign_toplevel_manager_v1_add_listener(manager, Self.managerListener, Unmanaged.passUnretained(self).toOpaque())
+        zwlr_foreign_toplevel_manager_v1_add_listener(manager, Self.managerListener, callbackContext)
     }
 
     /// From now on every change is reported, starting with the toplevels there already are.
@@ -104,10 +105,6 @@ final class ForeignToplevels {
         guard force || active != focused else { return }
         focused = active
         report(.focus(active))
-    }
-
-    private static func owner(_ data: UnsafeMutableRawPointer?) -> ForeignToplevels? {
-        data.map { Unmanaged<ForeignToplevels>.fromOpaque($0).takeUnretainedValue() }
     }
 
     private func update(_ proxy: OpaquePointer?, _ change: (inout Handle) -> Void) {

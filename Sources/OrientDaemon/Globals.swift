@@ -1,9 +1,10 @@
 import CWaylandClient
+import OrientSystem
 
 /// The compositor's globals the daemon uses: the output manager, the foreign-toplevel manager, and
 /// every wl_output with its name (foreign-toplevel says which wl_outputs a toplevel is on; the
 /// name, wl_output version 4, says which head that is).
-final class Globals {
+final class Globals: CallbackOwner {
     private(set) var registry: OpaquePointer?
     /// Made as soon as the global is bound: the compositor describes its heads and toplevels at
     /// once, and an event for a proxy without a listener is lost.
@@ -29,7 +30,7 @@ final class Globals {
 
     init(display: OpaquePointer) {
         registry = wl_display_get_registry(display)
-        if let registry { wl_registry_add_listener(registry, Self.registryListener, Unmanaged.passUnretained(self).toOpaque()) }
+        if let registry { wl_registry_add_listener(registry, Self.registryListener, callbackContext) }
     }
 
     func destroy() {
@@ -69,7 +70,7 @@ final class Globals {
         case "wl_output":
             guard let output = OpaquePointer(wl_registry_bind(registry, name, glue_output_interface(), min(version, Self.outputVersion))) else { return }
             outputs[name] = output
-            wl_output_add_listener(output, Self.outputListener, Unmanaged.passUnretained(self).toOpaque())
+            wl_output_add_listener(output, Self.outputListener, callbackContext)
             outputsChanged(nil)
         default:
             break
@@ -91,10 +92,6 @@ final class Globals {
         outputPositions[output] = nil
         outputsChanged(output)
         wl_output_destroy(output)
-    }
-
-    private static func owner(_ data: UnsafeMutableRawPointer?) -> Globals? {
-        data.map { Unmanaged<Globals>.fromOpaque($0).takeUnretainedValue() }
     }
 
     nonisolated(unsafe) private static let registryListener = permanentListener(wl_registry_listener(

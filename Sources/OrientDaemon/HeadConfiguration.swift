@@ -1,10 +1,11 @@
 import CWaylandClient
 import OrientCore
+import OrientSystem
 
 /// One zwlr_output_configuration_v1: every head exactly as the compositor reported it, with only
 /// the transforms in `transforms` changed (rot8 has been seen enabling only the head it turned,
 /// which disables the others). It is tested or applied once, then answers once.
-final class HeadConfiguration {
+final class HeadConfiguration: CallbackOwner {
     typealias Answer = HeadsReconciler.Answer
 
     private var proxy: OpaquePointer?
@@ -15,7 +16,7 @@ final class HeadConfiguration {
         guard let serial = heads.serial, let proxy = zwlr_output_manager_v1_create_configuration(heads.manager, serial) else { return nil }
         self.proxy = proxy
         self.answered = answered
-        zwlr_output_configuration_v1_add_listener(proxy, Self.listener, Unmanaged.passUnretained(self).toOpaque())
+        zwlr_output_configuration_v1_add_listener(proxy, Self.listener, callbackContext)
         // In a fixed order (by name), so that two configurations of the same state are the same requests.
         for head in heads.heads.values.sorted(by: { $0.name < $1.name }) {
             guard head.enabled else {
@@ -45,8 +46,7 @@ final class HeadConfiguration {
     }
 
     private static func answer(_ data: UnsafeMutableRawPointer?, _ answer: Answer) {
-        guard let data else { return }
-        Unmanaged<HeadConfiguration>.fromOpaque(data).takeUnretainedValue().answered(answer)
+        owner(data)?.answered(answer)
     }
 
     nonisolated(unsafe) private static let listener = permanentListener(zwlr_output_configuration_v1_listener(

@@ -1,10 +1,11 @@
 import CWaylandClient
 import OrientCore
+import OrientSystem
 
 /// The compositor's outputs as zwlr_output_manager_v1 describes them: each head with its modes,
 /// as the manager's last `done` left them. Mechanism only: what to do with them is the daemon's
 /// (and the controller's) business.
-final class OutputHeads {
+final class OutputHeads: CallbackOwner {
     struct Mode: Equatable {
         var width: Int32 = 0
         var height: Int32 = 0
@@ -45,7 +46,7 @@ final class OutputHeads {
 
     init(manager: OpaquePointer) {
         self.manager = manager
-        zwlr_output_manager_v1_add_listener(manager, Self.managerListener, Unmanaged.passUnretained(self).toOpaque())
+        zwlr_output_manager_v1_add_listener(manager, Self.managerListener, callbackContext)
     }
 
     /// Stops listening and destroys every proxy (before the daemon lets this go).
@@ -63,10 +64,6 @@ final class OutputHeads {
     /// compositor says otherwise.
     func assume(transform: Int32, for proxy: OpaquePointer) {
         head(proxy) { $0.transform = transform }
-    }
-
-    private static func owner(_ data: UnsafeMutableRawPointer?) -> OutputHeads? {
-        data.map { Unmanaged<OutputHeads>.fromOpaque($0).takeUnretainedValue() }
     }
 
     private func head(_ proxy: OpaquePointer?, _ change: (inout Head) -> Void) {

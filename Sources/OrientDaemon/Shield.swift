@@ -11,7 +11,7 @@ import OrientSystem
 /// shown on (a layer-shell surface in the overlay layer, no input), and the transition's frames
 /// drawn into shared memory. It carries out what `PanelShield` (the core) says and reports what
 /// happened to it; every buffer exists only while the shield does.
-final class Shield {
+final class Shield: CallbackOwner {
     typealias Key = HeadsReconciler.HeadKey
 
     /// The head it covers.
@@ -84,12 +84,6 @@ final class Shield {
         perform(commands)
     }
 
-    private var context: UnsafeMutableRawPointer { Unmanaged.passUnretained(self).toOpaque() }
-
-    private static func owner(_ data: UnsafeMutableRawPointer?) -> Shield? {
-        data.map { Unmanaged<Shield>.fromOpaque($0).takeUnretainedValue() }
-    }
-
     private func perform(_ commands: [PanelShield.Command]) {
         for command in commands {
             // Once removed, only what concerns others still goes: the apply's release, a log line.
@@ -123,7 +117,7 @@ final class Shield {
             return report(.failed("the compositor cannot capture the panel"))
         }
         capture = frame
-        zwlr_screencopy_frame_v1_add_listener(frame, Self.captureListener, context)
+        zwlr_screencopy_frame_v1_add_listener(frame, Self.captureListener, callbackContext)
     }
 
     /// The compositor said which buffer it copies into: make it (and the frames' buffers beside).
@@ -154,7 +148,7 @@ final class Shield {
                 return report(.failed("no shared memory for the panel's picture"))
             }
             buffers[index] = buffer
-            wl_buffer_add_listener(buffer, Self.bufferListener, context)
+            wl_buffer_add_listener(buffer, Self.bufferListener, callbackContext)
         }
         zwlr_screencopy_frame_v1_copy(capture, copyTarget)
     }
@@ -198,7 +192,7 @@ final class Shield {
             return report(.failed("the compositor cannot make the overlay"))
         }
         self.layer = layer
-        zwlr_layer_surface_v1_add_listener(layer, Self.layerListener, context)
+        zwlr_layer_surface_v1_add_listener(layer, Self.layerListener, callbackContext)
         // All four edges: the whole output.
         zwlr_layer_surface_v1_set_anchor(layer, ZWLR_LAYER_SURFACE_V1_ANCHOR_TOP.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_BOTTOM.rawValue
                                              | ZWLR_LAYER_SURFACE_V1_ANCHOR_LEFT.rawValue | ZWLR_LAYER_SURFACE_V1_ANCHOR_RIGHT.rawValue)
@@ -239,7 +233,7 @@ final class Shield {
         wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
         if let callback { wl_callback_destroy(callback) }
         callback = wl_surface_frame(surface)
-        if let callback { wl_callback_add_listener(callback, Self.frameListener, context) }
+        if let callback { wl_callback_add_listener(callback, Self.frameListener, callbackContext) }
         busy[index] = true
         wl_surface_commit(surface)
     }

@@ -8,7 +8,7 @@ import OrientSystem
 /// The tablet-mode switches among the input devices udev knows (ID_INPUT_SWITCH), read only on
 /// the daemon's loop: what the compositor's libinput sees, seen beside it. Each change goes to
 /// `changed`. A switch that cannot be opened (the user is not in the `input` group) is said once.
-final class TabletSwitches {
+final class TabletSwitches: CallbackOwner {
     private struct Switch {
         let path: String
         let fd: Int32
@@ -50,9 +50,8 @@ final class TabletSwitches {
     }
 
     private func readable(_ fd: Int32) {
-        let result = glue_evdev_read_tablet_mode(fd, Unmanaged.passUnretained(self).toOpaque()) { context, on in
-            guard let context else { return }
-            Unmanaged<TabletSwitches>.fromOpaque(context).takeUnretainedValue().changed(on)
+        let result = glue_evdev_read_tablet_mode(fd, callbackContext) { context, on in
+            TabletSwitches.owner(context)?.changed(on)
         }
         guard result < 0, let i = switches.firstIndex(where: { $0.fd == fd }) else { return }
         let gone = switches.remove(at: i)

@@ -79,16 +79,11 @@ public final class ControllerRunner {
     /// Releases the sensor, writes the last state asked for, closes the control socket and stops
     /// watching the config. Safe to call twice.
     public func stop() {
-        sensor?.remove()
-        sensor = nil
-        stateSaver?.finish()
-        stateSaver = nil
-        controlServer?.stop()
-        controlServer = nil
-        reloader?.stop()
-        reloader = nil
-        configWatcher?.stop()
-        configWatcher = nil
+        sensor.take()?.remove()
+        stateSaver.take()?.finish()
+        controlServer.take()?.stop()
+        reloader.take()?.stop()
+        configWatcher.take()?.stop()
         perform = { _ in }
         configApplied = {}
     }

@@ -11,7 +11,7 @@ public final class LoopSource {
     private let handler: Handler
 
     /// The closure, at a stable address for the loop's context pointer.
-    private final class Handler {
+    private final class Handler: CallbackOwner {
         let run: (UInt32) -> Void
         /// For an idle source: it ran, and libwayland removed it.
         var spent = false
@@ -26,9 +26,8 @@ public final class LoopSource {
     /// loop cannot watch it (out of descriptors).
     public static func readable(_ fd: Int32, on loop: OpaquePointer?, _ run: @escaping (_ mask: UInt32) -> Void) -> LoopSource? {
         let made = LoopSource(handler: Handler(run))
-        made.source = glue_add_fd(loop, fd, Unmanaged.passUnretained(made.handler).toOpaque()) { _, mask, context in
-            guard let context else { return 0 }
-            Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().run(mask)
+        made.source = glue_add_fd(loop, fd, made.handler.callbackContext) { _, mask, context in
+            Handler.owner(context)?.run(mask)
             return 0
         }
         return made.source == nil ? nil : made
@@ -37,9 +36,8 @@ public final class LoopSource {
     /// A timer, disarmed until `arm(milliseconds:)`; nil if the loop cannot make one.
     public static func timer(on loop: OpaquePointer?, _ run: @escaping () -> Void) -> LoopSource? {
         let made = LoopSource(handler: Handler { _ in run() })
-        made.source = glue_add_timer(loop, Unmanaged.passUnretained(made.handler).toOpaque()) { context in
-            guard let context else { return 0 }
-            Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().run(0)
+        made.source = glue_add_timer(loop, made.handler.callbackContext) { context in
+            Handler.owner(context)?.run(0)
             return 0
         }
         return made.source == nil ? nil : made
@@ -48,9 +46,8 @@ public final class LoopSource {
     /// Runs `run` once, when the loop is next idle (the source goes by itself after it ran).
     public static func idle(on loop: OpaquePointer?, _ run: @escaping () -> Void) -> LoopSource? {
         let made = LoopSource(handler: Handler { _ in run() })
-        made.source = glue_add_idle(loop, Unmanaged.passUnretained(made.handler).toOpaque()) { context in
-            guard let context else { return }
-            let handler = Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue()
+        made.source = glue_add_idle(loop, made.handler.callbackContext) { context in
+            guard let handler = Handler.owner(context) else { return }
             handler.spent = true
             handler.run(0)
         }
@@ -61,9 +58,8 @@ public final class LoopSource {
     /// signal handler).
     public static func signal(_ signal: Int32, on loop: OpaquePointer?, _ run: @escaping () -> Void) -> LoopSource? {
         let made = LoopSource(handler: Handler { _ in run() })
-        made.source = glue_add_signal(loop, signal, Unmanaged.passUnretained(made.handler).toOpaque()) { _, context in
-            guard let context else { return 0 }
-            Unmanaged<Handler>.fromOpaque(context).takeUnretainedValue().run(0)
+        made.source = glue_add_signal(loop, signal, made.handler.callbackContext) { _, context in
+            Handler.owner(context)?.run(0)
             return 0
         }
         return made.source == nil ? nil : made

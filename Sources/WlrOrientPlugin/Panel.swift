@@ -1,9 +1,10 @@
 import CWlrGlue
 import OrientCore
 import OrientService
+import OrientSystem
 
 /// A built-in panel the plugin rotates: one wlr_output, what it shows, its listeners.
-final class Panel {
+final class Panel: CompositorObject {
     let output: OpaquePointer
     let name: String
     var id: PanelID { PanelID(UInt(bitPattern: output)) }
@@ -27,7 +28,7 @@ final class Panel {
         }
     }
     private var watch: Watch?
-    private let onDestroy: (Panel) -> Void
+    let onDestroy: (Panel) -> Void
     private var failureLogged = false
 
     private let loop: OpaquePointer?
@@ -39,12 +40,9 @@ final class Panel {
         self.onDestroy = onDestroy
         self.current = Self.transform(of: output).orientation
         var events = orient_wlr_output_events(
-            context: Unmanaged.passUnretained(self).toOpaque(),
-            committed: { context, buffer in owner(context, as: Panel.self)?.committed(buffer) },
-            destroyed: { context in
-                guard let panel = owner(context, as: Panel.self) else { return }
-                panel.onDestroy(panel)
-            })
+            context: callbackContext,
+            committed: { context, buffer in Panel.owner(context)?.committed(buffer) },
+            destroyed: { Panel.destroyed($0) })
         watch = Watch(orient_wlr_watch_output(output, &events))
     }
 

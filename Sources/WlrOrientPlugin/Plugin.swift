@@ -7,7 +7,7 @@ import OrientSystem
 
 /// The plugin: translates what wlroots reports into controller events, and the controller's
 /// commands into wlroots calls. It decides nothing itself (see `Controller`).
-final class Plugin {
+final class Plugin: CallbackOwner {
     let orient: UnsafeMutablePointer<wlr_orient>
     let host: wlr_orient_host
     /// The controller with the sensor, the config, the saved state and the control socket.
@@ -49,24 +49,24 @@ final class Plugin {
         // If the compositor destroys its display before calling wlr_orient_destroy, everything we
         // hooked (signals, event sources) is going away: unhook it now, while it exists.
         displayDestroy = DisplayDestroyListener(display: host.display) { [unowned self] in unhook() }
-        let context = Unmanaged.passUnretained(self).toOpaque()
+        let context = callbackContext
         var backend = orient_wlr_backend_events(
             context: context,
-            new_output: { context, output in owner(context, as: Plugin.self)?.addOutput(output) },
-            new_input: { context, device in owner(context, as: Plugin.self)?.addInput(device) })
+            new_output: { context, output in Plugin.owner(context)?.addOutput(output) },
+            new_input: { context, device in Plugin.owner(context)?.addInput(device) })
         watches += [Watch(orient_wlr_watch_backend(host.backend, &backend))].compactMap { $0 }
         if let shell = host.xdg_shell {
             protocolServer = ProtocolServer(display: host.display, declared: { [unowned self] in controller.declaration(of: $0) },
                                             report: { [unowned self] in dispatch($0) })
             var events = orient_wlr_shell_events(
                 context: context,
-                new_toplevel: { context, surface in owner(context, as: Plugin.self)?.addToplevel(surface) })
+                new_toplevel: { context, surface in Plugin.owner(context)?.addToplevel(surface) })
             watches += [Watch(orient_wlr_watch_shell(shell, &events))].compactMap { $0 }
         }
         if let seat = host.seat {
             var events = orient_wlr_seat_events(
                 context: context,
-                focus: { context, surface, nothing in owner(context, as: Plugin.self)?.focusChanged(to: surface, nothing: nothing) })
+                focus: { context, surface, nothing in Plugin.owner(context)?.focusChanged(to: surface, nothing: nothing) })
             watches += [Watch(orient_wlr_watch_seat(seat, &events))].compactMap { $0 }
         }
         let config = controller.config
@@ -76,7 +76,7 @@ final class Plugin {
         controlStart = LoopSource.idle(on: loop) { [unowned self] in startControlServer() }
         runner.start()
         orient_wlr_layout_for_each(host.output_layout, context) { context, output in
-            owner(context, as: Plugin.self)?.addOutput(output)
+            Plugin.owner(context)?.addOutput(output)
         }
     }
 
@@ -90,22 +90,14 @@ final class Plugin {
     private func unhook() {
         // The last state asked for is written before we go.
         runner.stop()
-        protocolServer?.destroy()
-        protocolServer = nil
-        controlStart?.remove()
-        controlStart = nil
-        displayDestroy?.remove()
-        displayDestroy = nil
-        watches.forEach { $0.remove() }
-        watches = []
-        panels.forEach { $0.detach() }
-        panels = []
-        toplevels.values.forEach { $0.detach() }
-        toplevels = [:]
-        switches.forEach { $0.detach() }
-        switches = []
-        positionalDevices.forEach { $0.detach() }
-        positionalDevices = []
+        protocolServer.take()?.destroy()
+        controlStart.take()?.remove()
+        displayDestroy.take()?.remove()
+        for watch in watches.takeAll() { watch.remove() }
+        for panel in panels.takeAll() { panel.detach() }
+        for toplevel in toplevels.takeAll().values { toplevel.detach() }
+        for device in switches.takeAll() { device.detach() }
+        for device in positionalDevices.takeAll() { device.detach() }
         log.detach()
     }
 
@@ -268,5 +260,21 @@ final class Plugin {
         default:
             break
         }
+    }
+}
+
+/// Emptying a list of hooked objects before detaching them, so that a callback raised while one
+/// detaches finds the plugin's list already empty.
+private extension RangeReplaceableCollection {
+    mutating func takeAll() -> Self {
+        defer { self = Self() }
+        return self
+    }
+}
+
+private extension Dictionary {
+    mutating func takeAll() -> Self {
+        defer { self = [:] }
+        return self
     }
 }

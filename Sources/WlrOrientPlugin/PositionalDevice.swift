@@ -1,22 +1,20 @@
 import CWlrGlue
+import OrientSystem
 
 /// A touchscreen or pen tablet: mapped to the built-in panel so that its coordinates turn with it.
 /// Kept until the device goes, because the backend may announce it before the panel (a compositor
 /// that adds its input devices first, or a panel plugged in later) or the panel may be replaced.
-final class PositionalDevice {
+final class PositionalDevice: CompositorObject {
     let device: OpaquePointer
     private var watch: Watch?
-    private let onDestroy: (PositionalDevice) -> Void
+    let onDestroy: (PositionalDevice) -> Void
 
     init(device: OpaquePointer, onDestroy: @escaping (PositionalDevice) -> Void) {
         self.device = device
         self.onDestroy = onDestroy
         var events = orient_wlr_input_events(
-            context: Unmanaged.passUnretained(self).toOpaque(),
-            destroyed: { context in
-                guard let device = owner(context, as: PositionalDevice.self) else { return }
-                device.onDestroy(device)
-            })
+            context: callbackContext,
+            destroyed: { PositionalDevice.destroyed($0) })
         watch = Watch(orient_wlr_watch_input(device, &events))
     }
 

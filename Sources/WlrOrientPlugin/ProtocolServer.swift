@@ -1,11 +1,12 @@
 import CWlrGlue
 import OrientCore
 import OrientService
+import OrientSystem
 
 /// Our Wayland protocol (protocol/wlr-orient-v1.xml): what clients declare becomes controller
 /// events; what the controller tells them becomes protocol events. The C side
 /// (orient_protocol.c) keeps the objects; the values are checked here, by the core's rules.
-final class ProtocolServer {
+final class ProtocolServer: CallbackOwner {
     private var glue: OpaquePointer?
     private let report: (ControllerEvent) -> Void
     /// What a toplevel's object has declared so far (the controller's record, the only one).
@@ -17,32 +18,28 @@ final class ProtocolServer {
         self.declared = declared
         var callbacks = glue_protocol_callbacks(
             created: { context, surface in
-                guard let context, let surface else { return }
-                ProtocolServer.server(context).created(Toplevel.id(of: surface))
+                guard let server = ProtocolServer.owner(context), let surface else { return }
+                server.created(Toplevel.id(of: surface))
             },
             orientations: { context, object, surface, value in
-                guard let context, let surface else { return }
-                ProtocolServer.server(context).orientations(value, object: object, for: Toplevel.id(of: surface))
+                guard let server = ProtocolServer.owner(context), let surface else { return }
+                server.orientations(value, object: object, for: Toplevel.id(of: surface))
             },
             mode: { context, object, surface, value in
-                guard let context, let surface else { return }
-                ProtocolServer.server(context).mode(value, object: object, for: Toplevel.id(of: surface))
+                guard let server = ProtocolServer.owner(context), let surface else { return }
+                server.mode(value, object: object, for: Toplevel.id(of: surface))
             },
             gone: { context, surface in
-                guard let context, let surface else { return }
-                ProtocolServer.server(context).gone(Toplevel.id(of: surface))
+                guard let server = ProtocolServer.owner(context), let surface else { return }
+                server.gone(Toplevel.id(of: surface))
             },
             all_gone: { context, surfaces, count in
-                guard let context, let surfaces else { return }
+                guard let server = ProtocolServer.owner(context), let surfaces else { return }
                 let ids = UnsafeBufferPointer(start: surfaces, count: count).compactMap { $0.map(Toplevel.id(of:)) }
-                ProtocolServer.server(context).report(.declarationsGone(ids))
+                server.report(.declarationsGone(ids))
             })
-        glue = glue_protocol_create(display, Unmanaged.passUnretained(self).toOpaque(), &callbacks)
+        glue = glue_protocol_create(display, callbackContext, &callbacks)
         if glue == nil { Log.error("cannot offer the wlr_orient_manager_v1 global; apps cannot declare their orientations") }
-    }
-
-    private static func server(_ context: UnsafeMutableRawPointer) -> ProtocolServer {
-        Unmanaged<ProtocolServer>.fromOpaque(context).takeUnretainedValue()
     }
 
     /// Removes the global; objects clients still hold become inert. Safe to call twice.

@@ -1,13 +1,14 @@
 import CWlrGlue
 import OrientCore
+import OrientSystem
 
 /// A switch input device: its tablet-mode toggles become controller events (lid switches and
 /// others are ignored).
-final class SwitchDevice {
+final class SwitchDevice: CompositorObject {
     let device: OpaquePointer
     private var watch: Watch?
     private let report: (ControllerEvent) -> Void
-    private let onDestroy: (SwitchDevice) -> Void
+    let onDestroy: (SwitchDevice) -> Void
     /// The last state, for a "changed" toggle (which only says that it changed).
     private var tablet: Bool?
 
@@ -16,12 +17,9 @@ final class SwitchDevice {
         self.report = report
         self.onDestroy = onDestroy
         var events = orient_wlr_switch_events(
-            context: Unmanaged.passUnretained(self).toOpaque(),
-            tablet_mode: { context, state in owner(context, as: SwitchDevice.self)?.toggled(state) },
-            destroyed: { context in
-                guard let device = owner(context, as: SwitchDevice.self) else { return }
-                device.onDestroy(device)
-            })
+            context: callbackContext,
+            tablet_mode: { context, state in SwitchDevice.owner(context)?.toggled(state) },
+            destroyed: { SwitchDevice.destroyed($0) })
         watch = Watch(orient_wlr_watch_switch(device, &events))
     }
 

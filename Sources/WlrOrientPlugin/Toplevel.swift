@@ -1,16 +1,17 @@
 import CWlrGlue
 import OrientCore
+import OrientSystem
 
 /// An xdg toplevel the plugin follows: its app_id, whether it is shown, whether it covers its
 /// output (fullscreen or maximized). Reports each change as a controller event.
-final class Toplevel {
+final class Toplevel: CompositorObject {
     /// Its xdg_surface, which names it in every wlroots release.
     let surface: OpaquePointer
     let id: ToplevelID
     private(set) var covers: Bool
     private var watch: Watch?
     private let report: (ControllerEvent) -> Void
-    private let onDestroy: (Toplevel) -> Void
+    let onDestroy: (Toplevel) -> Void
 
     static func id(of surface: OpaquePointer) -> ToplevelID {
         ToplevelID(UInt(bitPattern: surface))
@@ -26,20 +27,17 @@ final class Toplevel {
         self.onDestroy = onDestroy
         covers = orient_wlr_toplevel_will_cover(surface)
         var events = orient_wlr_toplevel_events(
-            context: Unmanaged.passUnretained(self).toOpaque(),
+            context: callbackContext,
             mapped: { context, mapped in
-                guard let t = owner(context, as: Toplevel.self) else { return }
+                guard let t = Toplevel.owner(context) else { return }
                 t.report(.toplevelMapped(t.id, mapped))
             },
             app_id: { context in
-                guard let t = owner(context, as: Toplevel.self) else { return }
+                guard let t = Toplevel.owner(context) else { return }
                 t.report(.toplevelAppID(t.id, t.appID))
             },
-            committed: { context in owner(context, as: Toplevel.self)?.committed() },
-            destroyed: { context in
-                guard let t = owner(context, as: Toplevel.self) else { return }
-                t.onDestroy(t)
-            })
+            committed: { context in Toplevel.owner(context)?.committed() },
+            destroyed: { Toplevel.destroyed($0) })
         watch = Watch(orient_wlr_watch_toplevel(surface, &events))
     }
 

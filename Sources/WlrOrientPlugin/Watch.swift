@@ -1,4 +1,5 @@
 import CWlrGlue
+import OrientSystem
 
 /// A watch of the glue's (orient_wlr.h) on one of the compositor's objects, owned by the Swift
 /// object it calls back: removed by `remove()`, or when released. When the compositor destroys
@@ -21,15 +22,14 @@ final class Watch {
 }
 
 /// A listener on the display's destroy signal.
-final class DisplayDestroyListener {
+final class DisplayDestroyListener: CallbackOwner {
     private var raw: OpaquePointer?
     private let handler: () -> Void
 
     init?(display: OpaquePointer?, _ handler: @escaping () -> Void) {
         self.handler = handler
-        raw = glue_listener_create_display_destroy(display, Unmanaged.passUnretained(self).toOpaque()) { context in
-            guard let context else { return }
-            Unmanaged<DisplayDestroyListener>.fromOpaque(context).takeUnretainedValue().handler()
+        raw = glue_listener_create_display_destroy(display, callbackContext) { context in
+            DisplayDestroyListener.owner(context)?.handler()
         }
         if raw == nil { return nil }
     }
@@ -42,7 +42,15 @@ final class DisplayDestroyListener {
     deinit { remove() }
 }
 
-/// The Swift object behind a glue callback's context.
-func owner<T: AnyObject>(_ context: UnsafeMutableRawPointer?, as type: T.Type) -> T? {
-    context.map { Unmanaged<T>.fromOpaque($0).takeUnretainedValue() }
+/// One of the compositor's objects that the plugin follows through a watch (a panel, a toplevel,
+/// an input device), told to its owner when the compositor destroys it.
+protocol CompositorObject: CallbackOwner {
+    var onDestroy: (Self) -> Void { get }
+}
+
+extension CompositorObject {
+    /// The watch's `destroyed` callback.
+    static func destroyed(_ context: UnsafeMutableRawPointer?) {
+        owner(context).map { $0.onDestroy($0) }
+    }
 }
