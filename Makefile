@@ -28,6 +28,8 @@ endif
 
 BUILD = build/release
 MAN = build/man
+# What is rendered from a template and the table of config keys (the CLI's render-config-docs).
+DOC = build/doc
 
 # What `make install` puts in place (under DESTDIR), one path per line: uninstall removes these.
 INSTALLED = \
@@ -48,7 +50,7 @@ INSTALLED = \
 
 .PHONY: all build install install-header uninstall
 
-all: build $(MAN)/wlr-orient.1 $(MAN)/wlr-orient.5
+all: build $(MAN)/wlr-orient.1 $(MAN)/wlr-orient.5 $(DOC)/config.example.toml
 
 # Always asked: swift build knows what is up to date.
 build:
@@ -57,6 +59,18 @@ build:
 $(MAN)/%: docs/man/%.scd
 	@mkdir -p $(MAN)
 	scdoc < $< > $@
+
+# The config's man page and example config: their prose, and every key of the table filled in
+# by the CLI just built (so a key added to the table is documented without another edit).
+$(MAN)/wlr-orient.5: docs/man/wlr-orient.5.scd.in build
+	@mkdir -p $(MAN) $(DOC)
+	$(BUILD)/wlr-orient render-config-docs --format scdoc $< > $(DOC)/wlr-orient.5.scd
+	scdoc < $(DOC)/wlr-orient.5.scd > $@
+
+$(DOC)/config.example.toml: contrib/config.example.toml.in build
+	@mkdir -p $(DOC)
+	$(BUILD)/wlr-orient render-config-docs --format toml $< > $@.new
+	mv $@.new $@
 
 install: all install-header
 	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
@@ -71,7 +85,7 @@ install: all install-header
 	$(BUILD)/wlr-orient --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/wlr-orient
 	$(BUILD)/wlr-orient --generate-completion-script zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_wlr-orient
 	$(BUILD)/wlr-orient --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish
-	install -Dm644 contrib/config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
+	install -Dm644 $(DOC)/config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
 	@mkdir -p $(DESTDIR)$(SYSTEMDUSERDIR)
 	sed -e 's|@BINDIR@|$(BINDIR)|' contrib/systemd/wlr-orient.service.in > $(DESTDIR)$(SYSTEMDUSERDIR)/wlr-orient.service
 

@@ -2,7 +2,14 @@
 /// string's contents (`"` and every control character escaped too, as JSON requires) and a field
 /// of the plugin inputs' tab-separated lines (only what would break the line or the field, and the
 /// backslash itself: `PluginInputs.unescape` reads it back).
-enum BackslashEscapes {
+public enum BackslashEscapes {
+    /// `s` as a quoted JSON string, which is also a TOML basic string (TOML takes JSON's escapes).
+    public static func quoted(_ s: String) -> String {
+        var out = "\""
+        append(s, json: true, to: &out)
+        return out + "\""
+    }
+
     static func append(_ s: String, json: Bool, to out: inout String) {
         for scalar in s.unicodeScalars {
             switch scalar {

@@ -34,6 +34,10 @@ public struct ConfigKey: Sendable {
     public let name: String
     public let kind: Kind
     public let doc: String
+    /// What the man page says beyond `doc` and the default (scdoc markup); often nothing.
+    public let details: String
+    /// A value to show, commented out, in the example config for a key without a default.
+    public let example: String?
     /// Whether every `[[app]]` rule must have it.
     public let required: Bool
     let storage: Storage
@@ -114,27 +118,46 @@ extension ConfigKey {
 
     /// The table.
     public static let all: [ConfigKey] = [
-        choice(.top, "scope", \.scope, "which app decides: one that covers the panel, or the focused one"),
+        choice(.top, "scope", \.scope, "which app decides: one that covers the panel, or the focused one",
+               details: """
+                   Covering is fullscreen or maximized (an app just launched counts if it asked for either, or \
+                   the compositor maximizes it); for *wlr-orient daemon*, which cannot see window sizes, also \
+                   being the only window shown on the output, as a tiling compositor lays out a lone window.
+                   """),
         choice(.top, "rotate-when", \.rotateWhen, "rotate always, or only while a 2-in-1 is in tablet mode"),
 
         ConfigKey(.device, "orientations", .orientations, "the orientations the device may show",
+                  details: "A phone that should never turn upside down: [\"all-but-upside-down\"].",
                   .config(get: { .orientations($0.device.orientations) },
                           set: { if case .orientations(let m) = $1 { $0.device.orientations = m } })),
         ConfigKey(.device, "outputs", .strings, "output names (globs) that are built-in panels and rotate",
+                  details: "External monitors stay as they are.",
                   .config(get: { .strings($0.device.outputs) },
                           set: { if case .strings(let s) = $1 { $0.device.outputs = s } })),
         ConfigKey(.device, "mount-matrix", .mountMatrix, "the accelerometer's mount matrix, over udev's and the driver's",
+                  example: #""0, -1, 0; -1, 0, 0; 0, 0, 1""#,
                   .config(get: { $0.device.mountMatrix.map(ConfigValue.matrix) },
                           set: { if case .matrix(let m) = $1 { $0.device.mountMatrix = m } })),
         ConfigKey(.device, "sensor", .text, "the accelerometer to use (iio:deviceN, its name or its label)",
+                  details: "Without it, the display's accelerometer is found by itself.", example: #""iio:device0""#,
                   .config(get: { $0.device.sensor.map(ConfigValue.text) },
                           set: { if case .text(let s) = $1 { $0.device.sensor = s } })),
 
         detection("rate-hz", \.rateHz, 1...1000, "sampling rate asked of the sensor while it moves (Hz)"),
-        detection("held-hz", \.heldHz, 1...100, "a polled sensor's rate once the device is held still (Hz; at most rate-hz)"),
+        detection("held-hz", \.heldHz, 1...100, "a polled sensor's rate once the device is held still (Hz; at most rate-hz)",
+                  details: "A polled sensor is one that cannot say when the device moves."),
         detection("alone-hz", \.aloneHz, 1...100, "a polled sensor's rate once the device is left alone (Hz; at most held-hz)"),
-        detection("alone-after-s", \.aloneAfterS, 0...86400, "how long the device must be left alone for alone-hz (s)"),
-        detection("alone-tolerance", \.aloneTolerance, 0...10, "how far a reading may move from the last one while the device is left alone (m/s²)"),
+        detection("alone-after-s", \.aloneAfterS, 0...86400, "how long the device must be left alone for alone-hz (s)",
+                  details: """
+                      Left alone means that the orientation detector saw nothing in flux and that no reading \
+                      moved further than *alone-tolerance* from the one before it.
+                      """),
+        detection("alone-tolerance", \.aloneTolerance, 0...10,
+                  "how far a reading may move from the last one while the device is left alone (m/s²)",
+                  details: """
+                      A hand never holds a device that still, while a sensor at rest on a desk wanders less; \
+                      a sensor noisier than this is never read at *alone-hz*.
+                      """),
         detection("filter-ms", \.filterMs, 0...1000, "low-pass time constant (ms)"),
         detection("hysteresis-deg", \.hysteresisDeg, 0...40, "degrees past the 45° boundary before a change"),
         detection("flat-tilt-deg", \.flatTiltDeg, 30...89, "tilt beyond which the device lies flat (degrees)"),
@@ -144,48 +167,64 @@ extension ConfigKey {
         detection("accel-tolerance", \.accelToleranceMs2, 0.1...20, "deviation from 1 g that counts as acceleration (m/s²)"),
         detection("accel-holdoff-ms", \.accelHoldoffMs, 0...5000, "wait after external acceleration (ms)"),
 
-        choice(.transition, "kind", \.transition.kind, "how the screen turns: auto, a rotation, a cross-fade, or a cut"),
-        milliseconds("duration-ms", \.durationMs, "how long a quarter turn or a cross-fade takes"),
+        choice(.transition, "kind", \.transition.kind, "how the screen turns: auto, a rotation, a cross-fade, or a cut",
+               details: """
+                   *auto* rotates when one app fills the panel or only one window shows, and cross-fades when \
+                   several windows reflow. Whatever the kind, the old picture stays until the apps have drawn \
+                   their new size (or *timeout-ms* passes), so no stretched frame ever shows.
+                   """),
+        milliseconds("duration-ms", \.durationMs, "how long a quarter turn or a cross-fade takes",
+                     details: "A half-turn rotation takes 1.3 times as long."),
         choice(.transition, "curve", \.transition.curve, "the transition's pace"),
-        milliseconds("timeout-ms", \.timeoutMs, "how long the old frame waits for the apps to redraw"),
+        milliseconds("timeout-ms", \.timeoutMs, "how long the old frame waits for the apps to redraw",
+                     details: "*wlr-orient daemon*, which cannot see when the apps have redrawn, always waits this long."),
 
-        ConfigKey(.app, "match", .text, "the app_id (exact or a glob such as \"org.example.*\")", required: true,
+        ConfigKey(.app, "match", .text, "the app_id (exact or a glob such as \"org.example.*\")",
+                  details: "Every rule has one. In a glob, *\\** and *?* stand for any text and any one character.",
+                  example: #""org.example.Game""#, required: true,
                   .rule(get: { .text($0.match) }, set: { if case .text(let s) = $1 { $0.match = s } })),
         ConfigKey(.app, "orientations", .orientations, "the orientations the app supports",
+                  details: "Without it: what the app's _.desktop_ file says, else every orientation.",
+                  example: #"["landscape"]"#,
                   .rule(get: { $0.orientations.map(ConfigValue.orientations) },
                         set: { if case .orientations(let m) = $1 { $0.orientations = m } })),
         ConfigKey(.app, "transition", .choice(TransitionKind.allCases.map(\.rawValue)), "the transition while the app is in front",
+                  details: "It applies while the layout is simple: the app fills the panel, or it is the only window.",
+                  example: #""crossfade""#,
                   .rule(get: { $0.transition.map { .word($0.rawValue) } },
                         set: { if case .word(let w) = $1 { $0.transition = TransitionKind(rawValue: w) } })),
         ConfigKey(.app, "sensor-input", .flag, "the app reads orientation as input: the screen stays while it is in front",
+                  details: "A game steered by tilting the device, for one.", example: "true",
                   .rule(get: { $0.sensorInput.map(ConfigValue.flag) },
                         set: { if case .flag(let b) = $1 { $0.sensorInput = b } })),
     ]
 
     /// A row of the table, written without labels so that the table reads as one.
-    init(_ section: Section, _ name: String, _ kind: Kind, _ doc: String, required: Bool = false, _ storage: Storage) {
-        self.init(section: section, name: name, kind: kind, doc: doc, required: required, storage: storage)
+    init(_ section: Section, _ name: String, _ kind: Kind, _ doc: String, details: String = "", example: String? = nil,
+         required: Bool = false, _ storage: Storage) {
+        self.init(section: section, name: name, kind: kind, doc: doc, details: details, example: example, required: required,
+                  storage: storage)
     }
 
     /// A key that takes one of an enumeration's words.
     private static func choice<E: RawRepresentable & CaseIterable & Sendable>(
-        _ section: Section, _ name: String, _ keyPath: WritableKeyPath<Config, E> & Sendable, _ doc: String
+        _ section: Section, _ name: String, _ keyPath: WritableKeyPath<Config, E> & Sendable, _ doc: String, details: String = ""
     ) -> ConfigKey where E.RawValue == String {
-        ConfigKey(section, name, .choice(E.allCases.map(\.rawValue)), doc,
+        ConfigKey(section, name, .choice(E.allCases.map(\.rawValue)), doc, details: details,
                   .config(get: { .word($0[keyPath: keyPath].rawValue) },
                           set: { if case .word(let w) = $1, let e = E(rawValue: w) { $0[keyPath: keyPath] = e } }))
     }
 
     private static func detection(_ name: String, _ keyPath: WritableKeyPath<DetectionConfig, Double> & Sendable,
-                                  _ range: ClosedRange<Double>, _ doc: String) -> ConfigKey {
-        ConfigKey(.detection, name, .number(range), doc,
+                                  _ range: ClosedRange<Double>, _ doc: String, details: String = "") -> ConfigKey {
+        ConfigKey(.detection, name, .number(range), doc, details: details,
                   .config(get: { .number($0.detection[keyPath: keyPath]) },
                           set: { if case .number(let n) = $1 { $0.detection[keyPath: keyPath] = n } }))
     }
 
     private static func milliseconds(_ name: String, _ keyPath: WritableKeyPath<TransitionConfig, Int> & Sendable,
-                                     _ doc: String) -> ConfigKey {
-        ConfigKey(.transition, name, .milliseconds(0...5000), doc,
+                                     _ doc: String, details: String = "") -> ConfigKey {
+        ConfigKey(.transition, name, .milliseconds(0...5000), doc, details: details,
                   .config(get: { .integer($0.transition[keyPath: keyPath]) },
                           set: { if case .integer(let ms) = $1 { $0.transition[keyPath: keyPath] = ms } }))
     }

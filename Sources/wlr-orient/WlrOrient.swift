@@ -17,7 +17,8 @@ struct WlrOrient: ParsableCommand {
             """,
         version: wlrOrientVersion,
         subcommands: [Lock.self, Unlock.self, Toggle.self, Status.self, Watch.self, Reload.self,
-                      CheckConfig.self, Detect.self, Sensor.self, Record.self, Run.self, DaemonCommand.self, PluginInputsCommand.self]
+                      CheckConfig.self, Detect.self, Sensor.self, Record.self, Run.self, DaemonCommand.self, PluginInputsCommand.self,
+                      RenderConfigDocs.self]
     )
 }
 

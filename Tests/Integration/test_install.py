@@ -117,6 +117,22 @@ def test_the_man_page_and_help_name_the_same_commands_and_options(staged):
         assert options <= help_words(section), (command, options - help_words(section))
 
 
+def test_the_installed_example_config_and_man_page_hold_every_key(staged):
+    # Both are rendered from the table of keys at build time: the example checks clean with the
+    # installed CLI, and each key it shows is documented in the installed wlr-orient(5).
+    example = path(staged, "share/doc/wlr-orient/config.example.toml")
+    check = subprocess.run([path(staged, "bin/wlr-orient"), "check-config", example], capture_output=True, text=True,
+                           timeout=60)
+    assert check.returncode == 0 and "ok (2 app rules)" in check.stdout, check.stdout + check.stderr
+    text = open(example).read()
+    assert "@keys" not in text
+    keys = set(re.findall(r"^#? ?([a-z-]+) = ", text, re.MULTILINE))
+    assert {"scope", "rate-hz", "alone-tolerance", "mount-matrix", "timeout-ms", "sensor-input"} <= keys, keys
+    page = open(path(staged, "share/man/man5/wlr-orient.5")).read()  # roff, as scdoc writes an entry's name
+    undocumented = [k for k in keys if "\\fB" + k + "\\fR = " not in page]
+    assert not undocumented, undocumented
+
+
 def test_bash_completion_loads_and_completes_subcommands(staged):
     script = path(staged, "share/bash-completion/completions/wlr-orient")
     probe = ('source "%s"; complete -p wlr-orient; '

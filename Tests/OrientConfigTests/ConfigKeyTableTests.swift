@@ -4,9 +4,16 @@ import TestSupport
 @testable import OrientConfig
 @testable import OrientCore
 
+/// The example config as `make` renders it (`ConfigReference`) from its template.
+func renderedExampleConfig() throws -> String {
+    let template = try String(contentsOfFile: repositoryRoot.appendingPathComponent("contrib/config.example.toml.in").path, encoding: .utf8)
+    return try ConfigReference.render(template, as: .toml)
+}
+
 /// The key table (`ConfigKey.all`) is the one schema of config.toml: the loader reads by it, the
-/// plugin-inputs codec carries it, and the example config and the man page are checked against
-/// it here, so that neither can name a key the table lacks or leave one out.
+/// plugin-inputs codec carries it, and the example config and the man page's config sections
+/// are rendered from it (`ConfigReference`); here the rendered documents are read back, so that
+/// neither can name a key the table lacks, leave one out, or say another default or bound.
 @Suite struct ConfigKeyTableTests {
     /// The lines of a text, split into its sections by a heading that names each.
     func sections(of text: String, heading: (String) -> ConfigKey.Section?) -> [ConfigKey.Section: [String]] {
@@ -24,6 +31,11 @@ import TestSupport
         #expect(Set(paths).count == paths.count)
         for key in ConfigKey.all {
             #expect(!key.doc.isEmpty && !key.doc.contains("\n"), "\(key.path): a one-line doc")
+            #expect(!key.details.contains("\n"), "\(key.path): details are one paragraph")
+            // The example config shows a key without a default commented out, with a value that loads.
+            if key.defaultValue == nil, key.section != .app {
+                #expect(key.example != nil, "\(key.path): no default, so the example config needs an example value")
+            }
             if let value = key.defaultValue { #expect(key.problem(with: value) == nil, "\(key.path): its default is out of bounds") }
         }
         // Each stored field of a section has its row (a field added without one is never read).
@@ -36,7 +48,7 @@ import TestSupport
     /// The example shows every key in its own table, as `name = default` (or commented out, for
     /// a key without a default and for the rules' keys), and nothing else.
     @Test func theExampleConfigShowsEveryKeyOfTheTableAndNoOther() throws {
-        let text = try String(contentsOfFile: repositoryRoot.appendingPathComponent("contrib/config.example.toml").path, encoding: .utf8)
+        let text = try renderedExampleConfig()
         let bySection = sections(of: text) { line in
             guard line.hasPrefix("["), let name = line.split(whereSeparator: { "[]".contains($0) }).first else { return nil }
             return ConfigKey.Section(rawValue: String(name))
@@ -67,9 +79,26 @@ import TestSupport
 
     /// What the example sets is the built-in default, key by key.
     @Test func theExampleConfigSetsEveryKeyToItsDefault() throws {
-        let config = try ConfigLoader.load(path: repositoryRoot.appendingPathComponent("contrib/config.example.toml").path).get()
+        let config = try ConfigLoader.load(text: renderedExampleConfig(), file: "config.example.toml").get()
         for key in ConfigKey.all where key.section != .app {
             #expect(key.value(in: config) == key.defaultValue, "\(key.path)")
+        }
+    }
+
+    /// Each example value the documents show, written out, loads (an example the loader refused
+    /// would teach a wrong syntax).
+    @Test func everyExampleValueLoads() {
+        for key in ConfigKey.all {
+            guard let example = key.example else { continue }
+            let text = switch key.section {
+            case .top: "\(key.name) = \(example)"
+            case .app where key.name == "match": "[[app]]\nmatch = \(example)"
+            case .app: "[[app]]\nmatch = \"x\"\n\(key.name) = \(example)"
+            default: "[\(key.section.rawValue)]\n\(key.name) = \(example)"
+            }
+            if case .failure(let errors) = ConfigLoader.load(text: text, file: "example.toml") {
+                Issue.record("\(key.path): the example \(example) does not load: \(errors)")
+            }
         }
     }
 
@@ -88,7 +117,8 @@ import TestSupport
     /// The man page's config section documents each key of the table under its own heading,
     /// with its bounds for numbers, and no key the table lacks.
     @Test func theManPageDocumentsEveryKeyOfTheTableAndNoOther() throws {
-        let text = try String(contentsOfFile: repositoryRoot.appendingPathComponent("docs/man/wlr-orient.5.scd").path, encoding: .utf8)
+        let template = try String(contentsOfFile: repositoryRoot.appendingPathComponent("docs/man/wlr-orient.5.scd.in").path, encoding: .utf8)
+        let text = try ConfigReference.render(template, as: .scdoc)
         let bySection = sections(of: text) { line in
             switch line {
             case "# TOP LEVEL": .top

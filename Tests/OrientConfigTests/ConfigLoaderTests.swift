@@ -13,8 +13,7 @@ import Testing
     }
 
     @Test func theExampleConfigLoadsWithTheDefaults() throws {
-        let path = repositoryRoot.appendingPathComponent("contrib/config.example.toml").path
-        let config = try ConfigLoader.load(path: path).get()
+        let config = try ConfigLoader.load(text: renderedExampleConfig(), file: "config.example.toml").get()
         #expect(config.apps.count == 2)
         #expect(config.rule(for: "org.example.Game")?.sensorInput == true)
         #expect(config.rule(for: "org.example.Game")?.transition == .crossfade)

@@ -4,11 +4,25 @@ import Testing
 
 /// `wlr-orient check-config`, run as a user would run it.
 @Suite struct CheckConfigCommandTests {
-    @Test func theExampleConfigIsValid() throws {
-        let example = repositoryRoot.appendingPathComponent("contrib/config.example.toml").path
+    /// The example config as `make` renders it from its template, and the result checked.
+    @Test func theRenderedExampleConfigIsValid() throws {
+        let template = repositoryRoot.appendingPathComponent("contrib/config.example.toml.in").path
+        let rendered = try run(wlrOrientExecutable, ["render-config-docs", "--format", "toml", template])
+        #expect(rendered.status == 0, "\(rendered.stderr)")
+        #expect(!rendered.stdout.contains("@keys"))
+        let example = try makeTemporaryDirectory() + "/config.example.toml"
+        try rendered.stdout.write(toFile: example, atomically: true, encoding: .utf8)
         let r = try run(wlrOrientExecutable, ["check-config", example])
         #expect(r.status == 0, "\(r.stderr)")
-        #expect(r.stdout.contains("ok"))
+        #expect(r.stdout.contains("ok (2 app rules)"))
+    }
+
+    @Test func aTemplateWithoutASectionsPlaceholderIsRefused() throws {
+        let template = try makeTemporaryDirectory() + "/broken.toml.in"
+        try "@keys top@\n@keys device@\n".write(toFile: template, atomically: true, encoding: .utf8)
+        let r = try run(wlrOrientExecutable, ["render-config-docs", "--format", "toml", template])
+        #expect(r.status != 0)
+        #expect(r.stderr.contains("no '@keys detection@'"), "\(r.stderr)")
     }
 
     @Test func aBadFileExitsOneWithOneLinePerProblem() throws {
