@@ -30,7 +30,7 @@ WLR_ORIENT_BIN="$(swift build --show-bin-path)/wlr-orient" \
     /usr/bin/python3 -m pytest -q -p no:cacheprovider Tests/Integration 2>&1 | tee "$pylog" | tail -n 25
 py_status=${PIPESTATUS[0]}
 rootlog=$(mktemp)
-bash scripts/test-roots.sh 2>&1 | tee "$rootlog" | grep -E '^(roots|test-roots|a C program)' 
+bash scripts/test-roots.sh 2>&1 | tee "$rootlog" | grep -E '^(roots|test-roots|a C program|FAILED|ERROR )' 
 roots_status=${PIPESTATUS[0]}
 set -e
 

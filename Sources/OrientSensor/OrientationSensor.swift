@@ -27,8 +27,6 @@ public final class OrientationSensor {
     public let device: DeviceConfig
     public private(set) var info: AccelerometerInfo?
     public private(set) var isRunning = false
-    /// Whether an accelerometer is open and read now.
-    public var hasDevice: Bool { accelerometer != nil }
 
     /// The fd to poll for readability (buffered devices, udev's announcements), if any.
     public var pollDescriptor: Int32? { isRunning ? fdSet?.fd ?? bufferFD ?? motionFD ?? monitor?.fd : nil }

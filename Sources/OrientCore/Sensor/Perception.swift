@@ -88,7 +88,7 @@ public struct Perception: Sendable {
         judgement.change = detector.add(v, at: raw.t)
         let quietFor = detector.quietFor(at: raw.t)
         if device.mode.wakesOnMotion {
-            period = quiet.next(after: 0, quietFor: quietFor)
+            period = quiet.period(quietFor: quietFor)
         } else if !device.mode.isBuffered {
             schedule.update(reading: v, at: raw.t, quietFor: quietFor)
             period = 1 / schedule.rateHz

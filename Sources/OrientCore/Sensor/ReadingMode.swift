@@ -139,7 +139,13 @@ public struct QuietDeviceSchedule: Sendable, Hashable {
     /// After a reading (real or held) at `t` with the detector quiet for `quietFor` seconds:
     /// when to read next, or nil to wait for the device.
     public func next(after t: Double, quietFor: Double) -> Double? {
-        quietFor >= quietAfter ? nil : t + 1 / rateHz
+        period(quietFor: quietFor).map { t + $0 }
+    }
+
+    /// How long after a reading the next is due, with the detector quiet for `quietFor` seconds;
+    /// nil: not until the device says it moved.
+    public func period(quietFor: Double) -> Double? {
+        quietFor >= quietAfter ? nil : 1 / rateHz
     }
 }
 
