@@ -5,34 +5,20 @@
 #include "wayland_client_glue.h"
 
 /* The interface descriptions wl_registry_bind needs, as pointers (Swift imports the extern
- * structs as values and cannot take their address). */
-const struct wl_interface *glue_output_manager_interface(void) {
-	return &zwlr_output_manager_v1_interface;
-}
+ * structs as values and cannot take their address): an accessor for each, named as the header
+ * declares it. */
+#define GLUE_INTERFACE(accessor, interface) \
+	const struct wl_interface *accessor(void) { \
+		return &interface; \
+	}
 
-const struct wl_interface *glue_foreign_toplevel_manager_interface(void) {
-	return &zwlr_foreign_toplevel_manager_v1_interface;
-}
-
-const struct wl_interface *glue_output_interface(void) {
-	return &wl_output_interface;
-}
-
-const struct wl_interface *glue_compositor_interface(void) {
-	return &wl_compositor_interface;
-}
-
-const struct wl_interface *glue_shm_interface(void) {
-	return &wl_shm_interface;
-}
-
-const struct wl_interface *glue_layer_shell_interface(void) {
-	return &zwlr_layer_shell_v1_interface;
-}
-
-const struct wl_interface *glue_screencopy_manager_interface(void) {
-	return &zwlr_screencopy_manager_v1_interface;
-}
+GLUE_INTERFACE(glue_output_manager_interface, zwlr_output_manager_v1_interface)
+GLUE_INTERFACE(glue_foreign_toplevel_manager_interface, zwlr_foreign_toplevel_manager_v1_interface)
+GLUE_INTERFACE(glue_output_interface, wl_output_interface)
+GLUE_INTERFACE(glue_compositor_interface, wl_compositor_interface)
+GLUE_INTERFACE(glue_shm_interface, wl_shm_interface)
+GLUE_INTERFACE(glue_layer_shell_interface, zwlr_layer_shell_v1_interface)
+GLUE_INTERFACE(glue_screencopy_manager_interface, zwlr_screencopy_manager_v1_interface)
 
 int glue_shm_file(size_t size) {
 	int fd = memfd_create("wlr-orient-shield", MFD_CLOEXEC | MFD_ALLOW_SEALING);

@@ -1,6 +1,6 @@
 /*
- * The plugin object, the log, the display's destroy listener, the layout and output management:
- * the glue that is the same in every wlroots release but for a name or two.
+ * What every watch does, the plugin object, the log, the display's destroy listener, the layout
+ * and output management: the glue that is the same in every wlroots release but for a name or two.
  */
 #include <stdlib.h>
 #include "internal.h"
@@ -9,9 +9,60 @@ const char *orient_wlr_version(void) {
 	return WLR_VERSION_STR;
 }
 
+/* --- Watches --- */
+
+static void watch_listen(struct orient_wlr_watch *watch, struct wl_signal *signal, struct wl_listener *listener,
+		wl_notify_func_t notify) {
+	orient_wlr_listen(signal, listener, notify);
+	watch->listeners[watch->count++] = listener;
+}
+
+/* Removes every listener the watch added and releases what goes with them; doing it again does
+ * nothing. */
+static void watch_unhook(struct orient_wlr_watch *watch) {
+	if (watch->count == 0) {
+		return; /* unhooked already (a hooked watch has its destroy listener at least) */
+	}
+	for (size_t i = 0; i < watch->count; i++) {
+		orient_wlr_unlisten(watch->listeners[i]);
+	}
+	watch->count = 0;
+	if (watch->release != NULL) {
+		watch->release(watch);
+	}
+}
+
+static void watch_handle_destroy(struct wl_listener *listener, void *data) {
+	struct orient_wlr_watch *watch = wl_container_of(listener, watch, destroy);
+	/* Unhooked before the last word: from 0.19 wlroots asserts that no listener is left. The owner
+	 * may destroy the watch in `destroyed`: nothing of it is read after. */
+	watch_unhook(watch);
+	if (watch->destroyed != NULL) {
+		watch->destroyed(watch->events.context);
+	}
+}
+
+struct orient_wlr_watch *orient_wlr_watch_create(size_t size, struct wl_signal *destroy,
+		union orient_wlr_watch_events events, void (*destroyed)(void *context),
+		const struct orient_wlr_watch_listener *listeners, size_t count) {
+	/* More listeners than a watch records is the glue's own mistake: no watch, not a crash. */
+	struct orient_wlr_watch *watch = count < ORIENT_WLR_WATCH_LISTENERS ? calloc(1, size) : NULL;
+	if (watch == NULL) {
+		return NULL;
+	}
+	watch->events = events;
+	watch->destroyed = destroyed;
+	watch_listen(watch, destroy, &watch->destroy, watch_handle_destroy);
+	for (size_t i = 0; i < count; i++) {
+		struct wl_listener *listener = (struct wl_listener *)((char *)watch + listeners[i].offset);
+		watch_listen(watch, listeners[i].signal, listener, listeners[i].notify);
+	}
+	return watch;
+}
+
 void orient_wlr_watch_destroy(struct orient_wlr_watch *watch) {
 	if (watch != NULL) {
-		watch->unhook(watch);
+		watch_unhook(watch);
 		free(watch); /* the watch's own struct, which starts with it */
 	}
 }

@@ -4,55 +4,38 @@
  * the input device's union by wlr_switch_from_input_device() and renamed the toggle event;
  * 0.18 renamed the tablet device type.
  */
-#include <stdlib.h>
 #include "internal.h"
 
 /* --- The backend --- */
 
 struct backend_watch {
 	struct orient_wlr_watch base;
-	struct orient_wlr_backend_events events;
 	struct wl_listener new_output;
 	struct wl_listener new_input;
-	struct wl_listener destroy;
 };
-
-static void backend_watch_unhook(struct orient_wlr_watch *base) {
-	struct backend_watch *watch = wl_container_of(base, watch, base);
-	orient_wlr_unlisten(&watch->new_output);
-	orient_wlr_unlisten(&watch->new_input);
-	orient_wlr_unlisten(&watch->destroy);
-}
 
 static void backend_handle_new_output(struct wl_listener *listener, void *data) {
 	struct backend_watch *watch = wl_container_of(listener, watch, new_output);
-	watch->events.new_output(watch->events.context, data);
+	struct wlr_output *output = data;
+	watch->base.events.backend.new_output(watch->base.events.context, output);
 }
 
 static void backend_handle_new_input(struct wl_listener *listener, void *data) {
 	struct backend_watch *watch = wl_container_of(listener, watch, new_input);
-	watch->events.new_input(watch->events.context, data);
-}
-
-static void backend_handle_destroy(struct wl_listener *listener, void *data) {
-	struct backend_watch *watch = wl_container_of(listener, watch, destroy);
-	backend_watch_unhook(&watch->base);
+	struct wlr_input_device *device = data;
+	watch->base.events.backend.new_input(watch->base.events.context, device);
 }
 
 struct orient_wlr_watch *orient_wlr_watch_backend(struct wlr_backend *backend, const struct orient_wlr_backend_events *events) {
 	if (backend == NULL || events == NULL) {
 		return NULL;
 	}
-	struct backend_watch *watch = calloc(1, sizeof(*watch));
-	if (watch == NULL) {
-		return NULL;
-	}
-	watch->base.unhook = backend_watch_unhook;
-	watch->events = *events;
-	orient_wlr_listen(&backend->events.new_output, &watch->new_output, backend_handle_new_output);
-	orient_wlr_listen(&backend->events.new_input, &watch->new_input, backend_handle_new_input);
-	orient_wlr_listen(&backend->events.destroy, &watch->destroy, backend_handle_destroy);
-	return &watch->base;
+	const struct orient_wlr_watch_listener listeners[] = {
+		{ &backend->events.new_output, offsetof(struct backend_watch, new_output), backend_handle_new_output },
+		{ &backend->events.new_input, offsetof(struct backend_watch, new_input), backend_handle_new_input },
+	};
+	return orient_wlr_watch_create(sizeof(struct backend_watch), &backend->events.destroy,
+		(union orient_wlr_watch_events){ .backend = *events }, NULL, listeners, ORIENT_WLR_LENGTH(listeners));
 }
 
 /* --- Input devices --- */
@@ -82,52 +65,21 @@ void orient_wlr_cursor_map_to_output(struct wlr_cursor *cursor, struct wlr_input
 	}
 }
 
-struct input_watch {
-	struct orient_wlr_watch base;
-	struct orient_wlr_input_events events;
-	struct wl_listener destroy;
-};
-
-static void input_watch_unhook(struct orient_wlr_watch *base) {
-	struct input_watch *watch = wl_container_of(base, watch, base);
-	orient_wlr_unlisten(&watch->destroy);
-}
-
-static void input_handle_destroy(struct wl_listener *listener, void *data) {
-	struct input_watch *watch = wl_container_of(listener, watch, destroy);
-	struct orient_wlr_input_events events = watch->events;
-	input_watch_unhook(&watch->base);
-	events.destroyed(events.context);
-}
-
+/* An input device's watch has its destroy listener alone. */
 struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device, const struct orient_wlr_input_events *events) {
 	if (device == NULL || events == NULL) {
 		return NULL;
 	}
-	struct input_watch *watch = calloc(1, sizeof(*watch));
-	if (watch == NULL) {
-		return NULL;
-	}
-	watch->base.unhook = input_watch_unhook;
-	watch->events = *events;
-	orient_wlr_listen(&device->events.destroy, &watch->destroy, input_handle_destroy);
-	return &watch->base;
+	return orient_wlr_watch_create(sizeof(struct orient_wlr_watch), &device->events.destroy,
+		(union orient_wlr_watch_events){ .input = *events }, events->destroyed, NULL, 0);
 }
 
 /* --- Switches --- */
 
 struct switch_watch {
 	struct orient_wlr_watch base;
-	struct orient_wlr_switch_events events;
 	struct wl_listener toggle;
-	struct wl_listener destroy;
 };
-
-static void switch_watch_unhook(struct orient_wlr_watch *base) {
-	struct switch_watch *watch = wl_container_of(base, watch, base);
-	orient_wlr_unlisten(&watch->toggle);
-	orient_wlr_unlisten(&watch->destroy);
-}
 
 static void switch_handle_toggle(struct wl_listener *listener, void *data) {
 	struct switch_watch *watch = wl_container_of(listener, watch, toggle);
@@ -140,14 +92,7 @@ static void switch_handle_toggle(struct wl_listener *listener, void *data) {
 		return;
 	}
 	int state = event->switch_state == WLR_SWITCH_STATE_ON ? 1 : event->switch_state == WLR_SWITCH_STATE_OFF ? 0 : -1;
-	watch->events.tablet_mode(watch->events.context, state);
-}
-
-static void switch_handle_destroy(struct wl_listener *listener, void *data) {
-	struct switch_watch *watch = wl_container_of(listener, watch, destroy);
-	struct orient_wlr_switch_events events = watch->events;
-	switch_watch_unhook(&watch->base);
-	events.destroyed(events.context);
+	watch->base.events.device_switch.tablet_mode(watch->base.events.context, state);
 }
 
 struct orient_wlr_watch *orient_wlr_watch_switch(struct wlr_input_device *device, const struct orient_wlr_switch_events *events) {
@@ -162,13 +107,10 @@ struct orient_wlr_watch *orient_wlr_watch_switch(struct wlr_input_device *device
 	if (device_switch == NULL) {
 		return NULL;
 	}
-	struct switch_watch *watch = calloc(1, sizeof(*watch));
-	if (watch == NULL) {
-		return NULL;
-	}
-	watch->base.unhook = switch_watch_unhook;
-	watch->events = *events;
-	orient_wlr_listen(&device_switch->events.toggle, &watch->toggle, switch_handle_toggle);
-	orient_wlr_listen(&device->events.destroy, &watch->destroy, switch_handle_destroy);
-	return &watch->base;
+	const struct orient_wlr_watch_listener listeners[] = {
+		{ &device_switch->events.toggle, offsetof(struct switch_watch, toggle), switch_handle_toggle },
+	};
+	return orient_wlr_watch_create(sizeof(struct switch_watch), &device->events.destroy,
+		(union orient_wlr_watch_events){ .device_switch = *events }, events->destroyed, listeners,
+		ORIENT_WLR_LENGTH(listeners));
 }

@@ -8,6 +8,7 @@
 
 #define WLR_USE_UNSTABLE 1
 
+#include <stddef.h>
 #include <pixman.h>
 #include <wayland-server-core.h>
 #include <wlr/version.h>
@@ -40,12 +41,55 @@
 #include <wlr/types/wlr_compositor.h>
 #endif
 
-/* What every watch starts with (as its first member: orient_wlr_watch_destroy frees it): how to
- * remove its listeners. A watch whose object is destroyed removes them then, and is freed only by
+/* The owner's callbacks, of whichever kind the watch is (orient_wlr.h). Each kind's struct begins
+ * with the context they are called with: `context` reads it whatever the kind. */
+union orient_wlr_watch_events {
+	void *context;
+	struct orient_wlr_backend_events backend;
+	struct orient_wlr_shell_events shell;
+	struct orient_wlr_seat_events seat;
+	struct orient_wlr_output_events output;
+	struct orient_wlr_toplevel_events toplevel;
+	struct orient_wlr_input_events input;
+	struct orient_wlr_switch_events device_switch;
+};
+
+/* The most listeners one watch adds: a toplevel's map, unmap, set_app_id, commit and destroy. */
+#define ORIENT_WLR_WATCH_LISTENERS 5
+
+/* What every watch starts with (as its first member: orient_wlr_watch_destroy frees it): the
+ * owner's callbacks, and the listeners it added, so that one call removes them all and none can be
+ * forgotten (from 0.19 wlroots asserts that no listener is left on an object it destroys). Every
+ * watch listens to its object's destroy signal: when its object goes it removes its listeners,
+ * then says so (`destroyed`, for the kinds that have it), and it is freed only by
  * orient_wlr_watch_destroy, so that its owner never holds a freed pointer. */
 struct orient_wlr_watch {
-	void (*unhook)(struct orient_wlr_watch *watch);
+	struct wl_listener destroy;
+	union orient_wlr_watch_events events;
+	void (*destroyed)(void *context); /* NULL: the owner is not told */
+	struct wl_listener *listeners[ORIENT_WLR_WATCH_LISTENERS];
+	size_t count;
+	/* What goes with the listeners (NULL: nothing), released when they are removed. */
+	void (*release)(struct orient_wlr_watch *watch);
 };
+
+/* One of a watch's listeners besides its destroy listener, as its create function names it: the
+ * signal, where the listener is in the watch's own struct (offsetof), its handler. */
+struct orient_wlr_watch_listener {
+	struct wl_signal *signal;
+	size_t offset;
+	wl_notify_func_t notify;
+};
+
+/* How many elements an array has. */
+#define ORIENT_WLR_LENGTH(array) (sizeof(array) / sizeof((array)[0]))
+
+/* A new watch, its own struct `size` bytes long (zeroed but for the base it starts with), with the
+ * owner's `events` and `destroyed` (NULL: not told), on its object's `destroy` signal and the
+ * `count` `listeners`. NULL without memory. */
+struct orient_wlr_watch *orient_wlr_watch_create(size_t size, struct wl_signal *destroy,
+	union orient_wlr_watch_events events, void (*destroyed)(void *context),
+	const struct orient_wlr_watch_listener *listeners, size_t count);
 
 /* Adds `listener` with `notify` to `signal`. */
 static inline void orient_wlr_listen(struct wl_signal *signal, struct wl_listener *listener, wl_notify_func_t notify) {

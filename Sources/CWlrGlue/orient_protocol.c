@@ -63,8 +63,7 @@ static struct wlr_xdg_surface *object_unhook(struct glue_orient_object *object) 
 	/* A resource that was destroyed already has unhooked its listener (libwayland's final emit
 	 * leaves the link initialised): removing every one is safe. */
 	for (int i = 0; i < WATCHED_COUNT; i++) {
-		wl_list_remove(&object->gone[i].listener.link);
-		wl_list_init(&object->gone[i].listener.link);
+		orient_wlr_unlisten(&object->gone[i].listener);
 	}
 	wl_list_remove(&object->link);
 	wl_list_init(&object->link);
@@ -309,22 +308,25 @@ void glue_protocol_destroy(struct glue_protocol *protocol) {
 	free(protocol);
 }
 
-bool glue_protocol_send_output_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *surface,
-		uint32_t orientation) {
+/* Sends `orientation` with `send` (one of the event's generated senders) to the object of
+ * `surface`; false if it has none. */
+static bool send_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *surface, uint32_t orientation,
+		void (*send)(struct wl_resource *resource, uint32_t orientation)) {
 	struct glue_orient_object *object = protocol != NULL ? object_for(surface) : NULL;
 	if (object != NULL) {
-		wlr_orient_toplevel_v1_send_output_orientation(object->resource, orientation);
+		send(object->resource, orientation);
 	}
 	return object != NULL;
 }
 
+bool glue_protocol_send_output_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *surface,
+		uint32_t orientation) {
+	return send_orientation(protocol, surface, orientation, wlr_orient_toplevel_v1_send_output_orientation);
+}
+
 bool glue_protocol_send_device_orientation(struct glue_protocol *protocol, struct wlr_xdg_surface *surface,
 		uint32_t orientation) {
-	struct glue_orient_object *object = protocol != NULL ? object_for(surface) : NULL;
-	if (object != NULL) {
-		wlr_orient_toplevel_v1_send_device_orientation(object->resource, orientation);
-	}
-	return object != NULL;
+	return send_orientation(protocol, surface, orientation, wlr_orient_toplevel_v1_send_device_orientation);
 }
 
 void glue_orient_object_post_error(struct glue_orient_object *object, uint32_t code, const char *message) {

@@ -13,50 +13,32 @@
 
 struct output_watch {
 	struct orient_wlr_watch base;
-	struct orient_wlr_output_events events;
 	struct wl_listener commit;
-	struct wl_listener destroy;
 };
 
-static void output_watch_unhook(struct orient_wlr_watch *base) {
-	struct output_watch *watch = wl_container_of(base, watch, base);
-	orient_wlr_unlisten(&watch->commit);
-	orient_wlr_unlisten(&watch->destroy);
+/* The frame a commit showed, NULL if it carried none. */
+static struct wlr_buffer *committed_buffer(const struct wlr_output_event_commit *event) {
+#if ORIENT_WLR_AT_LEAST(0, 17)
+	return event->state != NULL && (event->state->committed & WLR_OUTPUT_STATE_BUFFER) ? event->state->buffer : NULL;
+#else
+	return event->buffer;
+#endif
 }
 
 static void output_handle_commit(struct wl_listener *listener, void *data) {
 	struct output_watch *watch = wl_container_of(listener, watch, commit);
-	const struct wlr_output_event_commit *event = data;
-#if ORIENT_WLR_AT_LEAST(0, 17)
-	struct wlr_buffer *buffer = event->state != NULL && (event->state->committed & WLR_OUTPUT_STATE_BUFFER)
-		? event->state->buffer : NULL;
-#else
-	struct wlr_buffer *buffer = event->buffer;
-#endif
-	watch->events.committed(watch->events.context, buffer);
-}
-
-static void output_handle_destroy(struct wl_listener *listener, void *data) {
-	struct output_watch *watch = wl_container_of(listener, watch, destroy);
-	struct orient_wlr_output_events events = watch->events;
-	/* Unhooked before the last word: from 0.19 wlroots asserts that no listener is left. */
-	output_watch_unhook(&watch->base);
-	events.destroyed(events.context);
+	watch->base.events.output.committed(watch->base.events.context, committed_buffer(data));
 }
 
 struct orient_wlr_watch *orient_wlr_watch_output(struct wlr_output *output, const struct orient_wlr_output_events *events) {
 	if (output == NULL || events == NULL) {
 		return NULL;
 	}
-	struct output_watch *watch = calloc(1, sizeof(*watch));
-	if (watch == NULL) {
-		return NULL;
-	}
-	watch->base.unhook = output_watch_unhook;
-	watch->events = *events;
-	orient_wlr_listen(&output->events.commit, &watch->commit, output_handle_commit);
-	orient_wlr_listen(&output->events.destroy, &watch->destroy, output_handle_destroy);
-	return &watch->base;
+	const struct orient_wlr_watch_listener listeners[] = {
+		{ &output->events.commit, offsetof(struct output_watch, commit), output_handle_commit },
+	};
+	return orient_wlr_watch_create(sizeof(struct output_watch), &output->events.destroy,
+		(union orient_wlr_watch_events){ .output = *events }, events->destroyed, listeners, ORIENT_WLR_LENGTH(listeners));
 }
 
 /* --- What it is --- */

@@ -23,9 +23,7 @@ struct pending_toplevel {
 
 struct shell_watch {
 	struct orient_wlr_watch base;
-	struct orient_wlr_shell_events events;
 	struct wl_listener new_toplevel;
-	struct wl_listener destroy;
 #if ORIENT_WLR_AT_LEAST(0, 18)
 	struct wl_list pending;
 #endif
@@ -45,7 +43,7 @@ static void pending_handle_commit(struct wl_listener *listener, void *data) {
 	if (!surface->initial_commit) {
 		return;
 	}
-	struct orient_wlr_shell_events events = pending->shell->events;
+	struct orient_wlr_shell_events events = pending->shell->base.events.shell;
 	pending_free(pending);
 	events.new_toplevel(events.context, surface);
 }
@@ -54,19 +52,16 @@ static void pending_handle_destroy(struct wl_listener *listener, void *data) {
 	struct pending_toplevel *pending = wl_container_of(listener, pending, destroy);
 	pending_free(pending);
 }
-#endif
 
-static void shell_watch_unhook(struct orient_wlr_watch *base) {
+/* The shell's watch releases the toplevels it still waits for with its listeners. */
+static void shell_release_pending(struct orient_wlr_watch *base) {
 	struct shell_watch *watch = wl_container_of(base, watch, base);
-	orient_wlr_unlisten(&watch->new_toplevel);
-	orient_wlr_unlisten(&watch->destroy);
-#if ORIENT_WLR_AT_LEAST(0, 18)
 	struct pending_toplevel *pending, *tmp;
 	wl_list_for_each_safe(pending, tmp, &watch->pending, link) {
 		pending_free(pending);
 	}
-#endif
 }
+#endif
 
 static void shell_handle_new_toplevel(struct wl_listener *listener, void *data) {
 	struct shell_watch *watch = wl_container_of(listener, watch, new_toplevel);
@@ -87,50 +82,43 @@ static void shell_handle_new_toplevel(struct wl_listener *listener, void *data) 
 	/* new_surface, which 0.15 to 0.17 emit at the toplevel's initial commit. */
 	struct wlr_xdg_surface *surface = data;
 	if (surface->role == WLR_XDG_SURFACE_ROLE_TOPLEVEL) {
-		watch->events.new_toplevel(watch->events.context, surface);
+		watch->base.events.shell.new_toplevel(watch->base.events.context, surface);
 	}
 #endif
-}
-
-static void shell_handle_destroy(struct wl_listener *listener, void *data) {
-	struct shell_watch *watch = wl_container_of(listener, watch, destroy);
-	shell_watch_unhook(&watch->base);
 }
 
 struct orient_wlr_watch *orient_wlr_watch_shell(struct wlr_xdg_shell *shell, const struct orient_wlr_shell_events *events) {
 	if (shell == NULL || events == NULL) {
 		return NULL;
 	}
-	struct shell_watch *watch = calloc(1, sizeof(*watch));
-	if (watch == NULL) {
-		return NULL;
-	}
-	watch->base.unhook = shell_watch_unhook;
-	watch->events = *events;
 #if ORIENT_WLR_AT_LEAST(0, 18)
-	wl_list_init(&watch->pending);
-	orient_wlr_listen(&shell->events.new_toplevel, &watch->new_toplevel, shell_handle_new_toplevel);
+	struct wl_signal *new_toplevel = &shell->events.new_toplevel;
 #else
-	orient_wlr_listen(&shell->events.new_surface, &watch->new_toplevel, shell_handle_new_toplevel);
+	struct wl_signal *new_toplevel = &shell->events.new_surface;
 #endif
-	orient_wlr_listen(&shell->events.destroy, &watch->destroy, shell_handle_destroy);
-	return &watch->base;
+	const struct orient_wlr_watch_listener listeners[] = {
+		{ new_toplevel, offsetof(struct shell_watch, new_toplevel), shell_handle_new_toplevel },
+	};
+	struct orient_wlr_watch *base = orient_wlr_watch_create(sizeof(struct shell_watch), &shell->events.destroy,
+		(union orient_wlr_watch_events){ .shell = *events }, NULL, listeners, ORIENT_WLR_LENGTH(listeners));
+#if ORIENT_WLR_AT_LEAST(0, 18)
+	/* The toplevels it waits for, released with its listeners: set up before those can hear
+	 * anything (signals are emitted from the event loop, not while this runs). */
+	if (base != NULL) {
+		struct shell_watch *watch = wl_container_of(base, watch, base);
+		wl_list_init(&watch->pending);
+		base->release = shell_release_pending;
+	}
+#endif
+	return base;
 }
 
 /* --- Keyboard focus --- */
 
 struct seat_watch {
 	struct orient_wlr_watch base;
-	struct orient_wlr_seat_events events;
 	struct wl_listener focus_change;
-	struct wl_listener destroy;
 };
-
-static void seat_watch_unhook(struct orient_wlr_watch *base) {
-	struct seat_watch *watch = wl_container_of(base, watch, base);
-	orient_wlr_unlisten(&watch->focus_change);
-	orient_wlr_unlisten(&watch->destroy);
-}
 
 /* The toplevel whose surface `surface` is, if any. */
 static struct wlr_xdg_surface *toplevel_of_surface(struct wlr_surface *surface) {
@@ -146,103 +134,74 @@ static void seat_handle_focus_change(struct wl_listener *listener, void *data) {
 	struct seat_watch *watch = wl_container_of(listener, watch, focus_change);
 	const struct wlr_seat_keyboard_focus_change_event *event = data;
 	struct wlr_surface *surface = event != NULL ? event->new_surface : NULL;
-	watch->events.focus(watch->events.context, surface != NULL ? toplevel_of_surface(surface) : NULL, surface == NULL);
-}
-
-static void seat_handle_destroy(struct wl_listener *listener, void *data) {
-	struct seat_watch *watch = wl_container_of(listener, watch, destroy);
-	seat_watch_unhook(&watch->base);
+	watch->base.events.seat.focus(watch->base.events.context, surface != NULL ? toplevel_of_surface(surface) : NULL,
+		surface == NULL);
 }
 
 struct orient_wlr_watch *orient_wlr_watch_seat(struct wlr_seat *seat, const struct orient_wlr_seat_events *events) {
 	if (seat == NULL || events == NULL) {
 		return NULL;
 	}
-	struct seat_watch *watch = calloc(1, sizeof(*watch));
-	if (watch == NULL) {
-		return NULL;
-	}
-	watch->base.unhook = seat_watch_unhook;
-	watch->events = *events;
-	orient_wlr_listen(&seat->keyboard_state.events.focus_change, &watch->focus_change, seat_handle_focus_change);
-	orient_wlr_listen(&seat->events.destroy, &watch->destroy, seat_handle_destroy);
-	return &watch->base;
+	const struct orient_wlr_watch_listener listeners[] = {
+		{ &seat->keyboard_state.events.focus_change, offsetof(struct seat_watch, focus_change), seat_handle_focus_change },
+	};
+	return orient_wlr_watch_create(sizeof(struct seat_watch), &seat->events.destroy,
+		(union orient_wlr_watch_events){ .seat = *events }, NULL, listeners, ORIENT_WLR_LENGTH(listeners));
 }
 
 /* --- Watching one toplevel --- */
 
 struct toplevel_watch {
 	struct orient_wlr_watch base;
-	struct orient_wlr_toplevel_events events;
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener set_app_id;
 	struct wl_listener commit;
-	struct wl_listener destroy;
 };
-
-static void toplevel_watch_unhook(struct orient_wlr_watch *base) {
-	struct toplevel_watch *watch = wl_container_of(base, watch, base);
-	orient_wlr_unlisten(&watch->map);
-	orient_wlr_unlisten(&watch->unmap);
-	orient_wlr_unlisten(&watch->set_app_id);
-	orient_wlr_unlisten(&watch->commit);
-	orient_wlr_unlisten(&watch->destroy);
-}
 
 static void toplevel_handle_map(struct wl_listener *listener, void *data) {
 	struct toplevel_watch *watch = wl_container_of(listener, watch, map);
-	watch->events.mapped(watch->events.context, true);
+	watch->base.events.toplevel.mapped(watch->base.events.context, true);
 }
 
 static void toplevel_handle_unmap(struct wl_listener *listener, void *data) {
 	struct toplevel_watch *watch = wl_container_of(listener, watch, unmap);
-	watch->events.mapped(watch->events.context, false);
+	watch->base.events.toplevel.mapped(watch->base.events.context, false);
 }
 
 static void toplevel_handle_set_app_id(struct wl_listener *listener, void *data) {
 	struct toplevel_watch *watch = wl_container_of(listener, watch, set_app_id);
-	watch->events.app_id(watch->events.context);
+	watch->base.events.toplevel.app_id(watch->base.events.context);
 }
 
 static void toplevel_handle_commit(struct wl_listener *listener, void *data) {
 	struct toplevel_watch *watch = wl_container_of(listener, watch, commit);
-	watch->events.committed(watch->events.context);
-}
-
-static void toplevel_handle_destroy(struct wl_listener *listener, void *data) {
-	struct toplevel_watch *watch = wl_container_of(listener, watch, destroy);
-	struct orient_wlr_toplevel_events events = watch->events;
-	toplevel_watch_unhook(&watch->base);
-	events.destroyed(events.context);
+	watch->base.events.toplevel.committed(watch->base.events.context);
 }
 
 struct orient_wlr_watch *orient_wlr_watch_toplevel(struct wlr_xdg_surface *surface, const struct orient_wlr_toplevel_events *events) {
 	if (surface == NULL || events == NULL || surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || surface->toplevel == NULL) {
 		return NULL;
 	}
-	struct toplevel_watch *watch = calloc(1, sizeof(*watch));
-	if (watch == NULL) {
-		return NULL;
-	}
-	watch->base.unhook = toplevel_watch_unhook;
-	watch->events = *events;
-#if ORIENT_WLR_AT_LEAST(0, 17)
-	orient_wlr_listen(&surface->surface->events.map, &watch->map, toplevel_handle_map);
-	orient_wlr_listen(&surface->surface->events.unmap, &watch->unmap, toplevel_handle_unmap);
-#else
-	orient_wlr_listen(&surface->events.map, &watch->map, toplevel_handle_map);
-	orient_wlr_listen(&surface->events.unmap, &watch->unmap, toplevel_handle_unmap);
-#endif
-	orient_wlr_listen(&surface->toplevel->events.set_app_id, &watch->set_app_id, toplevel_handle_set_app_id);
-	orient_wlr_listen(&surface->surface->events.commit, &watch->commit, toplevel_handle_commit);
 #if ORIENT_WLR_AT_LEAST(0, 18)
 	/* The role goes with the xdg_toplevel, which a client may destroy before its xdg_surface. */
-	orient_wlr_listen(&surface->toplevel->events.destroy, &watch->destroy, toplevel_handle_destroy);
+	struct wl_signal *destroy = &surface->toplevel->events.destroy;
 #else
-	orient_wlr_listen(&surface->events.destroy, &watch->destroy, toplevel_handle_destroy);
+	struct wl_signal *destroy = &surface->events.destroy;
 #endif
-	return &watch->base;
+	const struct orient_wlr_watch_listener listeners[] = {
+#if ORIENT_WLR_AT_LEAST(0, 17)
+		{ &surface->surface->events.map, offsetof(struct toplevel_watch, map), toplevel_handle_map },
+		{ &surface->surface->events.unmap, offsetof(struct toplevel_watch, unmap), toplevel_handle_unmap },
+#else
+		{ &surface->events.map, offsetof(struct toplevel_watch, map), toplevel_handle_map },
+		{ &surface->events.unmap, offsetof(struct toplevel_watch, unmap), toplevel_handle_unmap },
+#endif
+		{ &surface->toplevel->events.set_app_id, offsetof(struct toplevel_watch, set_app_id), toplevel_handle_set_app_id },
+		{ &surface->surface->events.commit, offsetof(struct toplevel_watch, commit), toplevel_handle_commit },
+	};
+	return orient_wlr_watch_create(sizeof(struct toplevel_watch), destroy,
+		(union orient_wlr_watch_events){ .toplevel = *events }, events->destroyed, listeners, ORIENT_WLR_LENGTH(listeners));
 }
 
 /* --- What a toplevel is --- */

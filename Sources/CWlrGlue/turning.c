@@ -83,12 +83,11 @@ struct glue_canvas *glue_canvas_create(struct wlr_renderer *renderer, int width,
 }
 
 void glue_canvas_destroy(struct glue_canvas *canvas) {
-	if (canvas == NULL) {
-		return;
+	if (canvas != NULL) {
+		/* The texture may hold a lock on the buffer: the buffer goes when both have let go. */
+		wlr_texture_destroy(canvas->texture);
+		wlr_buffer_drop(&canvas->base);
 	}
-	/* The texture may hold a lock on the buffer: the buffer goes when both have let go. */
-	wlr_texture_destroy(canvas->texture);
-	wlr_buffer_drop(&canvas->base);
 }
 
 struct wlr_texture *glue_canvas_texture(struct glue_canvas *canvas) {
