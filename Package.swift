@@ -122,6 +122,8 @@ let package = Package(
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "OrientDesktopTests", dependencies: ["OrientCore", "OrientDesktop", "TestSupport"]),
+        // The system layer against the real kernel: processes, sockets, inotify, forked trials.
+        .testTarget(name: "OrientSystemTests", dependencies: ["OrientSystem", "TestSupport"]),
         // The control server, the config reloader and the state saver on a real event loop.
         .testTarget(name: "OrientServiceTests", dependencies: ["OrientCore", "OrientService", "OrientSystem", "CEventLoop", "TestSupport"]),
         // The CLI as a user runs it (the program built beside the tests), and the trace corpus.

@@ -1,0 +1,162 @@
+import Foundation
+import OrientSystem
+import Testing
+import TestSupport
+
+/// The system layer against the real kernel: processes, pipes, Unix sockets, inotify and forked
+/// trials, each with what a caller relies on when something goes wrong.
+@Suite struct ChildProcessTests {
+    /// Everything a child writes, until it closes its output.
+    func output(of child: ChildProcess) -> String {
+        var bytes: [UInt8] = []
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while case .success(let n) = buffer.withUnsafeMutableBytes({ child.output.read(into: $0) }), n > 0 {
+            bytes += buffer[..<n]
+        }
+        child.output.close()
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    @Test func aChildsOutputIsReadAndItsExitCollected() throws {
+        let child = try ChildProcess.start(["sh", "-c", "echo hello; exit 3"]).get()
+        #expect(output(of: child) == "hello\n")
+        let exit = ChildProcess.reap(child.pid, until: monotonicSeconds() + 10)
+        #expect(exit == .exited(status: 3 << 8))
+        #expect(!exit.succeeded)
+    }
+
+    @Test func aChildGetsNoneOfTheCallersDescriptors() throws {
+        // A descriptor the caller holds open without close-on-exec (a compositor's DRM fd) is
+        // not the child's: fd 3 and up are closed in it.
+        var held: [Int32] = [-1, -1]
+        #expect(pipe(&held) == 0)
+        defer { held.forEach { _ = close($0) } }
+        let child = try ChildProcess.start(["ls", "/proc/self/fd"]).get()
+        let fds = output(of: child).split(separator: "\n").compactMap { Int($0) }
+        _ = ChildProcess.reap(child.pid, until: monotonicSeconds() + 10)
+        // 0, 1, 2 and the one ls opened to list the directory.
+        #expect(fds.allSatisfy { $0 <= 3 }, "\(fds) (held open here: \(held))")
+    }
+
+    @Test func aChildThatStaysIsNotWaitedForPastTheDeadline() throws {
+        let child = try ChildProcess.start(["sleep", "30"]).get()
+        defer { child.output.close() }
+        let started = monotonicSeconds()
+        #expect(ChildProcess.reap(child.pid, until: started + 0.1) == .running)
+        #expect(monotonicSeconds() - started < 5)
+        ChildProcess.kill(child.pid)
+        #expect(ChildProcess.reap(child.pid) == .reapedElsewhere)   // collected by kill already
+    }
+
+    @Test func aProgramThatIsNotThereIsATypedError() {
+        switch ChildProcess.start(["/nonexistent/wlr-orient-test-program"]) {
+        case .success(let child):
+            // posix_spawnp may report exec failures as an exit status 127 instead.
+            #expect(ChildProcess.reap(child.pid, until: monotonicSeconds() + 10) == .exited(status: 127 << 8))
+        case .failure(let error):
+            #expect(error.noSuchFile, "\(error)")
+        }
+    }
+}
+
+@Suite struct UnixSocketTests {
+    @Test func aServerIsFoundAndItsStaleSocketReplaced() throws {
+        let path = try makeTemporaryDirectory() + "/control.sock"
+        #expect(!UnixSocket.isServed(path))
+        let listener = try UnixSocket.listen(at: path, backlog: 4).get()
+        #expect(UnixSocket.isServed(path))
+        // A second server at the same path is refused while the first answers.
+        guard case .failure(.served) = UnixSocket.listen(at: path, backlog: 4) else {
+            Issue.record("a second server took a live server's socket")
+            return
+        }
+        let client = try UnixSocket.connect(to: path).get()
+        let accepted = try UnixSocket.accept(on: listener).get()
+        #expect(try UnixSocket.peerUser(of: accepted).get() == UnixSocket.ownUser)
+        client.close()
+        accepted.close()
+        // The server crashed, leaving its socket file: the next one replaces it.
+        listener.close()
+        #expect(!UnixSocket.isServed(path))
+        let next = try UnixSocket.listen(at: path, backlog: 4).get()
+        next.close()
+        UnixSocket.remove(path)
+    }
+
+    @Test func aPathTooLongAndAFileInTheWayAreSaidSo() throws {
+        let long = "/tmp/" + String(repeating: "x", count: 120)
+        #expect(UnixSocketAddress(long) == nil)
+        guard case .failure(.pathTooLong) = UnixSocket.listen(at: long, backlog: 1) else {
+            Issue.record("a path longer than sun_path was taken")
+            return
+        }
+        #expect(throws: SystemError.self) { try UnixSocket.connect(to: long).get() }
+        let file = try makeTemporaryDirectory() + "/not-a-socket"
+        try "x".write(toFile: file, atomically: true, encoding: .utf8)
+        guard case .failure(.notASocket) = UnixSocket.listen(at: file, backlog: 1) else {
+            Issue.record("a regular file in the way was replaced")
+            return
+        }
+        #expect(FileManager.default.fileExists(atPath: file))
+    }
+
+    @Test func nobodyThereIsARefusal() throws {
+        let path = try makeTemporaryDirectory() + "/none.sock"
+        switch UnixSocket.connect(to: path) {
+        case .success: Issue.record("connected to nothing")
+        case .failure(let error): #expect(error.noSuchFile || error.refused, "\(error)")
+        }
+    }
+}
+
+@Suite struct WatchTests {
+    @Test func aDirectoryWatchNamesWhichEntryChanged() throws {
+        let directory = try makeTemporaryDirectory()
+        let watch = try #require(DirectoryWatch(directory: directory, names: ["a", "b"]))
+        #expect(watch.drain() == .unchanged)
+        try "1".write(toFile: directory + "/b", atomically: false, encoding: .utf8)
+        try "1".write(toFile: directory + "/other", atomically: false, encoding: .utf8)
+        #expect(try FileDescriptor(rawValue: watch.fd).waitReadable(milliseconds: 5000).get())
+        #expect(watch.drain() == .named(0b10))
+        // "b" first: the wait may end at its event, before the other one's.
+        try FileManager.default.removeItem(atPath: directory + "/b")
+        try FileManager.default.removeItem(atPath: directory + "/other")
+        #expect(try FileDescriptor(rawValue: watch.fd).waitReadable(milliseconds: 5000).get())
+        #expect(watch.drain() == .named(0b10))
+        #expect(rmdir(directory) == 0)
+        #expect(try FileDescriptor(rawValue: watch.fd).waitReadable(milliseconds: 5000).get())
+        #expect(watch.drain() == .directoryGone)
+    }
+
+    @Test func aMissingDirectoryCannotBeWatched() {
+        #expect(DirectoryWatch(directory: "/nonexistent/wlr-orient-test", names: ["a"]) == nil)
+    }
+}
+
+@Suite struct ForkedTrialTests {
+    @Test func aTrialSaysWhetherCodeFinishesCrashesOrHangs() {
+        #expect(ForkedTrial.run(timeout: 10) {} == .completed)
+        #expect(ForkedTrial.run(timeout: 10) { abort() } == .crashed)
+        #expect(ForkedTrial.run(timeout: 0.2) { sleep(30) } == .tookTooLong(seconds: 0.2))
+    }
+}
+
+@Suite struct FileTests {
+    @Test func anAtomicWriteReplacesTheFileWhole() throws {
+        let directory = try makeTemporaryDirectory() + "/state/deeper"
+        try makeDirectories(directory).get()
+        let path = directory + "/state.toml"
+        try writeFileAtomically(path, Array("one".utf8)).get()
+        try writeFileAtomically(path, Array("two".utf8)).get()
+        #expect(try String(contentsOfFile: path, encoding: .utf8) == "two")
+        // Nothing of the writer's temporary files is left beside it.
+        #expect(directoryEntries(directory) == ["state.toml"])
+    }
+
+    @Test func aFileThatCannotBeWrittenIsATypedError() throws {
+        switch writeFileAtomically("/nonexistent/wlr-orient-test/state.toml", [1]) {
+        case .success: Issue.record("wrote into a missing directory")
+        case .failure(let error): #expect(error.noSuchFile, "\(error)")
+        }
+    }
+}
