@@ -65,7 +65,8 @@ $(MAN)/%: docs/man/%.scd
 $(MAN)/wlr-orient.5: docs/man/wlr-orient.5.scd.in build
 	@mkdir -p $(MAN) $(DOC)
 	$(BUILD)/wlr-orient render-config-docs --format scdoc $< > $(DOC)/wlr-orient.5.scd
-	scdoc < $(DOC)/wlr-orient.5.scd > $@
+	scdoc < $(DOC)/wlr-orient.5.scd > $@.new
+	mv $@.new $@
 
 $(DOC)/config.example.toml: contrib/config.example.toml.in build
 	@mkdir -p $(DOC)

@@ -53,16 +53,57 @@ public enum ConfigReference {
 
     // MARK: the example config
 
-    /// `# doc`, then `name = default`; a key without a default (and a rule's) shown commented out.
+    /// The doc, the details and the words a choice takes as comment lines, then `name = default`;
+    /// a key without a default (and a rule's) shown commented out.
     static func tomlEntry(_ key: ConfigKey) -> [String] {
-        var comments = ["# " + key.doc.prefix(1).uppercased() + key.doc.dropFirst() + "."]
+        var text = sentence(key.doc)
+        if key.required { text += " Required." }
         if case .choice(let words) = key.kind {
-            comments.append("# One of " + words.map(quoted).joined(separator: ", ") + ".")
+            text += " One of " + words.map(quoted).joined(separator: ", ") + "."
         }
+        if !key.details.isEmpty { text += " " + plainText(key.details) }
+        let comments = wrapped(text, width: 76).map { "# " + $0 }
         if let value = key.defaultValue {
             return comments + ["\(key.name) = \(toml(value))"]
         }
         return comments + ["# \(key.name) = \(key.example ?? toml(syntaxExample(key.kind)))"]
+    }
+
+    /// A doc line as a sentence: capitalised, with its full stop.
+    private static func sentence(_ doc: String) -> String {
+        doc.prefix(1).uppercased() + doc.dropFirst() + "."
+    }
+
+    /// scdoc's markup taken off: bold and underlined text lose their marks, escapes their backslash.
+    static func plainText(_ scdoc: String) -> String {
+        var out = ""
+        var escaped = false
+        for character in scdoc {
+            if escaped {
+                out.append(character)
+                escaped = false
+            } else if character == "\\" {
+                escaped = true
+            } else if character != "*" && character != "_" {
+                out.append(character)
+            }
+        }
+        return out
+    }
+
+    /// Words in lines of at most `width` characters (a longer word alone on its line).
+    static func wrapped(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 
     /// A value as TOML writes it.
@@ -104,6 +145,7 @@ public enum ConfigReference {
             text += "; default " + scdocDefault(value)
         }
         text += "."
+        if key.required { text += " Required." }
         if !key.details.isEmpty { text += " " + key.details }
         return ["*\(key.name)* = \(scdocSyntax(key.kind))", "\t" + text]
     }

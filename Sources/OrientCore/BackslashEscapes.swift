@@ -18,7 +18,7 @@ public enum BackslashEscapes {
             case "\r": out += "\\r"
             case "\t": out += "\\t"
             case "\"" where json: out += "\\\""
-            case _ where json && scalar.value < 0x20:
+            case _ where json && (scalar.value < 0x20 || scalar.value == 0x7f):
                 let hex = String(scalar.value, radix: 16)
                 out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: out.unicodeScalars.append(scalar)

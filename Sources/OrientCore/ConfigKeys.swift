@@ -118,7 +118,7 @@ extension ConfigKey {
 
     /// The table.
     public static let all: [ConfigKey] = [
-        choice(.top, "scope", \.scope, "which app decides: one that covers the panel, or the focused one",
+        choice(.top, "scope", \.scope, "which app decides: the focused app only while it covers the panel, or the focused app always",
                details: """
                    Covering is fullscreen or maximized (an app just launched counts if it asked for either, or \
                    the compositor maximizes it); for *wlr-orient daemon*, which cannot see window sizes, also \
@@ -162,7 +162,7 @@ extension ConfigKey {
         detection("hysteresis-deg", \.hysteresisDeg, 0...40, "degrees past the 45° boundary before a change"),
         detection("flat-tilt-deg", \.flatTiltDeg, 30...89, "tilt beyond which the device lies flat (degrees)"),
         detection("settle-ms", \.settleMs, 0...5000, "how long a new orientation must be held (ms)"),
-        detection("still-deg-per-s", \.stillDegPerS, 1...1000, "turn rate below which the device is held still"),
+        detection("still-deg-per-s", \.stillDegPerS, 1...1000, "turn rate below which the device is held still (degrees a second)"),
         detection("pickup-holdoff-ms", \.pickupHoldoffMs, 0...5000, "wait after picking up from flat (ms)"),
         detection("accel-tolerance", \.accelToleranceMs2, 0.1...20, "deviation from 1 g that counts as acceleration (m/s²)"),
         detection("accel-holdoff-ms", \.accelHoldoffMs, 0...5000, "wait after external acceleration (ms)"),
@@ -180,7 +180,7 @@ extension ConfigKey {
                      details: "*wlr-orient daemon*, which cannot see when the apps have redrawn, always waits this long."),
 
         ConfigKey(.app, "match", .text, "the app_id (exact or a glob such as \"org.example.*\")",
-                  details: "Every rule has one. In a glob, *\\** and *?* stand for any text and any one character.",
+                  details: "In a glob, *\\** and *?* stand for any text and any one character.",
                   example: #""org.example.Game""#, required: true,
                   .rule(get: { .text($0.match) }, set: { if case .text(let s) = $1 { $0.match = s } })),
         ConfigKey(.app, "orientations", .orientations, "the orientations the app supports",

@@ -85,20 +85,35 @@ func renderedExampleConfig() throws -> String {
         }
     }
 
-    /// Each example value the documents show, written out, loads (an example the loader refused
-    /// would teach a wrong syntax).
-    @Test func everyExampleValueLoads() {
-        for key in ConfigKey.all {
-            guard let example = key.example else { continue }
-            let text = switch key.section {
-            case .top: "\(key.name) = \(example)"
-            case .app where key.name == "match": "[[app]]\nmatch = \(example)"
-            case .app: "[[app]]\nmatch = \"x\"\n\(key.name) = \(example)"
-            default: "[\(key.section.rawValue)]\n\(key.name) = \(example)"
+    /// Each key the example shows commented out (no default, or a rule's), uncommented in its
+    /// table, loads: an example the loader refused would teach a wrong syntax.
+    @Test func everyCommentedOutExampleLoadsUncommented() throws {
+        let line = try Regex(#"^# ([a-z-]+) = (.+)$"#)
+        var section = ConfigKey.Section.top
+        var tried: Set<String> = []
+        for text in try renderedExampleConfig().split(separator: "\n").map(String.init) {
+            if text == "[[app]]" || text == "# [[app]]" { section = .app; continue }
+            if text.hasPrefix("["), let name = text.split(whereSeparator: { "[]".contains($0) }).first,
+               let named = ConfigKey.Section(rawValue: String(name)) {
+                section = named
+                continue
             }
-            if case .failure(let errors) = ConfigLoader.load(text: text, file: "example.toml") {
-                Issue.record("\(key.path): the example \(example) does not load: \(errors)")
+            guard let m = try line.wholeMatch(in: text), let name = m.output[1].substring.map(String.init),
+                  ConfigKey.keys(in: section).contains(where: { $0.name == name }) else { continue }
+            let setting = String(text.dropFirst(2))
+            let toml = switch section {
+            case .top: setting
+            case .app where name == "match": "[[app]]\n" + setting
+            case .app: "[[app]]\nmatch = \"x\"\n" + setting
+            default: "[\(section.rawValue)]\n" + setting
             }
+            if case .failure(let errors) = ConfigLoader.load(text: toml, file: "example.toml") {
+                Issue.record("the example's '\(setting)' does not load: \(errors)")
+            }
+            tried.insert(section == .top ? name : "\(section.rawValue).\(name)")
+        }
+        for key in ConfigKey.all where key.defaultValue == nil {
+            #expect(tried.contains(key.path), "\(key.path): not shown commented out in the example")
         }
     }
 
