@@ -45,8 +45,14 @@ static void watch_handle_destroy(struct wl_listener *listener, void *data) {
 struct orient_wlr_watch *orient_wlr_watch_create(size_t size, struct wl_signal *destroy,
 		union orient_wlr_watch_events events, void (*destroyed)(void *context),
 		const struct orient_wlr_watch_listener *listeners, size_t count) {
-	/* More listeners than a watch records is the glue's own mistake: no watch, not a crash. */
-	struct orient_wlr_watch *watch = count < ORIENT_WLR_WATCH_LISTENERS ? calloc(1, size) : NULL;
+	/* More listeners than a watch records is the glue's own mistake: no watch and a log line, not
+	 * a crash (the tests would find the object unwatched). */
+	if (count >= ORIENT_WLR_WATCH_LISTENERS) {
+		wlr_log(WLR_ERROR, "wlr-orient: a watch asked for %zu listeners, more than the %d it records",
+			count + 1, ORIENT_WLR_WATCH_LISTENERS);
+		return NULL;
+	}
+	struct orient_wlr_watch *watch = calloc(1, size);
 	if (watch == NULL) {
 		return NULL;
 	}

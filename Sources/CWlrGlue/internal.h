@@ -54,7 +54,8 @@ union orient_wlr_watch_events {
 	struct orient_wlr_switch_events device_switch;
 };
 
-/* The most listeners one watch adds: a toplevel's map, unmap, set_app_id, commit and destroy. */
+/* The most listeners one watch adds, its destroy listener included: a toplevel's map, unmap,
+ * set_app_id, commit and destroy. A watch asked for more is not made (and says so in the log). */
 #define ORIENT_WLR_WATCH_LISTENERS 5
 
 /* What every watch starts with (as its first member: orient_wlr_watch_destroy frees it): the

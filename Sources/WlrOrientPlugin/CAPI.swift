@@ -1,5 +1,6 @@
 import CWlrGlue
 import OrientService
+import OrientSystem
 
 // The C entry points of include/wlr-orient.h. Each is a thin shell: NULL-safe, no throwing,
 // no force unwraps; the work happens in Plugin.
@@ -29,14 +30,14 @@ public func wlr_orient_destroy(_ orient: UnsafeMutablePointer<wlr_orient>?) {
 @_cdecl("wlr_orient_render_output")
 public func wlr_orient_render_output(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: OpaquePointer?) {
     guard let orient, let output, let impl = glue_orient_impl(orient) else { return }
-    Unmanaged<Plugin>.fromOpaque(impl).takeUnretainedValue().renderOutput(output, state: nil)
+    Plugin.owner(impl)?.renderOutput(output, state: nil)
 }
 
 @_cdecl("wlr_orient_render_output_state")
 public func wlr_orient_render_output_state(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: OpaquePointer?,
                                            _ state: OpaquePointer?) {
     guard let orient, let output, let state, let impl = glue_orient_impl(orient) else { return }
-    Unmanaged<Plugin>.fromOpaque(impl).takeUnretainedValue().renderOutput(output, state: state)
+    Plugin.owner(impl)?.renderOutput(output, state: state)
 }
 
 @_cdecl("wlr_orient_set_front")

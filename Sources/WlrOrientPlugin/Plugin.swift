@@ -263,8 +263,8 @@ final class Plugin: CallbackOwner {
     }
 }
 
-/// Emptying a list of hooked objects before detaching them, so that a callback raised while one
-/// detaches finds the plugin's list already empty.
+/// Emptying a list of hooked objects before detaching them (as `Optional.take()` does for one):
+/// defensive, since no detach raises a callback today, and then the list would already be empty.
 private extension RangeReplaceableCollection {
     mutating func takeAll() -> Self {
         defer { self = Self() }
