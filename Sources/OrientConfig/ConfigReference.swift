@@ -147,7 +147,7 @@ public enum ConfigReference {
         text += "."
         if key.required { text += " Required." }
         if !key.details.isEmpty { text += " " + key.details }
-        return ["*\(key.name)* = \(scdocSyntax(key.kind))", "\t" + text]
+        return ["*\(key.name)* = \(key.syntax ?? scdocSyntax(key.kind))", "\t" + text]
     }
 
     private static func scdocSyntax(_ kind: ConfigKey.Kind) -> String {

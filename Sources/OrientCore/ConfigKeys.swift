@@ -38,6 +38,8 @@ public struct ConfigKey: Sendable {
     public let details: String
     /// A value to show, commented out, in the example config for a key without a default.
     public let example: String?
+    /// What the man page says the key takes (scdoc markup), where its kind says too little.
+    public let syntax: String?
     /// Whether every `[[app]]` rule must have it.
     public let required: Bool
     let storage: Storage
@@ -140,6 +142,7 @@ extension ConfigKey {
                           set: { if case .matrix(let m) = $1 { $0.device.mountMatrix = m } })),
         ConfigKey(.device, "sensor", .text, "the accelerometer to use (iio:deviceN, its name or its label)",
                   details: "Without it, the display's accelerometer is found by itself.", example: #""iio:device0""#,
+                  syntax: #""_iio:deviceN_""#,
                   .config(get: { $0.device.sensor.map(ConfigValue.text) },
                           set: { if case .text(let s) = $1 { $0.device.sensor = s } })),
 
@@ -181,7 +184,7 @@ extension ConfigKey {
 
         ConfigKey(.app, "match", .text, "the app_id (exact or a glob such as \"org.example.*\")",
                   details: "In a glob, *\\** and *?* stand for any text and any one character.",
-                  example: #""org.example.Game""#, required: true,
+                  example: #""org.example.Game""#, syntax: #""_app\_id or glob_""#, required: true,
                   .rule(get: { .text($0.match) }, set: { if case .text(let s) = $1 { $0.match = s } })),
         ConfigKey(.app, "orientations", .orientations, "the orientations the app supports",
                   details: "Without it: what the app's _.desktop_ file says, else every orientation.",
@@ -201,9 +204,9 @@ extension ConfigKey {
 
     /// A row of the table, written without labels so that the table reads as one.
     init(_ section: Section, _ name: String, _ kind: Kind, _ doc: String, details: String = "", example: String? = nil,
-         required: Bool = false, _ storage: Storage) {
-        self.init(section: section, name: name, kind: kind, doc: doc, details: details, example: example, required: required,
-                  storage: storage)
+         syntax: String? = nil, required: Bool = false, _ storage: Storage) {
+        self.init(section: section, name: name, kind: kind, doc: doc, details: details, example: example, syntax: syntax,
+                  required: required, storage: storage)
     }
 
     /// A key that takes one of an enumeration's words.
