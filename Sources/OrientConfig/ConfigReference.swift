@@ -48,7 +48,7 @@ public enum ConfigReference {
         ConfigKey.keys(in: section)
             .map { format == .toml ? tomlEntry($0) : scdocEntry($0) }
             .joined(separator: [""])
-            .map { $0 }
+            .map(\.self)
     }
 
     // MARK: the example config
@@ -56,7 +56,7 @@ public enum ConfigReference {
     /// The doc, the details and the words a choice takes as comment lines, then `name = default`;
     /// a key without a default (and a rule's) shown commented out.
     static func tomlEntry(_ key: ConfigKey) -> [String] {
-        var text = sentence(key.doc)
+        var text = capitalised(key.doc) + "."
         if key.required { text += " Required." }
         if case .choice(let words) = key.kind {
             text += " One of " + words.map(quoted).joined(separator: ", ") + "."
@@ -66,12 +66,13 @@ public enum ConfigReference {
         if let value = key.defaultValue {
             return comments + ["\(key.name) = \(toml(value))"]
         }
-        return comments + ["# \(key.name) = \(key.example ?? toml(syntaxExample(key.kind)))"]
+        // Every such key has one: ConfigKeyTableTests loads each of these lines uncommented.
+        return comments + ["# \(key.name) = \(key.example ?? "")"]
     }
 
-    /// A doc line as a sentence: capitalised, with its full stop.
-    private static func sentence(_ doc: String) -> String {
-        doc.prefix(1).uppercased() + doc.dropFirst() + "."
+    /// A doc line with its first letter capitalised, to begin a sentence.
+    private static func capitalised(_ doc: String) -> String {
+        doc.prefix(1).uppercased() + doc.dropFirst()
     }
 
     /// scdoc's markup taken off: bold and underlined text lose their marks, escapes their backslash.
@@ -120,27 +121,13 @@ public enum ConfigReference {
         }
     }
 
-    /// A value of the kind, for a key the table gives no example of.
-    private static func syntaxExample(_ kind: ConfigKey.Kind) -> ConfigValue {
-        switch kind {
-        case .choice(let words): .word(words.first ?? "")
-        case .number(let range): .number(range.lowerBound)
-        case .milliseconds(let range): .integer(range.lowerBound)
-        case .orientations: .orientations(.all)
-        case .strings: .strings([])
-        case .text: .text("")
-        case .mountMatrix: .matrix(MountMatrix.identity)
-        case .flag: .flag(true)
-        }
-    }
-
     private static func quoted(_ text: String) -> String { BackslashEscapes.quoted(text) }
 
     // MARK: the man page
 
     /// `*name* = syntax`, then, indented, the doc, the default and the details.
     static func scdocEntry(_ key: ConfigKey) -> [String] {
-        var text = escapeScdoc(key.doc.prefix(1).uppercased() + key.doc.dropFirst())
+        var text = escapeScdoc(capitalised(key.doc))
         if let value = key.defaultValue {
             text += "; default " + scdocDefault(value)
         }

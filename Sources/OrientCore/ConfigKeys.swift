@@ -36,7 +36,8 @@ public struct ConfigKey: Sendable {
     public let doc: String
     /// What the man page says beyond `doc` and the default (scdoc markup); often nothing.
     public let details: String
-    /// A value to show, commented out, in the example config for a key without a default.
+    /// A value to show, commented out, in the example config for a key without a default (each
+    /// such key has one).
     public let example: String?
     /// What the man page says the key takes (scdoc markup), where its kind says too little.
     public let syntax: String?

@@ -93,11 +93,12 @@ final class Plugin: CallbackOwner {
         protocolServer.take()?.destroy()
         controlStart.take()?.remove()
         displayDestroy.take()?.remove()
-        for watch in watches.takeAll() { watch.remove() }
-        for panel in panels.takeAll() { panel.detach() }
-        for toplevel in toplevels.takeAll().values { toplevel.detach() }
-        for device in switches.takeAll() { device.detach() }
-        for device in positionalDevices.takeAll() { device.detach() }
+        watches.forEach { $0.remove() }
+        panels.forEach { $0.detach() }
+        toplevels.values.forEach { $0.detach() }
+        switches.forEach { $0.detach() }
+        positionalDevices.forEach { $0.detach() }
+        (watches, panels, toplevels, switches, positionalDevices) = ([], [], [:], [], [])
         log.detach()
     }
 
@@ -260,21 +261,5 @@ final class Plugin: CallbackOwner {
         default:
             break
         }
-    }
-}
-
-/// Emptying a list of hooked objects before detaching them (as `Optional.take()` does for one):
-/// defensive, since no detach raises a callback today, and then the list would already be empty.
-private extension RangeReplaceableCollection {
-    mutating func takeAll() -> Self {
-        defer { self = Self() }
-        return self
-    }
-}
-
-private extension Dictionary {
-    mutating func takeAll() -> Self {
-        defer { self = [:] }
-        return self
     }
 }

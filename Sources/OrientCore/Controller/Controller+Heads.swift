@@ -5,8 +5,9 @@ extension Controller {
     /// Each `.show` in `commands` becomes the reconciler's `.want`, its steps in the show's place;
     /// what the reconciler tells the controller (a panel found, one showing something else) is
     /// handled after what came before it, as a host's queue would. `event`: one from the heads,
-    /// handled first.
+    /// handled first. A controller that does not turn heads (the plugin's) passes `commands` on.
     mutating func throughHeads(_ commands: [ControllerCommand], after event: HeadsReconciler.Event? = nil) -> [ControllerCommand] {
+        guard heads != nil else { return commands }
         var out: [ControllerCommand] = []
         var told: [ControllerEvent] = []
         if let event { reconcile(event, into: &out, telling: &told) }

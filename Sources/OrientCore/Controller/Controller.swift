@@ -118,14 +118,13 @@ public struct Controller: Sendable {
             out.append(.log(.info, "rotating only in tablet mode (rotate-when = \"tablet-mode\"); until a tablet-mode switch says so, the panel stays upright"))
         }
         reconcile(into: &out)
-        return heads == nil ? out : throughHeads(out)
+        return throughHeads(out)
     }
 
     /// Applies one event; returns what the host must do, in order.
     public mutating func handle(_ event: ControllerEvent) -> [ControllerCommand] {
         if case .heads(let event) = event { return throughHeads([], after: event) }
-        let out = handleOwn(event)
-        return heads == nil ? out : throughHeads(out)
+        return throughHeads(handleOwn(event))
     }
 
     /// The controller's own part of an event (the heads are `Controller+Heads.swift`'s).
