@@ -35,6 +35,7 @@ DOC = build/doc
 INSTALLED = \
 	$(BINDIR)/wlr-orient \
 	$(LIBEXECDIR)/wlr-orient-daemon \
+	$(LIBEXECDIR)/wlr-orient-sensor-feed \
 	$(LIBDIR)/libwlr-orient.so \
 	$(LIBDIR)/libwlr-orient-preload.so \
 	$(LIBDIR)/libwlr-orient-preload.wlroots \
@@ -76,6 +77,7 @@ $(DOC)/config.example.toml: contrib/config.example.toml.in build
 install: all install-header
 	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
 	install -Dm755 $(BUILD)/wlr-orient-daemon $(DESTDIR)$(LIBEXECDIR)/wlr-orient-daemon
+	install -Dm755 $(BUILD)/wlr-orient-sensor-feed $(DESTDIR)$(LIBEXECDIR)/wlr-orient-sensor-feed
 	install -Dm755 $(BUILD)/libwlr-orient.so $(DESTDIR)$(LIBDIR)/libwlr-orient.so
 	install -Dm755 $(BUILD)/libwlr-orient-preload.so $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.so
 	install -Dm644 $(BUILD)/libwlr-orient-preload.wlroots $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.wlroots

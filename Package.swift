@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "CEventLoop", linkerSettings: [.linkedLibrary("wayland-server")]),
         // What the plugin and the daemon both run on an event loop: the sensor, the control
         // socket, the config reloader and watcher, the state saver, the log.
-        .target(name: "OrientService", dependencies: ["OrientCore", "OrientSensor", "OrientSystem", "CEventLoop", "CJSONC"],
+        .target(name: "OrientService", dependencies: ["OrientCore", "OrientSystem", "CEventLoop", "CJSONC"],
                 swiftSettings: withoutStringProcessing),
         // The plugin's one boundary with wlroots (include/orient_wlr.h, the same for every
         // release; what differs between releases is in its C files), plus the public header.
@@ -69,7 +69,7 @@ let package = Package(
         // The plugin: the wlroots bridge behind the C API of include/wlr-orient.h.
         .target(
             name: "WlrOrientPlugin",
-            dependencies: ["OrientCore", "OrientSensor", "OrientService", "OrientSystem", "CEventLoop", "CWlrGlue"],
+            dependencies: ["OrientCore", "OrientService", "OrientSystem", "CEventLoop", "CWlrGlue"],
             swiftSettings: withoutStringProcessing,
             // A Swift image cannot be unloaded (the runtime keeps pointers into its metadata, and its
             // globals live until exit): dlclose() leaves it loaded (DF_1_NODELETE).
@@ -104,6 +104,9 @@ let package = Package(
         ),
         // The daemon's own lean program (no Foundation), which `wlr-orient daemon` starts.
         .executableTarget(name: "wlr-orient-daemon", dependencies: ["OrientDaemon"]),
+        // The plugin's sensor in a process of its own (libiio and sysfs reads out of the
+        // compositor), which the plugin starts.
+        .executableTarget(name: "wlr-orient-sensor-feed", dependencies: ["OrientCore", "OrientSensor"]),
         // Benchmarks: the detector's cost per sample (scripts/bench.sh runs it in release).
         .executableTarget(name: "orient-bench", dependencies: ["OrientCore"]),
         // Benchmarks: wakeups of an idle session (benchmarks/wakeups.py runs it under umockdev).

@@ -6,9 +6,10 @@ this stack can be, each built here with the release plugin's link (scripts/build
 
     /usr/bin/python3 benchmarks/memory_floor.py [--plugin SO]
 
-  c_libiio          a C plugin that opens the accelerometer through libiio, as ours does (a local
-                    context, a channel's attribute read): libiio and what Debian's libiio loads
-                    with it (libxml2, ICU, libstdc++, libusb, avahi, dbus), our code nil;
+  c_libiio          a C plugin that opens the accelerometer through libiio, as our sensor helper
+                    does (a local context, a channel's attribute read): libiio and what Debian's
+                    libiio loads with it (libxml2, ICU, libstdc++, libusb, avahi, dbus), our code
+                    nil: what reading the sensor in the compositor would cost at least;
   swift             a Swift plugin with the standard library linked in that keeps a dictionary
                     and prints it: the Swift runtime and the parts of the standard library that
                     any Swift code touches at start;
@@ -65,7 +66,7 @@ var kept: [String: [Double]] = [:]
 @_cdecl("wlr_orient_destroy") public func destroy(_ orient: UnsafeMutableRawPointer?) {}
 """
 # The release plugin's link, as scripts/build-plugin.sh gives it (less the symbol order, which
-# names our functions).
+# names our functions; libstdc++'s archive is added in build()).
 SWIFT_FLAGS = ["-O", "-static-stdlib", "-use-ld=lld", "-Xlinker", "-z", "-Xlinker", "pack-relative-relocs",
                "-Xlinker", "--gc-sections", "-Xlinker", "-z", "-Xlinker", "nodelete",
                "-Xfrontend", "-disable-implicit-string-processing-module-import", "-Xfrontend", "-function-sections"]
@@ -88,7 +89,11 @@ def build(scratch):
     subprocess.run(["cc", "-shared", "-O2", "-fPIC", write("plugin.c", C_PLUGIN), iio_o, "-liio", "-o", made["c_libiio"]],
                    check=True)
     bare = write("bare.swift", SWIFT_PLUGIN % ("", "kept.count"))
-    swift = ["swiftc", "-emit-library"] + SWIFT_FLAGS + ["-Xlinker", "--version-script=" + exports]
+    # libstdc++ linked in as the release plugin links it: a directory searched first holding
+    # only the archive.
+    archive = subprocess.run(["cc", "-print-file-name=libstdc++.a"], capture_output=True, text=True, check=True).stdout.strip()
+    os.symlink(archive, os.path.join(scratch, "libstdc++.a"))
+    swift = ["swiftc", "-emit-library"] + SWIFT_FLAGS + ["-Xlinker", "--version-script=" + exports, "-L" + scratch]
     subprocess.run(swift + [bare, "-o", made["swift"]], check=True)
     with_iio = write("iio.swift", SWIFT_PLUGIN % ('@_silgen_name("floor_iio") func floorIIO() -> Int32', "floorIIO()"))
     subprocess.run(swift + [with_iio, iio_o, "-liio", "-o", made["swift_libiio"]], check=True)

@@ -14,8 +14,8 @@ it with CLOCK_MONOTONIC, the clock this script uses). Then the device lies still
 the rotator's wakeups per second (the context switches of every thread of its process, as
 benchmarks/wakeups.py and daemon_vs_polling.py count them; for the plugin, the host's with it
 less the host's without it, measured in the same run with the host's frame clock slowed to 1 Hz
-for both, so that the difference is not lost in its 62 wakeups a second), and how many reports
-(scans, events) the device sent.
+for both, so that the difference is not lost in its 62 wakeups a second, plus those of the
+plugin's sensor helper, printed apart too), and how many reports (scans, events) the device sent.
 Prints named numbers.
 """
 import argparse
@@ -71,10 +71,13 @@ def run(kind, rotator, steps, idle_seconds, rng):
         time.sleep(1.0)  # the last turn's held readings and transition are over
         if rotator == "plugin":
             slow_frame_clock(host)
-        sent, before = stream.sent, usage(pid)
+        helpers = host.sensor_helper_pids() if rotator == "plugin" else []
+        assert rotator != "plugin" or helpers, "the plugin's sensor helper is not running"
+        sent, before, helpers_before = stream.sent, usage(pid), usage(*helpers)
         time.sleep(idle_seconds)
         wakeups = (usage(pid)[1] - before[1]) / idle_seconds
-        return latencies, missed, wakeups, stream.sent - sent
+        helper_wakeups = (usage(*helpers)[1] - helpers_before[1]) / idle_seconds
+        return latencies, missed, wakeups, helper_wakeups, stream.sent - sent
     finally:
         stream.stop()
         if daemon:
@@ -123,11 +126,12 @@ def main():
                    *run(kind, rotator, a.steps, a.idle_seconds, rng))
 
 
-def report(name, on_host_thread, baseline, lat, missed, wakeups, sent):
+def report(name, on_host_thread, baseline, lat, missed, wakeups, helper_wakeups, sent):
     if on_host_thread:
-        # The plugin runs on the host's thread: what it adds is the difference.
+        # The plugin runs on the host's thread: what it adds is the difference, and its helper's.
         print("%s_host_idle_wakeups_per_s=%.2f" % (name, wakeups))
-        wakeups = max(0.0, wakeups - baseline)
+        print("%s_sensor_helper_idle_wakeups_per_s=%.2f" % (name, helper_wakeups))
+        wakeups = max(0.0, wakeups - baseline) + helper_wakeups
     print("%s_latency_median_ms=%.1f" % (name, statistics.median(lat) if lat else float("nan")))
     print("%s_latency_p95_ms=%.1f" % (name, percentile(lat, 95) if lat else float("nan")))
     print("%s_missed_steps=%d" % (name, missed))

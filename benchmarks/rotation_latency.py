@@ -13,7 +13,8 @@ start of that refresh is reported too (the rest is the host's own pixman drawing
 with the panel's size: --size). Then the memory of the idle host with and
 without the plugin, from /proc/PID/smaps: resident (RSS), proportional (PSS) and
 private (clean + dirty) sizes, and of the private part the dirty pages (what cannot be dropped
-and read again from the files). Prints named numbers.
+and read again from the files); and the same sizes of the plugin's sensor helper
+(wlr-orient-sensor-feed, the process that reads the accelerometer for it). Prints named numbers.
 """
 import argparse
 import os
@@ -57,6 +58,10 @@ def idle_memory(plugin, size):
         host.wait_frame(0)
         time.sleep(3)  # idle: what stays resident, not the start-up peak
         kb = memory_kb(host.p.pid)
+        # The plugin's sensor helper, a process of its own: counted apart, not hidden.
+        helpers = [memory_kb(pid) for pid in host.sensor_helper_pids()]
+        for kind in list(kb):
+            kb["helper_" + kind] = sum(h[kind] for h in helpers)
         host.stop()
         return kb
     finally:
@@ -110,6 +115,8 @@ def main():
     print("idle_host_rss_with_plugin_kb=%d" % with_plugin["rss"])
     for kind in ("rss", "pss", "private", "private_dirty"):
         print("plugin_added_%s_kb=%d" % (kind, with_plugin[kind] - without[kind]))
+    for kind in ("rss", "pss", "private", "private_dirty"):
+        print("sensor_helper_%s_kb=%d" % (kind, with_plugin["helper_" + kind]))
 
 
 if __name__ == "__main__":

@@ -3,8 +3,11 @@
 # (OUT/wlr-orient) and the preload that starts it in unmodified compositors
 # (OUT/libwlr-orient-preload.so), and the reference host (OUT/wlr-orient-host).
 #   scripts/build-plugin.sh [debug|release] [OUT]      (OUT: build)
-# release: the Swift runtime is linked in (-static-stdlib), so the plugin loads on a machine
-# without the Swift toolchain and adds less memory to the compositor (see docs/DEVELOPING.md);
+# release: the Swift runtime is linked in (-static-stdlib), and with it the parts of libstdc++
+# it uses (the whole libstdc++.so, with its start-up work, costs the compositor 0.9 MB, and since
+# the sensor helper keeps libiio, libxml2 and ICU out of the plugin nothing else of C++ is left
+# in it), so the plugin loads on a machine without the Swift toolchain and adds less memory to
+# the compositor (see docs/DEVELOPING.md);
 # only the C API is exported (scripts/plugin-exports.map), unused sections are dropped (each
 # function in a section of its own), relative relocations are packed (DT_RELR, glibc >= 2.36,
 # lld): the loader no longer reads 1.8 MB of relocation entries into the compositor at load; and
@@ -33,19 +36,27 @@ if [ "$mode" = release ]; then
            -Xlinker --gc-sections -Xlinker "--version-script=$PWD/scripts/plugin-exports.map"
            -Xswiftc -Xfrontend -Xswiftc -function-sections
            -Xlinker "--symbol-ordering-file=$PWD/scripts/plugin-order.txt" -Xlinker --no-warn-symbol-ordering)
+    # The runtime asks for -lstdc++: a directory searched first that holds only the archive.
+    archive=$(cc -print-file-name=libstdc++.a)
+    [ -f "$archive" ] || { echo "build-plugin.sh: no libstdc++.a (libstdc++-dev)" >&2; exit 1; }
+    mkdir -p .build-static/static-libstdc++
+    ln -sf "$archive" .build-static/static-libstdc++/libstdc++.a
+    flags+=(-Xlinker "-L$PWD/.build-static/static-libstdc++")
 else
     flags=(-c debug)
 fi
 swift build "${flags[@]}" --product wlr-orient-plugin 2>&1 | tail -n 1
 # The plugin runs `wlr-orient plugin-inputs` to read its TOML files, and looks for it beside itself.
 swift build "${flags[@]}" --product wlr-orient 2>&1 | tail -n 1
-# The daemon's own program, which `wlr-orient daemon` becomes (see Sources/wlr-orient-daemon).
+# The daemon's own program, which `wlr-orient daemon` becomes (see Sources/wlr-orient-daemon),
+# and the plugin's sensor helper, which it looks for beside itself (Sources/wlr-orient-sensor-feed).
 swift build "${flags[@]}" --product wlr-orient-daemon 2>&1 | tail -n 1
+swift build "${flags[@]}" --product wlr-orient-sensor-feed 2>&1 | tail -n 1
 bin=$(swift build "${flags[@]}" --show-bin-path)
 cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
-cp "$bin/wlr-orient" "$out/wlr-orient"
-cp "$bin/wlr-orient-daemon" "$out/wlr-orient-daemon"
-[ "$mode" = release ] && strip "$out/libwlr-orient.so" "$out/wlr-orient" "$out/wlr-orient-daemon"
+programs="wlr-orient wlr-orient-daemon wlr-orient-sensor-feed"
+for program in $programs; do cp "$bin/$program" "$out/$program"; done
+[ "$mode" = release ] && (cd "$out" && strip libwlr-orient.so $programs)
 # The plugin's wlroots boundary and the pixels it shares with the daemon, checked without
 # warnings against this wlroots (SwiftPM compiles them with its own flags, which show no C warnings).
 for glue in Sources/CWlrGlue/*.c Sources/CPixels/*.c; do
@@ -63,7 +74,7 @@ cc -shared -fPIC -O2 -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/pr
 # What they are built for, beside the preload, for `wlr-orient run` and the .pc file: the
 # library's soname, the release and its pkg-config name.
 printf '%s %s %s\n' "$wlroots_soname" "$wlroots_version" "$WLR_ORIENT_WLROOTS" >"$out/libwlr-orient-preload.wlroots"
-built="$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-daemon $out/libwlr-orient-preload.so"
+built="$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-daemon $out/wlr-orient-sensor-feed $out/libwlr-orient-preload.so"
 # The reference host, for wlroots 0.15 and for 0.18 on (Debian never had 0.16 or 0.17).
 case "$wlroots_version" in
     0.16.* | 0.17.*) ;;

@@ -41,9 +41,10 @@ def session(plugin, kind, out_file, scratch):
     dev = fake.add_accel()
     wrapper = ["valgrind", "--tool=callgrind", "--demangle=no", "--compress-strings=no", "--dump-instr=no",
                "--dump-line=no", "--callgrind-out-file=" + out_file]
-    # The plugin's helper is looked for beside it, and this copy has none there.
+    # The plugin's helpers are looked for beside it, and this copy has none there.
+    sensor_feed = os.path.join(ROOT, "build", "release", "wlr-orient-sensor-feed")
     host = Compositor(fake, wrapper=wrapper, config='[transition]\nkind = "%s"\n' % kind,
-                      extra_env={"WLR_ORIENT_HELPER": BIN})
+                      extra_env={"WLR_ORIENT_HELPER": BIN, "WLR_ORIENT_SENSOR_FEED": sensor_feed})
     try:
         host.wait_frame(0, timeout=120)
         env = host.client_env

@@ -108,7 +108,7 @@ public final class Daemon {
         }
         // A config read again may name other panels (the heads are looked at again) or change
         // `rotate-when` (the switches are opened or closed).
-        runner.attach(loop: loop, perform: { [unowned self] in perform($0) }, configApplied: { [unowned self] in
+        runner.attach(loop: loop, sensor: SensorPump.init, perform: { [unowned self] in perform($0) }, configApplied: { [unowned self] in
             followRotateWhen()
             reconcile(.device(controller.config.device))
         })

@@ -1,5 +1,4 @@
 import OrientCore
-import OrientSensor
 import OrientSystem
 
 /// The controller and everything both hosts (the plugin inside a compositor, the daemon beside
@@ -20,7 +19,7 @@ public final class ControllerRunner {
     private var loop: OpaquePointer?
     private var perform: (HostCommand) -> Void = { _ in }
     private var configApplied: () -> Void = {}
-    private var sensor: SensorPump?
+    private var sensor: SensorControl?
     private var stateSaver: StateSaver?
     private var reloader: ConfigReloader?
     private var configWatcher: ConfigWatcher?
@@ -54,9 +53,9 @@ public final class ControllerRunner {
     }
 
     /// Starts the state saver, the config reloader and watcher and the sensor on `loop`.
-    /// `perform`: the host's part of each command; `configApplied`: after a config read again
-    /// was handed to the controller.
-    public func attach(loop: OpaquePointer, perform: @escaping (HostCommand) -> Void,
+    /// `sensor`: makes the host's sensor; `perform`: the host's part of each command;
+    /// `configApplied`: after a config read again was handed to the controller.
+    public func attach(loop: OpaquePointer, sensor makeSensor: SensorMaker, perform: @escaping (HostCommand) -> Void,
                        configApplied: @escaping () -> Void = {}) {
         self.loop = loop
         self.perform = perform
@@ -67,8 +66,7 @@ public final class ControllerRunner {
         }
         watchConfig()
         let config = controller.config
-        sensor = SensorPump(loop: loop, sensor: Self.sensor(config.device, config.detection),
-                            kept: { [unowned self] in controller.state.lastFelt }) { [unowned self] in dispatch($0) }
+        sensor = makeSensor(loop, config.device, config.detection) { [unowned self] in sensorReported($0) }
     }
 
     /// What the controller asks for at the start (the sensor, the saved lock's panels).
@@ -90,10 +88,20 @@ public final class ControllerRunner {
 
     // MARK: events in, commands out
 
-    /// The accelerometer a config asks for, read at its sampling plan's active rate until the
-    /// controller paces it.
-    private static func sensor(_ device: DeviceConfig, _ detection: DetectionConfig) -> OrientationSensor {
-        OrientationSensor(device: device, activeHz: SamplingPlan(detection).activeHz)
+    /// What the sensor reports, to the log and the controller.
+    private func sensorReported(_ report: SensorReport) {
+        switch report {
+        case .opened(let device, let description, let t):
+            Log.info("accelerometer: \(description)")
+            dispatch(.sensorOpened(device, at: t))
+        case .lost(let why):
+            Log.error("accelerometer: \(why); keeping \(controller.state.lastFelt?.rawValue ?? "the current orientation")")
+            dispatch(.sensorLost)
+        case .log(let line):
+            Log.info(line)
+        case .sample(let raw, let held):
+            dispatch(.reading(raw, held: held))
+        }
     }
 
     /// Hands one event to the controller and carries out what it says.
@@ -123,7 +131,7 @@ public final class ControllerRunner {
             case .stopSensor:
                 sensor?.stop()
             case .replaceSensor(let device, let detection):
-                sensor?.replace(with: Self.sensor(device, detection))
+                sensor?.replace(device, detection)
             case .paceSensor(let period):
                 sensor?.pace(period)
             case .logDecision(let change):

@@ -4,9 +4,9 @@ import Glibc
 /// A process id.
 public typealias ProcessID = pid_t
 
-/// A program started with a pipe as its standard output, /dev/null as its input, and none of
-/// the caller's other descriptors (a compositor's DRM fds and sockets), whether or not they are
-/// close-on-exec.
+/// A program started with a pipe as its standard output, /dev/null as its input (or a socket as
+/// both), and none of the caller's other descriptors (a compositor's DRM fds and sockets),
+/// whether or not they are close-on-exec.
 public struct ChildProcess: Sendable {
     public let pid: pid_t
     /// The read end of its standard output (close-on-exec; the caller closes it).
@@ -14,28 +14,61 @@ public struct ChildProcess: Sendable {
 
     /// Starts `arguments` (a bare name is searched on `$PATH`).
     public static func start(_ arguments: [String]) -> Result<ChildProcess, SystemError> {
-        guard let program = arguments.first else { return .failure(SystemError(operation: "posix_spawnp", errno: EINVAL)) }
         var fds: [Int32] = [-1, -1]
         // Close-on-exec from the start: a copy of the write end held by any other program would
         // keep the output from ever ending (the child gets its own copy as fd 1).
         guard glue_pipe_cloexec(&fds) == 0 else { return .failure(SystemError(operation: "pipe", errno: errno)) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
+        defer { close(writeEnd) }
+        switch spawn(arguments, input: nil, output: writeEnd) {
+        case .success(let pid):
+            return .success(ChildProcess(pid: pid, output: FileDescriptor(rawValue: readEnd)))
+        case .failure(let error):
+            close(readEnd)
+            return .failure(error)
+        }
+    }
+
+    /// Starts `arguments` with one end of a socket pair as its standard input and output;
+    /// returns its pid and the other end (close-on-exec; the caller closes it). A socket, not
+    /// two pipes: writing to it with `FileDescriptor.send` after the child has gone fails with
+    /// EPIPE instead of raising SIGPIPE, which would end the compositor.
+    public static func startConnected(_ arguments: [String]) -> Result<(pid: pid_t, socket: FileDescriptor), SystemError> {
+        var fds: [Int32] = [-1, -1]
+        guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
+            return .failure(SystemError(operation: "socketpair", errno: errno))
+        }
+        let (ours, theirs) = (fds[0], fds[1])
+        defer { close(theirs) }
+        switch spawn(arguments, input: theirs, output: theirs) {
+        case .success(let pid):
+            return .success((pid, FileDescriptor(rawValue: ours)))
+        case .failure(let error):
+            close(ours)
+            return .failure(error)
+        }
+    }
+
+    /// posix_spawnp with `output` as fd 1, `input` (else /dev/null) as fd 0, and no other
+    /// descriptor of the caller's.
+    private static func spawn(_ arguments: [String], input: Int32?, output: Int32) -> Result<pid_t, SystemError> {
+        guard let program = arguments.first else { return .failure(SystemError(operation: "posix_spawnp", errno: EINVAL)) }
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, writeEnd, 1)
-        posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        posix_spawn_file_actions_adddup2(&actions, output, 1)
+        if let input {
+            posix_spawn_file_actions_adddup2(&actions, input, 0)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+        }
         _ = glue_spawn_close_from(&actions, 3)
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
         let spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)
-        close(writeEnd)
-        guard spawned == 0 else {
-            close(readEnd)
-            return .failure(SystemError(operation: "posix_spawnp", errno: spawned))
-        }
-        return .success(ChildProcess(pid: pid, output: FileDescriptor(rawValue: readEnd)))
+        guard spawned == 0 else { return .failure(SystemError(operation: "posix_spawnp", errno: spawned)) }
+        return .success(pid)
     }
 
     /// What waiting for a child found.

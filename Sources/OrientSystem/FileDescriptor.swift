@@ -23,23 +23,23 @@ public struct FileDescriptor: Hashable, Sendable {
 
     /// Reads what is there into `buffer`: how many bytes (0 at the end).
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemError> {
-        retrying("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+        Self.retrying("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
     }
 
     /// Receives what a socket has (recv(2)): how many bytes (0 once the peer has gone).
     public func receive(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemError> {
-        retrying("recv") { recv(rawValue, buffer.baseAddress, buffer.count, 0) }
+        Self.retrying("recv") { recv(rawValue, buffer.baseAddress, buffer.count, 0) }
     }
 
     /// Writes what it can of `bytes` now: how many.
     public func write(_ bytes: UnsafeRawBufferPointer) -> Result<Int, SystemError> {
-        retrying("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
+        Self.retrying("write") { Glibc.write(rawValue, bytes.baseAddress, bytes.count) }
     }
 
     /// Sends what it can of `bytes` on a socket now (without SIGPIPE, which would end the
     /// process, when the peer has gone): how many.
     public func send(_ bytes: UnsafeRawBufferPointer) -> Result<Int, SystemError> {
-        retrying("send") { Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
+        Self.retrying("send") { Glibc.send(rawValue, bytes.baseAddress, bytes.count, Int32(MSG_NOSIGNAL)) }
     }
 
     /// Writes all of `bytes` (a blocking descriptor).
@@ -67,14 +67,21 @@ public struct FileDescriptor: Hashable, Sendable {
     /// Waits until it can be read (or has ended), at most `milliseconds`: false if the time ran out.
     public func waitReadable(milliseconds: Int32) -> Result<Bool, SystemError> {
         var pfd = pollfd(fd: rawValue, events: Int16(POLLIN), revents: 0)
-        return retrying("poll") { Int(poll(&pfd, 1, milliseconds)) }.map { $0 > 0 }
+        return Self.retrying("poll") { Int(poll(&pfd, 1, milliseconds)) }.map { $0 > 0 }
+    }
+
+    /// Waits until one of `descriptors` can be read (or has ended), at most `milliseconds` (-1:
+    /// without end); which of them can. A nil one is not watched.
+    public static func waitReadable(_ descriptors: [FileDescriptor?], milliseconds: Int32) -> Result<[Bool], SystemError> {
+        var pfds = descriptors.map { pollfd(fd: $0?.rawValue ?? -1, events: Int16(POLLIN), revents: 0) }
+        return Self.retrying("poll") { Int(poll(&pfds, nfds_t(pfds.count), milliseconds)) }.map { _ in pfds.map { $0.revents != 0 } }
     }
 
     public func close() {
         _ = Glibc.close(rawValue)
     }
 
-    private func retrying(_ operation: String, _ call: () -> Int) -> Result<Int, SystemError> {
+    private static func retrying(_ operation: String, _ call: () -> Int) -> Result<Int, SystemError> {
         while true {
             let n = call()
             if n >= 0 { return .success(n) }

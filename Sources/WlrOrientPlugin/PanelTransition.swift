@@ -1,7 +1,6 @@
 import CWlrGlue
 import OrientCore
 import OrientService
-import OrientSensor
 import OrientSystem
 
 /// One panel's transition in the compositor: the old frame as a texture (over the last buffer the

@@ -1,7 +1,6 @@
 import CEventLoop
 import CWlrGlue
 import OrientCore
-import OrientSensor
 import OrientService
 import OrientSystem
 
@@ -45,7 +44,9 @@ final class Plugin: CallbackOwner {
     func attach() {
         guard let loop = wl_display_get_event_loop(host.display) else { return }
         log.attach(loop: loop)
-        runner.attach(loop: loop, perform: { [unowned self] in perform($0) })
+        // The sensor is read by a helper process: nothing of libiio, and no sysfs read, runs here.
+        runner.attach(loop: loop, sensor: { SensorHelper(loop: $0, device: $1, detection: $2, report: $3) },
+                      perform: { [unowned self] in perform($0) })
         // If the compositor destroys its display before calling wlr_orient_destroy, everything we
         // hooked (signals, event sources) is going away: unhook it now, while it exists.
         displayDestroy = DisplayDestroyListener(display: host.display) { [unowned self] in unhook() }

@@ -98,6 +98,24 @@ class Compositor:
         self.p.stdin.flush()
         self.out.wait_all([answer, then], timeout)
 
+    def sensor_helper_pids(self):
+        """The plugin's sensor helpers (wlr-orient-sensor-feed, which the plugin starts): the
+        host's children running it."""
+        pids = []
+        for task in os.listdir("/proc/%d/task" % self.p.pid):
+            try:
+                with open("/proc/%d/task/%s/children" % (self.p.pid, task)) as f:
+                    children = [int(c) for c in f.read().split()]
+            except OSError:
+                continue
+            for child in children:
+                try:
+                    if os.readlink("/proc/%d/exe" % child).endswith("/wlr-orient-sensor-feed"):
+                        pids.append(child)
+                except OSError:
+                    pass
+        return pids
+
     def wait_frame(self, transform, timeout=10.0):
         """Waits for the first committed frame with this wl_output transform; returns (w, h)."""
         m = self.out.wait(r"^frame (\d+) (\d+) transform %d at " % transform, timeout)

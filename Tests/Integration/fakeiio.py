@@ -8,6 +8,7 @@ import json
 import os
 import queue
 import re
+import shlex
 import struct
 import subprocess
 import threading
@@ -43,6 +44,7 @@ class FakeIIO:
         # fds a program under test must inherit (Program and Compositor pass them): the read
         # ends of the motion-event pipes of add_moving_accel().
         self.pass_fds = []
+        self._event_fifos = []
         self._ioctl = []
         self._glib = None
 
@@ -98,10 +100,12 @@ class FakeIIO:
         """A polled accelerometer with motion events, as bmc150 (`roc`, any-motion), mma8452
         (`mag_rising`) or kxcjk-1013 (`thresh_either`) offers them: events/in_accel_{x,y,z}_<kind>_en,
         and a /dev node whose IIO_GET_EVENT_FD_IOCTL is answered here. umockdev cannot create an
-        fd in the program under test, so the answer is the read end of a pipe the program
-        inherited (self.pass_fds) at the same number; move() writes a 16-byte iio_event_data to it
-        when the reading changed by more than `threshold` counts on an axis and the program has
-        enabled the events, as the part would. The values change in place (set())."""
+        fd in the program under test, so the answer is a FIFO's fd that the program holds at the
+        same number: inherited (self.pass_fds) by a program the test starts, opened by a wrapper
+        (sensor_feed_wrapper) for the plugin's sensor helper, which the compositor starts with
+        none of its descriptors. move() writes a 16-byte iio_event_data to it when the reading
+        changed by more than `threshold` counts on an axis and the program has enabled the events,
+        as the part would. The values change in place (set())."""
         lines = ["P: /devices/%s" % ident, "N: %s" % ident, "E: SUBSYSTEM=iio", "E: DEVNAME=/dev/%s" % ident,
                  "A: name=bmc150_accel", "A: in_accel_scale=%s" % scale, "A: sampling_frequency=50",
                  "A: events/in_accel_%s_value=%d" % (kind, threshold)]
@@ -109,9 +113,11 @@ class FakeIIO:
             lines += ["A: in_accel_%s_raw=%7d" % (axis, v), "A: events/in_accel_%s_%s_en=0" % (axis, kind)]
         self.tb.add_from_string("\n".join(l + ("\\n" if l.startswith("A: ") else "") for l in lines) + "\n")
         syspath = "/sys/devices/" + ident
-        r, w = os.pipe()
-        os.set_blocking(w, False)
+        fifo = os.path.join(self.tb.get_root_dir(), "events-" + ident.replace(":", "-"))
+        os.mkfifo(fifo)
+        r = w = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)   # read and write: opening never blocks
         self.pass_fds.append(r)
+        self._event_fifos.append((r, fifo))
 
         def handle_ioctl(handler, client):
             if client.get_request() != self.IIO_GET_EVENT_FD_IOCTL:
@@ -198,8 +204,22 @@ class FakeIIO:
         # Keep the user's config out of the test unless a test passes one.
         e["XDG_CONFIG_HOME"] = self.tb.get_root_dir() + "/config"
         e["XDG_CONFIG_DIRS"] = self.tb.get_root_dir() + "/config-dirs"
+        if self._event_fifos:
+            e["WLR_ORIENT_SENSOR_FEED"] = self.sensor_feed_wrapper()
         e.update(extra)
         return e
+
+    def sensor_feed_wrapper(self):
+        """The plugin's sensor helper behind a wrapper that opens each motion-event FIFO at the
+        number the ioctl handler answers (see add_moving_accel)."""
+        path = os.path.join(self.tb.get_root_dir(), "sensor-feed-wrapper")
+        with open(path, "w") as f:
+            f.write("#!/bin/bash\n")
+            for fd, fifo in self._event_fifos:
+                f.write("exec %d<>%s\n" % (fd, shlex.quote(fifo)))
+            f.write('exec %s "$@"\n' % shlex.quote(os.path.join(BUILD, "wlr-orient-sensor-feed")))
+        os.chmod(path, 0o755)
+        return path
 
 
 class MovingAccel:

@@ -15,6 +15,7 @@ PREFIX = "/usr"
 PIECES = [
     "bin/wlr-orient",
     "libexec/wlr-orient-daemon",
+    "libexec/wlr-orient-sensor-feed",
     "lib/libwlr-orient.so",
     "lib/libwlr-orient-preload.so",
     "lib/pkgconfig/wlr-orient.pc",

@@ -24,8 +24,10 @@ def under_valgrind(tmp_path, fake, extra_args=(), config=""):
     # Valgrind cannot read the Swift toolchain's debug info; the code is the same without it.
     plugin = str(tmp_path / "libwlr-orient.so")
     subprocess.run(["strip", "-g", PLUGIN, "-o", plugin], check=True)
-    # The plugin reads its config through the CLI beside it (wlr-orient plugin-inputs).
-    os.symlink(os.path.join(os.path.dirname(PLUGIN), "wlr-orient"), str(tmp_path / "wlr-orient"))
+    # The plugin reads its config through the CLI beside it (wlr-orient plugin-inputs), and its
+    # sensor through the helper beside it (wlr-orient-sensor-feed, not under valgrind: its own process).
+    for program in ("wlr-orient", "wlr-orient-sensor-feed"):
+        os.symlink(os.path.join(os.path.dirname(PLUGIN), program), str(tmp_path / program))
     log = str(tmp_path / "valgrind.log")
     suppressions = os.path.join(os.path.dirname(os.path.abspath(__file__)), "valgrind.supp")
     wrapper = ["valgrind", "--leak-check=full", "--errors-for-leak-kinds=definite", "--error-exitcode=99",

@@ -211,10 +211,12 @@ def test_the_users_landscape_lock_holds_and_follows_both_landscape_variants():
     ("stays", r"plugin-inputs: it closed its output but did not exit within 5 s"),
 ])
 def test_without_its_helper_the_plugin_runs_on_defaults_and_keeps_the_saved_state(tmp_path, helper, message):
-    # The plugin alone in a directory, no wlr-orient beside it nor on PATH; or a helper that fails
-    # or answers nonsense. The saved state (a lock) is unknown then, so it must not be written over.
+    # The plugin alone in a directory (with its sensor helper), no wlr-orient beside it nor on
+    # PATH; or a helper that fails or answers nonsense. The saved state (a lock) is unknown then,
+    # so it must not be written over.
     plugin = str(tmp_path / "libwlr-orient.so")
     shutil.copy(PLUGIN, plugin)
+    shutil.copy(os.path.join(os.path.dirname(PLUGIN), "wlr-orient-sensor-feed"), str(tmp_path))
     fake = FakeIIO()
     dev = fake.add_accel(raw=(0, -G, 0))
     saved = 'lock = "landscape"\nfelt = "normal"\n'

@@ -21,3 +21,22 @@ public struct Backoff: Sendable, Hashable {
 
     public mutating func reset() { attempts = 0 }
 }
+
+/// When to start the plugin's sensor helper again after it ended (`wlr-orient-sensor-feed`: it
+/// crashed, or was killed): soon, then ever more slowly up to half a minute, so that one that
+/// cannot run costs nothing noticeable; back to soon once it delivers a reading.
+public struct RestartBackoff: Sendable, Hashable {
+    public static let delays: [Double] = [0.2, 1, 2, 5, 10, 30]
+    public private(set) var restarts = 0
+
+    public init() {}
+
+    /// The delay before the next start, and counts it.
+    public mutating func next() -> Double {
+        defer { restarts += 1 }
+        return Self.delays[min(restarts, Self.delays.count - 1)]
+    }
+
+    /// It ran well: the next end is met with a quick start again.
+    public mutating func reset() { restarts = 0 }
+}

@@ -1,16 +1,16 @@
 import OrientCore
 import OrientSensor
+import OrientService
 import OrientSystem
 
-/// The sensor on an event loop: a timer for its next deadline, its fd when it has one. What it
-/// reads goes to `deliver` (the controller judges it, and says the pace of the next reading
-/// through `pace`); its lines go to the log. The plugin and the daemon each own one.
-public final class SensorPump {
-    public private(set) var sensor: OrientationSensor
+/// The daemon's sensor, read in its own process on its event loop: a timer for its next
+/// deadline, its fd when it has one. What it reads goes to `report` (the controller judges it,
+/// and says the pace of the next reading through `pace`). (The plugin reads its sensor in a
+/// helper process instead: `SensorHelper`.)
+final class SensorPump: SensorControl {
+    private(set) var sensor: OrientationSensor
     private let loop: OpaquePointer?
-    private let deliver: (ControllerEvent) -> Void
-    /// The orientation kept when the accelerometer is lost, for the log line.
-    private let kept: () -> Orientation?
+    private let report: (SensorReport) -> Void
     private var timer: LoopSource?
     private var fdSource: LoopSource?
     private var watchedFD: Int32?
@@ -19,48 +19,50 @@ public final class SensorPump {
     /// Inside `run`, which re-arms the timer when it is over.
     private var running = false
 
-    public init(loop: OpaquePointer?, sensor: OrientationSensor, kept: @escaping () -> Orientation?,
-                deliver: @escaping (ControllerEvent) -> Void) {
+    init(loop: OpaquePointer?, device: DeviceConfig, detection: DetectionConfig, report: @escaping (SensorReport) -> Void) {
         self.loop = loop
-        self.sensor = sensor
-        self.kept = kept
-        self.deliver = deliver
+        self.sensor = Self.sensor(device, detection)
+        self.report = report
         timer = LoopSource.timer(on: loop) { [unowned self] in run() }
     }
 
-    public var isRunning: Bool { sensor.isRunning }
+    /// The accelerometer a config asks for, read at its sampling plan's active rate until the
+    /// controller paces it.
+    private static func sensor(_ device: DeviceConfig, _ detection: DetectionConfig) -> OrientationSensor {
+        OrientationSensor(device: device, activeHz: SamplingPlan(detection).activeHz)
+    }
 
-    public func start() {
+    func start() {
         sensor.start()
         schedule()
     }
 
-    public func stop() {
+    func stop() {
         sensor.stop()
         schedule()
     }
 
     /// A new sensor in place of the old (the config changed), running if the old one ran.
-    public func replace(with new: OrientationSensor) {
+    func replace(_ device: DeviceConfig, _ detection: DetectionConfig) {
         let running = sensor.isRunning
         sensor.stop()
-        sensor = new
+        sensor = Self.sensor(device, detection)
         if running { sensor.start() }
         schedule()
     }
 
     /// The next reading this many seconds after the last (nil: when the device speaks).
     /// Called while a reading is delivered: the timer is re-armed once the run is over.
-    public func pace(_ period: Double?) {
+    func pace(_ period: Double?) {
         sensor.pace(period)
         if !running { schedule() }
     }
 
     /// For the log: the monotonic time of a reading taken at `t` (the sensor's seconds).
-    public func monotonicTime(ofSampleAt t: Double) -> Double { sensor.monotonicTime(ofSampleAt: t) }
+    func monotonicTime(ofSampleAt t: Double) -> Double { sensor.monotonicTime(ofSampleAt: t) }
 
     /// Releases the sensor and removes the event sources. Safe to call twice.
-    public func remove() {
+    func remove() {
         sensor.stop()
         timer?.remove()
         fdSource?.remove()
@@ -73,20 +75,7 @@ public final class SensorPump {
         running = true
         events.removeAll(keepingCapacity: true)
         sensor.process(into: &events)
-        for event in events {
-            switch event {
-            case .opened(let info, let t):
-                Log.info("accelerometer: \(info)")
-                deliver(.sensorOpened(info.perceived, at: t))
-            case .lost(let why):
-                Log.error("accelerometer: \(why); keeping \(kept()?.rawValue ?? "the current orientation")")
-                deliver(.sensorLost)
-            case .log(let line):
-                Log.info(line)
-            case .sample(let raw, let held):
-                deliver(.reading(raw, held: held))
-            }
-        }
+        for event in events { report(event.report) }
         running = false
         schedule()
     }

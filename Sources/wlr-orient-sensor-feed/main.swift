@@ -1,0 +1,34 @@
+import Glibc
+import OrientCore
+import OrientSensor
+
+// The plugin's sensor, in a process of its own (see `SensorFeed`): the plugin starts it as
+//   wlr-orient-sensor-feed --active-hz HZ [--sensor NAME] [--mount-matrix MATRIX]
+// with a socket as its standard input and output, and it runs until that socket closes.
+// Without Foundation or the CLI's parser, so that what stays resident all session is small.
+func usage(_ why: String) -> Never {
+    let line = Array("wlr-orient-sensor-feed: \(why); the compositor plugin starts it\n".utf8)
+    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+    exit(64)   // EX_USAGE
+}
+
+var device = DeviceConfig()
+var activeHz: Double?
+var arguments = CommandLine.arguments.dropFirst()
+while let argument = arguments.popFirst() {
+    guard let value = arguments.popFirst() else { usage("\(argument) needs a value") }
+    switch argument {
+    case "--active-hz":
+        guard let hz = Double(value), hz.isFinite, hz > 0 else { usage("--active-hz takes a positive rate, not '\(value)'") }
+        activeHz = hz
+    case "--sensor":
+        device.sensor = value
+    case "--mount-matrix":
+        guard let matrix = MountMatrix(parsing: value) else { usage("--mount-matrix takes three rows of three numbers, not '\(value)'") }
+        device.mountMatrix = matrix
+    default:
+        usage("unknown argument '\(argument)'")
+    }
+}
+guard let activeHz else { usage("--active-hz is required") }
+exit(SensorFeed.run(OrientationSensor(device: device, activeHz: activeHz)))

@@ -1,0 +1,153 @@
+import Glibc
+import OrientCore
+import OrientService
+import OrientSystem
+import TestSupport
+import Testing
+
+extension OnTheEventLoop {
+    /// The plugin's sensor on a real event loop, with a shell script in place of
+    /// `wlr-orient-sensor-feed`: its reports come through the loop on the host's time line, the
+    /// requests reach it in order, and a helper that ends, talks nonsense, floods or reads
+    /// nothing costs a log line or a restart, never a wait.
+    @Suite final class SensorHelperTests {
+        let loop: EventLoop
+        let directory: String
+        var reports: [SensorReport] = []
+        let log = LogCapture()
+        static let opened = "opened 1000.25 iio:device0 polled 0.5 1 0 0 0 1 0 0 0 1 iio:device0 (the fake)"
+
+        init() throws {
+            loop = try EventLoop()
+            directory = try makeTemporaryDirectory()
+        }
+
+        deinit { removeTree(directory) }
+
+        /// A helper running `body` after counting its run and recording its arguments; its
+        /// requests, read with `cat`, land in `requests`. Run by /bin/sh, not executed (a script
+        /// just written can be "busy" while a child forked elsewhere in the test process holds it).
+        func helper(_ body: String, device: DeviceConfig = DeviceConfig()) throws -> SensorHelper {
+            let script = directory + "/helper"
+            try writeFile(script, "echo run >>'\(directory)/runs'\necho \"$@\" >'\(directory)/arguments'\n" + body + "\n")
+            return SensorHelper(loop: loop.loop, device: device, detection: DetectionConfig(), command: ["/bin/sh", script]) { [unowned self] in
+                reports.append($0)
+            }
+        }
+
+        var runs: Int { (readFile(directory + "/runs") ?? "").split(separator: "\n").count }
+        var requests: String { readFile(directory + "/requests") ?? "" }
+        var keepReading: String { "exec cat >>'\(directory)/requests'" }
+
+        @Test func itsReportsComeThroughTheLoopOnTheHostsTimeLine() throws {
+            let sensor = try helper("echo '\(Self.opened)'\necho 'sample 1000.5 3 -4 5.5 fresh'\necho 'log udev said hello'\n" + keepReading)
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(reports.isEmpty, "starting must not wait for the helper")
+            #expect(loop.dispatch(until: { self.reports.count == 3 }))
+            guard reports.count == 3, case .opened(let device, let description, let openedAt) = reports[0],
+                  case .sample(let raw, let held) = reports[1] else {
+                Issue.record("not the reports written: \(reports)")
+                return
+            }
+            #expect(device == Perception.Device(id: "iio:device0", calibration: Calibration(scale: 0.5), mode: .polled))
+            #expect(description == "iio:device0 (the fake)")
+            #expect(abs(sensor.monotonicTime(ofSampleAt: openedAt) - 1000.25) < 1e-9)
+            #expect(abs(sensor.monotonicTime(ofSampleAt: raw.t) - 1000.5) < 1e-9)
+            #expect(raw.x == 3 && raw.y == -4 && raw.z == 5.5 && !held)
+            #expect(reports[2] == .log("udev said hello"))
+        }
+
+        @Test func theRequestsReachTheHelperInOrderAndTheConfigsDeviceOnItsCommandLine() throws {
+            var device = DeviceConfig()
+            device.sensor = "accel-b"
+            device.mountMatrix = MountMatrix([0, 1, 0, -1, 0, 0, 0, 0, 1])
+            let sensor = try helper(keepReading, device: device)
+            defer { sensor.remove() }
+            sensor.start()
+            sensor.pace(0.5)
+            sensor.pace(nil)
+            sensor.stop()
+            #expect(loop.dispatch(until: { self.requests == "start\npace 0.5\npace none\nstop\n" }), "requests: \(requests)")
+            #expect(readFile(directory + "/arguments") == "--active-hz \(SamplingPlan(DetectionConfig()).activeHz) --sensor accel-b --mount-matrix 0, 1, 0; -1, 0, 0; 0, 0, 1\n")
+        }
+
+        @Test func aHelperThatEndsIsALostSensorAndANewOneGetsTheSameRequests() throws {
+            // The first run ends at once; the second stays.
+            let sensor = try helper("[ \"$(wc -l <'\(directory)/runs')\" -gt 1 ] || exit 3\n" + keepReading)
+            defer { sensor.remove() }
+            sensor.start()
+            sensor.pace(0.25)
+            #expect(loop.dispatch(until: { !self.reports.isEmpty }))
+            guard case .lost(let why)? = reports.first else {
+                Issue.record("no lost sensor: \(reports)")
+                return
+            }
+            #expect(why.hasSuffix("; starting it again in 0.2 s"), "\(why)")
+            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\npace 0.25\n" }), "runs \(runs), requests \(requests)")
+        }
+
+        @Test func aHelperThatCannotBeStartedIsALostSensorTriedAgain() throws {
+            let sensor = SensorHelper(loop: loop.loop, device: DeviceConfig(), detection: DetectionConfig(),
+                                      command: [directory + "/no-such-helper"]) { [unowned self] in reports.append($0) }
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(reports.count == 1)
+            #expect(loop.dispatch(until: { self.reports.count == 2 }, within: 3))
+            for report in reports {
+                guard case .lost(let why) = report else { Issue.record("not a lost sensor: \(report)"); continue }
+                #expect(why.contains("no-such-helper (No such file or directory)"), "\(why)")
+            }
+        }
+
+        @Test func whatIsNoReportIsLoggedAndSkipped() throws {
+            let sensor = try helper("echo 'sample one two'\necho 'sample 1 2 3 4 held'\n" + keepReading)
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(loop.dispatch(until: { !self.reports.isEmpty }))
+            guard case .sample(let raw, true)? = reports.first else {
+                Issue.record("not the good sample: \(reports)")
+                return
+            }
+            #expect(raw.x == 2)
+            #expect(log.lines.contains { $0.hasSuffix("said something that is no report: sample one two") }, "\(log.lines)")
+        }
+
+        @Test func aLineWithoutEndStopsTheHelper() throws {
+            let sensor = try helper("head -c 70000 /dev/zero | tr '\\\\0' x\nexec sleep 600")
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(loop.dispatch(until: { !self.reports.isEmpty }))
+            guard case .lost(let why)? = reports.first else {
+                Issue.record("no lost sensor: \(reports)")
+                return
+            }
+            #expect(why.contains("wrote a line longer than 65536 bytes"), "\(why)")
+        }
+
+        @Test func aHelperThatReadsNothingNeverHoldsTheLoop() throws {
+            let sensor = try helper("exec sleep 600")
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(loop.dispatch(until: { self.runs == 1 }))
+            // Far more than a socket holds: each must be dropped at once, not waited on.
+            let started = monotonicSeconds()
+            for _ in 0..<100_000 { sensor.pace(0.5) }
+            #expect(monotonicSeconds() - started < 5)
+            #expect(log.lines.contains { $0.hasSuffix("did not take 'pace 0.5'; it is stuck or gone") })
+        }
+
+        @Test func replacingTheDeviceStartsANewHelperWithItsCommandLine() throws {
+            let sensor = try helper(keepReading)
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(loop.dispatch(until: { self.requests == "start\n" }))
+            var device = DeviceConfig()
+            device.sensor = "iio:device7"
+            sensor.replace(device, DetectionConfig())
+            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\nstart\n" }), "requests \(requests)")
+            #expect(readFile(directory + "/arguments") == "--active-hz \(SamplingPlan(DetectionConfig()).activeHz) --sensor iio:device7\n")
+            #expect(reports.isEmpty, "a helper stopped on purpose is no lost sensor: \(reports)")
+        }
+    }
+}
