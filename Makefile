@@ -6,8 +6,9 @@
 # Builds first if needed (scripts/build-plugin.sh release: the Swift runtime linked in, so
 # nothing of the toolchain is needed where it is installed). Installs the plugin, the preload
 # that starts it in unmodified compositors (wlr-orient run) and the plugin's C header, a pkg-config file, the CLI (which the plugin runs to read its config, and finds in
-# PREFIX/bin), man pages (scdoc), shell completions (bash, zsh, fish), the example config and
-# the systemd user unit that runs `wlr-orient daemon`.
+# PREFIX/bin), the daemon's program and the plugin's sensor helper (in LIBEXECDIR), man pages
+# (scdoc), shell completions (bash, zsh, fish), the example config and the systemd user unit that
+# runs `wlr-orient daemon`.
 # The Debian packages it needs: scripts/install-deps.sh install.
 
 PREFIX ?= /usr/local

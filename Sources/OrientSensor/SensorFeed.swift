@@ -13,15 +13,17 @@ extension SensorEvent {
     }
 }
 
-/// `wlr-orient sensor-feed`: the sensor in a process of its own, for the plugin, so that no
+/// `wlr-orient-sensor-feed`: the sensor in a process of its own, for the plugin, so that no
 /// libiio call and no sysfs read runs on the compositor's thread (a HID sensor hub answers a
 /// read within five seconds, a stuck I2C bus not at all) and libiio, with libxml2 and ICU, stays
 /// out of the compositor's memory. It reads `SensorRequest` lines on one descriptor and writes
 /// `SensorReport` lines (times in monotonic seconds) on another; it decides nothing.
 public enum SensorFeed {
-    /// Runs until `input` ends (the plugin, or its compositor, is gone); returns the exit status.
+    /// Runs until `input` ends (the plugin, or its compositor, is gone); then releases the
+    /// device (its buffer and motion events are switched off) and returns the exit status.
     public static func run(_ sensor: OrientationSensor, input: FileDescriptor = FileDescriptor(rawValue: 0),
                            output: FileDescriptor = FileDescriptor(rawValue: 1)) -> Int32 {
+        defer { sensor.stop() }
         var events: [SensorEvent] = []
         var pending: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 4096)

@@ -4,12 +4,17 @@ import OrientSystem
 /// The plugin's sensor: `wlr-orient-sensor-feed` (see `OrientSensor.SensorFeed`), a helper
 /// process that reads the accelerometer, joined to the plugin by a socket watched on the
 /// compositor's event loop. Requests go to it as `SensorRequest` lines, reports come back as
-/// `SensorReport` lines. The compositor never waits for it: a write it cannot take at once is
-/// dropped (with a log line), and a helper that ends is reported as a lost sensor and started
-/// again after a pause (`RestartBackoff`).
+/// `SensorReport` lines. The compositor never waits for it: a helper that cannot take a request
+/// at once is replaced, one that ends is reported as a lost sensor and started again after a
+/// pause (`RestartBackoff`), and one told to end releases the device first (it is killed only if
+/// it has not within `endingGrace`).
 public final class SensorHelper: SensorControl {
     /// A report line longer than this is no report: the helper is stopped.
     static let longestLine = 64 * 1024
+    /// How long a helper told to end (its socket closed) has to release the device and exit.
+    static let endingGrace = 2.0
+    /// Reads of the socket per wakeup, 16 KiB each (see `readable`).
+    static let readsPerWakeup = 4
 
     private let loop: OpaquePointer?
     private let report: (SensorReport) -> Void
@@ -25,8 +30,13 @@ public final class SensorHelper: SensorControl {
     private var running = false
     private var period: Double??
     private var restarts = RestartBackoff()
-    /// Helpers that ended or were stopped but not yet collected: reaped on the timer.
-    private var unreaped: [ProcessID] = []
+    /// No helper is started before this (monotonic seconds): the pause after one ended.
+    private var restartAt = -Double.infinity
+    /// The pause has grown to its longest, and the controller was told so.
+    private var reportedLongest = false
+    /// Helpers told to end (or that ended) and not yet collected, with when one still running
+    /// is killed, and whether it ended on its own (then how is logged).
+    private var ending: [(pid: ProcessID, killAt: Double, unexpected: Bool)] = []
     private var badLines = RateLimitedLog()
 
     /// The command before the options: `[programPath()]`, or what a test gives.
@@ -67,7 +77,7 @@ public final class SensorHelper: SensorControl {
 
     public func start() {
         running = true
-        if child == nil { spawn() } else { send(.start) }
+        if child == nil { spawnWhenDue() } else { send(.start) }
     }
 
     public func stop() {
@@ -75,10 +85,20 @@ public final class SensorHelper: SensorControl {
         send(.stop)
     }
 
+    /// The same helper opens the device anew when its command line stays (the config changed
+    /// the panels or the detector's tolerances); otherwise the old one is told to end (it
+    /// releases the device) and the new one starts once it has, for a device can be opened
+    /// by one process at a time.
     public func replace(_ device: DeviceConfig, _ detection: DetectionConfig) {
-        arguments = Self.arguments(device, detection, command: command)
+        let new = Self.arguments(device, detection, command: command)
+        if new == arguments, child != nil {
+            send(.stop)
+            if running { send(.start) }
+            return
+        }
+        arguments = new
         end()
-        if running { spawn() }
+        if running { spawnWhenDue() }
     }
 
     public func pace(_ period: Double?) {
@@ -93,62 +113,118 @@ public final class SensorHelper: SensorControl {
         end()
         timer?.remove()
         timer = nil
-        reap()   // the rest were killed, and go with the compositor
+        // One still ending is left to end by itself: on the end of its input it switches the
+        // device's buffer and motion events off (killed, it would leave them on). What is left
+        // to collect of it is the compositor's, which is ending too, or reaps its children.
+        collect()
+        ending.removeAll()
     }
 
     // MARK: the helper
 
+    /// Starts a helper now, or once the one before has ended (at most `endingGrace` later), or
+    /// after the restart pause.
+    private func spawnWhenDue() {
+        collect()
+        let now = monotonicSeconds()
+        if now < restartAt || ending.contains(where: { now < $0.killAt }) {
+            schedule()
+            return
+        }
+        spawn()
+    }
+
     private func spawn() {
-        guard timer != nil else { return }
+        guard let timer else { return }
         switch ChildProcess.startConnected(arguments) {
         case .failure(let error):
-            let delay = restarts.next()
-            report(.lost("cannot start \(arguments[0]) (\(error.reason)); trying again in \(delay) s"))
-            timer?.arm(milliseconds: Int32(delay * 1000))
+            failed("cannot start \(arguments[0]) (\(error.reason))")
         case .success(let started):
-            _ = started.socket.setNonBlocking()
+            guard case .success = started.socket.setNonBlocking(),
+                  let source = LoopSource.readable(started.socket.rawValue, on: loop, { [unowned self] _ in readable() }) else {
+                started.socket.close()
+                ChildProcess.stop(started.pid)
+                ending.append((started.pid, -.infinity, false))
+                timer.arm(milliseconds: 50)
+                return failed("cannot watch \(arguments[0])'s socket")
+            }
             child = started
+            self.source = source
             received.removeAll(keepingCapacity: true)
-            source = LoopSource.readable(started.socket.rawValue, on: loop) { [unowned self] _ in readable() }
             if running { send(.start) }
             if let period { send(.pace(period)) }
         }
     }
 
-    /// Stops the helper without a word (a new one is wanted, or none); `reaped`: it was
-    /// collected already (its pid may be another process's by now).
-    private func end(reaped: Bool = false) {
+    /// Tells the helper to end, without a word to the controller (a new one is wanted, or
+    /// none): its socket closes, and on that end of its input it releases the device and exits.
+    /// One that has not within `endingGrace` is killed. `reaped`: it was collected already.
+    private func end(reaped: Bool = false, unexpected: Bool = false) {
         guard let (pid, socket) = child.take() else { return }
         source.take()?.remove()
         socket.close()
         if !reaped {
-            ChildProcess.stop(pid)
-            unreaped.append(pid)
-            timer?.arm(milliseconds: 100)
+            ending.append((pid, monotonicSeconds() + Self.endingGrace, unexpected))
+            schedule()
         }
     }
 
-    /// The helper ended on its own (or said something that is no report): a lost sensor,
-    /// and a new helper after a pause.
+    /// The helper ended on its own, or cannot go on: a lost sensor, and a new helper after a pause.
     private func ended(_ why: String, reaped: Bool = false) {
-        end(reaped: reaped)
+        end(reaped: reaped, unexpected: true)
+        failed("\(arguments[0]) \(why)")
+    }
+
+    /// A helper could not start or ended: the controller hears of a lost sensor (once the pause
+    /// has grown to its longest, only the first time), and another is started after the pause.
+    private func failed(_ why: String) {
         guard running else { return }
         let delay = restarts.next()
-        report(.lost("\(arguments[0]) \(why); starting it again in \(delay) s"))
-        timer?.arm(milliseconds: Int32(delay * 1000))
+        if delay < RestartBackoff.longest || !reportedLongest {
+            reportedLongest = delay >= RestartBackoff.longest
+            report(.lost("\(why); starting it again in \(delay) s" + (reportedLongest ? " (and every \(delay) s, without a word)" : "")))
+        }
+        restartAt = monotonicSeconds() + delay
+        schedule()
     }
 
     private func timerFired() {
-        reap()
-        if running, child == nil { spawn() }
-        // Look again for the killed ones, unless a start is waiting for its own time.
-        if !unreaped.isEmpty, !(running && child == nil) { timer?.arm(milliseconds: 1000) }
+        collect()
+        if running, child == nil { spawnWhenDue() } else { schedule() }
     }
 
-    private func reap() {
-        unreaped.removeAll { ChildProcess.reap($0) != .running }
+    /// Collects the helpers that ended, logs how one that ended on its own did, and kills
+    /// those past their grace.
+    private func collect() {
+        let now = monotonicSeconds()
+        ending.removeAll { helper in
+            switch ChildProcess.reap(helper.pid) {
+            case .running:
+                if now >= helper.killAt { ChildProcess.stop(helper.pid) }
+                return false
+            case .exited(let status):
+                if helper.unexpected { Log.error("\(arguments[0]) (pid \(helper.pid)) \(Self.describe(status))") }
+                return true
+            case .reapedElsewhere:
+                return true
+            }
+        }
     }
 
+    /// Arms the timer for what comes next: a start after its pause and the old helper's grace,
+    /// and meanwhile a look at the ending helpers (one that has ended lets the start come sooner).
+    private func schedule() {
+        guard let timer else { return }
+        let now = monotonicSeconds()
+        var next = Double.infinity
+        if running, child == nil { next = max(restartAt, ending.map(\.killAt).max() ?? now, now) }
+        if !ending.isEmpty { next = min(next, now + 0.05) }
+        guard next.isFinite else { return }
+        timer.arm(milliseconds: Int32(max(1, min((next - now) * 1000, 60_000)).rounded(.up)))
+    }
+
+    /// Sends a request. One the socket cannot take whole at once means a helper stuck in a read
+    /// the kernel does not end (or gone): it is replaced, and the new one gets the state.
     private func send(_ request: SensorRequest) {
         guard let (_, socket) = child else { return }
         let bytes = Array((request.line + "\n").utf8)
@@ -156,15 +232,15 @@ public final class SensorHelper: SensorControl {
         case .success(let n) where n == bytes.count:
             break
         case .success, .failure:
-            // Full (the helper reads nothing: stuck in a read the kernel does not end) or gone
-            // (its end shows on the socket). Never wait for it on the compositor's thread.
-            Log.error("\(arguments[0]) did not take '\(request.line)'; it is stuck or gone")
+            ended("did not take '\(request.line)' (stuck, or gone)")
         }
     }
 
+    /// Reads what the helper wrote, a bounded amount per wakeup: the loop is level-triggered, so
+    /// a helper that writes without pause is read again after the compositor's other work.
     private func readable() {
         guard let (_, socket) = child else { return }
-        while true {
+        for _ in 0..<Self.readsPerWakeup {
             switch chunk.withUnsafeMutableBytes({ socket.read(into: $0) }) {
             case .success(let n) where n > 0:
                 received += chunk[..<n]
@@ -180,7 +256,8 @@ public final class SensorHelper: SensorControl {
         }
     }
 
-    /// Hands each whole line to the controller; false when the helper was stopped for a line too long.
+    /// Hands each whole line to the controller; false when the helper was stopped for a line too
+    /// long, or the report ended it.
     @discardableResult
     private func deliverLines() -> Bool {
         let current = child?.pid
@@ -195,7 +272,10 @@ public final class SensorHelper: SensorControl {
                 }
                 continue
             }
-            if case .sample = parsed { restarts.reset() }
+            if case .sample = parsed {
+                restarts.reset()
+                reportedLongest = false
+            }
             report(parsed.shifted(by: -origin))
             // The report may have ended this helper (the config changed the sensor, or the host stopped).
             if child?.pid != current { return false }
@@ -209,16 +289,17 @@ public final class SensorHelper: SensorControl {
     }
 
     /// How the helper ended, as far as can be told without waiting for it, and whether that
-    /// collected it.
+    /// collected it (if not, the timer does, and logs how).
     private func exitDescription() -> (String, reaped: Bool) {
         guard let (pid, _) = child else { return ("ended", false) }
         switch ChildProcess.reap(pid) {
-        case .exited(let status):
-            return (status & 0x7f != 0 ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)", true)
-        case .reapedElsewhere:
-            return ("ended", true)
-        case .running:
-            return ("closed its socket", false)
+        case .exited(let status): return (Self.describe(status), true)
+        case .reapedElsewhere: return ("ended", true)
+        case .running: return ("closed its socket", false)
         }
+    }
+
+    private static func describe(_ status: Int32) -> String {
+        status & 0x7f != 0 ? "was killed by signal \(status & 0x7f)" : "exited with status \((status >> 8) & 0xff)"
     }
 }

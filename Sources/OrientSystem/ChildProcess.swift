@@ -49,8 +49,8 @@ public struct ChildProcess: Sendable {
         }
     }
 
-    /// posix_spawnp with `output` as fd 1, `input` (else /dev/null) as fd 0, and no other
-    /// descriptor of the caller's.
+    /// posix_spawnp with `output` as fd 1, `input` (else /dev/null) as fd 0, no other
+    /// descriptor of the caller's, and every signal as a new program has it.
     private static func spawn(_ arguments: [String], input: Int32?, output: Int32) -> Result<pid_t, SystemError> {
         guard let program = arguments.first else { return .failure(SystemError(operation: "posix_spawnp", errno: EINVAL)) }
         var actions = posix_spawn_file_actions_t()
@@ -63,10 +63,22 @@ public struct ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         }
         _ = glue_spawn_close_from(&actions, 3)
+        // No signal blocked or ignored as in the compositor (its event loop blocks the signals it
+        // watches through a signalfd): a child that lives all session must die of SIGPIPE and
+        // SIGTERM as any program does.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t(), all = sigset_t()
+        sigemptyset(&none)
+        sigfillset(&all)
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &all)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, nil, argv, environ)
+        let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
         guard spawned == 0 else { return .failure(SystemError(operation: "posix_spawnp", errno: spawned)) }
         return .success(pid)
     }

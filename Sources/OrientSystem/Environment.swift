@@ -23,3 +23,8 @@ public func currentDirectory() -> String? {
 public func loadedFromPath() -> String? {
     glue_library_path().map { String(cString: $0) }
 }
+
+/// Ends this process with `status` (a program's own end; never in a plugin).
+public func exitProcess(_ status: Int32) -> Never {
+    exit(status)
+}

@@ -1,15 +1,14 @@
-import Glibc
 import OrientCore
 import OrientSensor
+import OrientSystem
 
 // The plugin's sensor, in a process of its own (see `SensorFeed`): the plugin starts it as
 //   wlr-orient-sensor-feed --active-hz HZ [--sensor NAME] [--mount-matrix MATRIX]
 // with a socket as its standard input and output, and it runs until that socket closes.
 // Without Foundation or the CLI's parser, so that what stays resident all session is small.
 func usage(_ why: String) -> Never {
-    let line = Array("wlr-orient-sensor-feed: \(why); the compositor plugin starts it\n".utf8)
-    _ = line.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
-    exit(64)   // EX_USAGE
+    _ = FileDescriptor.standardError.writeAll(Array("wlr-orient-sensor-feed: \(why); the compositor plugin starts it\n".utf8))
+    exitProcess(64)   // EX_USAGE
 }
 
 var device = DeviceConfig()
@@ -31,4 +30,4 @@ while let argument = arguments.popFirst() {
     }
 }
 guard let activeHz else { usage("--active-hz is required") }
-exit(SensorFeed.run(OrientationSensor(device: device, activeHz: activeHz)))
+exitProcess(SensorFeed.run(OrientationSensor(device: device, activeHz: activeHz)))

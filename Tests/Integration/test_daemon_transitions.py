@@ -5,11 +5,12 @@ panel pixels, as presented): every frame of a turn is checked, not a sample of t
 client draws green when landscape-shaped, blue when portrait-shaped, its top quarter red; the
 panel is 480x300, so its portrait layout is 300x480."""
 import os
+import time
 
 from compositor import Client
 from fakeiio import LEFT_UP, NORMAL
 from test_daemon import Session
-from test_transitions import blend_fraction, old_picture_direction, read_ppm
+from test_transitions import blend_fraction, old_picture_direction, read_ppm, same
 
 SHIELD = "wlr-orient-shield"
 
@@ -32,7 +33,20 @@ def end(s):
 
 
 def no_overlay_left(s):
-    """The host closes whatever layer surfaces are left, and says how many there were."""
+    """The host closes whatever layer surfaces are left, and says how many there were. The daemon
+    logs a shield's end just before its destroy request goes out to the host, so the host is first
+    given a moment to say it destroyed every shield it was given (else the count tells)."""
+    def open_shields():
+        lines = s.host.out.available()
+        return (sum(l.startswith("layer-surface %s new" % SHIELD) for l in lines)
+                - sum(l.startswith("layer-surface %s destroyed" % SHIELD) for l in lines))
+    deadline = time.monotonic() + 5
+    while open_shields() > 0 and time.monotonic() < deadline:
+        try:
+            s.host.out.next(lambda l: l.startswith("layer-surface %s destroyed" % SHIELD),
+                            max(0.01, deadline - time.monotonic()))
+        except AssertionError:
+            break
     return s.host.command("close-layers", r"^closed-layers (\d+)$").group(1) == "0"
 
 
@@ -61,7 +75,7 @@ def test_a_crossfade_from_outside_shows_every_frame_as_the_old_picture_a_blend_o
         _, _, old = s.host.raw_panel()
         frames = turn_recorded(s, LEFT_UP, "left-up", os.path.join(s.host.dir, "rec"))
         new = s.host.raw_panel()[2]
-        assert new != old and frames[-1][1][2] == new, "it ends on the plain new orientation"
+        assert not same(new, old) and same(frames[-1][1][2], new), "it ends on the plain new orientation"
         turned = [rgb for transform, (_, _, rgb) in frames if transform == 1]
         assert all(transform == 1 for transform, _ in frames[len(frames) - len(turned):]), "one apply"
         # Under the new transform: the old picture held pixel for pixel (nothing stretched or cut),
@@ -70,7 +84,7 @@ def test_a_crossfade_from_outside_shows_every_frame_as_the_old_picture_a_blend_o
         assert held >= 1, "the first frame of the new transform shows the old picture as it was"
         blends = [rgb for rgb in turned[held:] if rgb != new]
         assert len(blends) >= 8, "%d blended frames in 400 ms" % len(blends)
-        assert all(rgb == new for rgb in turned[held + len(blends):]), "after the fade, only the new"
+        assert all(same(rgb, new) for rgb in turned[held + len(blends):]), "after the fade, only the new"
         last = 0
         for rgb in blends:
             a, off = blend_fraction(old, new, rgb)
@@ -88,9 +102,9 @@ def test_a_rotation_from_outside_turns_the_old_picture_through_intermediate_angl
         w, h, old = s.host.raw_panel()
         frames = turn_recorded(s, LEFT_UP, "left-up", os.path.join(s.host.dir, "rec"))
         new = s.host.raw_panel()[2]
-        assert frames[-1][1][2] == new, "it ends on the plain new orientation"
+        assert same(frames[-1][1][2], new), "it ends on the plain new orientation"
         turned = [rgb for transform, (_, _, rgb) in frames if transform == 1]
-        assert turned[0] == old, "the first frame of the new transform shows the old picture as it was"
+        assert same(turned[0], old), "the first frame of the new transform shows the old picture as it was"
         # Held, the old landscape card's bottom points down (90°); turned into left-up it points
         # right (0°): in between, the angle only falls.
         angles = [old_picture_direction(w, h, rgb) for rgb in turned if rgb not in (old, new)]

@@ -3,7 +3,9 @@ and from the daemon beside it: a HID sensor hub with hysteresis, quiet when stil
 with motion events (bmc150's any-motion), read only while it moves. Each rotator says how it reads
 the device, and a turn is taken (the latency and the idle wakeups are figures of
 benchmarks/quiet_device.py)."""
+import os
 import subprocess
+import time
 
 import pytest
 
@@ -66,3 +68,21 @@ def test_the_daemon_turns_with_a_device_that_says_when_it_moves(kind):
         daemon.terminate()
         assert daemon.wait(timeout=10) == 0
         assert host.stop() == 0
+
+
+def test_the_plugins_helper_switches_the_motion_events_off_when_the_compositor_ends():
+    # The helper sees the end of its socket and releases the device: a part left with its
+    # events on would go on waking the system after the session.
+    fake, moving = device("motion-events")
+    host = Compositor(fake, touch=False)
+    try:
+        host.log.wait(r"accelerometer: iio:device0 .*" + KINDS["motion-events"])
+        helpers = host.sensor_helper_pids()
+        assert len(helpers) == 1 and moving.enabled()
+    finally:
+        moving.stop()
+        assert host.stop() == 0
+    deadline = time.monotonic() + 10
+    while os.path.exists("/proc/%d" % helpers[0]) and time.monotonic() < deadline:
+        time.sleep(0.02)   # the helper is no child of this process: nothing to wait on but its /proc entry
+    assert not moving.enabled(), "the helper ended without switching the motion events off"

@@ -162,3 +162,24 @@ def test_saving_the_config_is_noticed_after_its_directory_is_removed_or_moved_an
         assert host.p.poll() is None
     finally:
         assert host.stop() == 0
+
+
+def test_a_sensor_helper_that_dies_is_started_again_and_the_panel_still_turns():
+    # The plugin's sensor helper (wlr-orient-sensor-feed) killed as a crash would end it: the
+    # compositor runs on, the plugin reports the lost sensor, starts another, and turns with it.
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = Compositor(fake, touch=False)
+    try:
+        host.log.wait(r"accelerometer: iio:device0")
+        helpers = host.sensor_helper_pids()
+        assert len(helpers) == 1, helpers
+        os.kill(helpers[0], 9)
+        host.log.wait(r"accelerometer: \S*/wlr-orient-sensor-feed (was killed by signal 9|closed its socket); "
+                      r"starting it again in 0\.2 s; keeping")
+        host.log.wait(r"accelerometer: iio:device0")
+        assert host.p.poll() is None
+        fake.set(dev, *LEFT_UP)
+        host.wait_frame(1)
+    finally:
+        assert host.stop() == 0

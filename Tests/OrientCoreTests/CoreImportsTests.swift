@@ -54,7 +54,7 @@ import Testing
         // The edges: libiio and sysfs, Wayland clients and evdev.
         "OrientSensor/Accelerometer.swift", "OrientSensor/IIO.swift", "OrientSensor/PollLoop.swift",
         "OrientDaemon/Daemon.swift", "OrientDaemon/Shield.swift", "OrientDaemon/TabletSwitches.swift",
-        "wlr-orient-daemon/main.swift", "wlr-orient-sensor-feed/main.swift", "wlr-orient/SensorLoop.swift",
+        "wlr-orient-daemon/main.swift", "wlr-orient/SensorLoop.swift",
     ]
 
     @Test func onlyTheSystemLayerAndTheCEdgesImportGlibc() throws {

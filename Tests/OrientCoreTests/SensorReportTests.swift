@@ -37,6 +37,8 @@ import Testing
         "opened 1 iio:device0 polled 1 1 0 0 0 1 0 0 0 text",            // eight matrix numbers
         "opened 1  polled 1 1 0 0 0 1 0 0 0 1 text",                     // no id
         "opened 1 iio:device0 polled nan 1 0 0 0 1 0 0 0 1 text",
+        "opened 1 iio:device0 polled 0 1 0 0 0 1 0 0 0 1 text",          // no scale
+        "opened 1 iio:device0 polled -0.5 1 0 0 0 1 0 0 0 1 text",
         "hello world", "Sample 1 2 3 4 fresh",
     ])
     func whatIsNoReportIsRefused(_ line: String) {
@@ -64,6 +66,7 @@ import Testing
         var backoff = RestartBackoff()
         let delays = (0..<8).map { _ in backoff.next() }
         #expect(delays == [0.2, 1, 2, 5, 10, 30, 30, 30])
+        #expect(RestartBackoff.delays.last == RestartBackoff.longest)
         backoff.reset()
         #expect(backoff.next() == 0.2)
     }

@@ -125,19 +125,46 @@ extension OnTheEventLoop {
             #expect(why.contains("wrote a line longer than 65536 bytes"), "\(why)")
         }
 
-        @Test func aHelperThatReadsNothingNeverHoldsTheLoop() throws {
-            let sensor = try helper("exec sleep 600")
+        @Test func aHelperThatReadsNothingIsReplacedNotWaitedFor() throws {
+            let sensor = try helper("[ \"$(wc -l <'\(directory)/runs')\" -gt 1 ] || exec sleep 600\n" + keepReading)
             defer { sensor.remove() }
             sensor.start()
             #expect(loop.dispatch(until: { self.runs == 1 }))
-            // Far more than a socket holds: each must be dropped at once, not waited on.
+            // Far more than a socket holds: the one it cannot take whole ends the helper at once.
             let started = monotonicSeconds()
             for _ in 0..<100_000 { sensor.pace(0.5) }
             #expect(monotonicSeconds() - started < 5)
-            #expect(log.lines.contains { $0.hasSuffix("did not take 'pace 0.5'; it is stuck or gone") })
+            guard case .lost(let why)? = reports.first else {
+                Issue.record("no lost sensor: \(reports)")
+                return
+            }
+            #expect(why.contains("did not take 'pace 0.5' (stuck, or gone)"), "\(why)")
+            // The new one gets the state: reading, at the last pace.
+            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\npace 0.5\n" }), "requests \(requests)")
         }
 
-        @Test func replacingTheDeviceStartsANewHelperWithItsCommandLine() throws {
+        @Test func aHelperThatWritesWithoutPauseLeavesTheLoopItsOtherWork() throws {
+            let sensor = try helper("exec yes 'log chatter'")
+            defer { sensor.remove() }
+            var fired = false
+            let other = try #require(LoopSource.timer(on: loop.loop) { fired = true })
+            defer { other.remove() }
+            sensor.start()
+            #expect(loop.dispatch(until: { self.reports.count > 10_000 }))
+            other.arm(milliseconds: 1)
+            #expect(loop.dispatch(until: { fired }, within: 5), "the loop's other sources must run during a flood")
+        }
+
+        @Test func aHelperToldToEndGetsTheEndOfItsInputAndIsNotKilledFirst() throws {
+            let sensor = try helper("cat >/dev/null\necho released >'\(directory)/released'")
+            sensor.start()
+            #expect(loop.dispatch(until: { self.runs == 1 }))
+            sensor.remove()
+            #expect(loop.dispatch(until: { readFile(self.directory + "/released") == "released\n" }, within: 5),
+                    "the helper must be let release the device")
+        }
+
+        @Test func replacingTheDeviceStartsANewHelperWithItsCommandLineOnceTheOldOneEnded() throws {
             let sensor = try helper(keepReading)
             defer { sensor.remove() }
             sensor.start()
@@ -148,6 +175,30 @@ extension OnTheEventLoop {
             #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\nstart\n" }), "requests \(requests)")
             #expect(readFile(directory + "/arguments") == "--active-hz \(SamplingPlan(DetectionConfig()).activeHz) --sensor iio:device7\n")
             #expect(reports.isEmpty, "a helper stopped on purpose is no lost sensor: \(reports)")
+        }
+
+        @Test func aHelperThatDoesNotEndIsKilledAfterItsGraceAndOnlyThenReplaced() throws {
+            // The first run ignores the end of its input (a read the kernel does not end).
+            let sensor = try helper("[ \"$(wc -l <'\(directory)/runs')\" -gt 1 ] || exec sleep 600\n" + keepReading)
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(loop.dispatch(until: { self.runs == 1 }))
+            var device = DeviceConfig()
+            device.sensor = "iio:device7"
+            let replaced = monotonicSeconds()
+            sensor.replace(device, DetectionConfig())
+            #expect(loop.dispatch(until: { self.runs == 2 }, within: 10))
+            #expect(monotonicSeconds() - replaced >= 1.9, "the new helper must wait for the old one's grace")
+        }
+
+        @Test func replacingWithTheSameCommandLineReopensTheDeviceInTheSameHelper() throws {
+            let sensor = try helper(keepReading)
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(loop.dispatch(until: { self.requests == "start\n" }))
+            sensor.replace(DeviceConfig(), DetectionConfig())
+            #expect(loop.dispatch(until: { self.requests == "start\nstop\nstart\n" }), "requests \(requests)")
+            #expect(runs == 1)
         }
     }
 }

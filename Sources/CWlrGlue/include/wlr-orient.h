@@ -4,7 +4,10 @@
  *
  * A compositor loads libwlr-orient.so (link it, or dlopen it and look up the functions
  * below), hands it what it already has, and the built-in panel rotates with the device:
- * the plugin reads the accelerometer on the compositor's event loop, decides the orientation
+ * the plugin reads the accelerometer through a child process it starts and keeps
+ * (wlr-orient-sensor-feed: $WLR_ORIENT_SENSOR_FEED, else beside the library, else in the
+ * libexec of its prefix, else on $PATH), whose socket it watches on the compositor's event
+ * loop, so that no sensor read ever waits on that loop; it decides the orientation
  * (the user's lock, the device's supported orientations, the app in front) and sets the output
  * transform. With the xdg-shell and the seat it follows the toplevels and keyboard focus, offers
  * the wlr_orient_manager_v1 global (protocol/wlr-orient-v1.xml) and turns the panel for an app

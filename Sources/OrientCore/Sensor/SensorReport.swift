@@ -1,5 +1,5 @@
 /// What the accelerometer reports to the controller's host: in the daemon straight from the
-/// sensor, in the plugin from `wlr-orient sensor-feed`, a helper process that reads it (libiio and
+/// sensor, in the plugin from `wlr-orient-sensor-feed`, a helper process that reads it (libiio and
 /// the sysfs reads stay out of the compositor: a sensor hub can take seconds to answer a read).
 /// Between the two it travels as one line of text each (`line`, `init?(line:)`), with its times
 /// in monotonic seconds, which both processes share.
@@ -54,7 +54,7 @@ public enum SensorReport: Sendable, Hashable {
     }
 
     /// A report read from its line; nil for anything else (a wrong word, a missing or
-    /// non-finite number, an invalid mount matrix).
+    /// non-finite number, a scale not above 0, an invalid mount matrix).
     public init?(line: Substring) {
         let kind = line.prefix { $0 != " " }
         let rest = line.dropFirst(kind.count + (kind.count < line.count ? 1 : 0))
@@ -67,7 +67,7 @@ public enum SensorReport: Sendable, Hashable {
                 guard let value = Double(field), value.isFinite else { return nil }
                 numbers.append(value)
             }
-            guard !fields[1].isEmpty, let matrix = MountMatrix(Array(numbers[2...])) else { return nil }
+            guard !fields[1].isEmpty, numbers[1] > 0, let matrix = MountMatrix(Array(numbers[2...])) else { return nil }
             let device = Perception.Device(id: String(fields[1]), calibration: Calibration(scale: numbers[1], mountMatrix: matrix),
                                            mode: mode)
             self = .opened(device, description: fields.count > 13 ? String(fields[13]) : "", at: numbers[0])
@@ -99,7 +99,7 @@ public enum SensorReport: Sendable, Hashable {
     }
 }
 
-/// What the host asks of `wlr-orient sensor-feed`, one line each: `start`, `stop`,
+/// What the host asks of `wlr-orient-sensor-feed`, one line each: `start`, `stop`,
 /// `pace SECONDS` or `pace none` (see `OrientationSensor`'s methods of the same names).
 public enum SensorRequest: Sendable, Hashable {
     case start
