@@ -12,9 +12,20 @@ wlroots=$1
 what=${2:-test}
 # A copy of the tree (what git tracks, and new files it does not ignore), kept in the root between
 # runs so that Swift builds only what changed.
+# A file the tree no longer has (removed or moved) is removed from the copy too: left there, a
+# moved Swift file would be compiled twice.
 mkdir -p /work/src
-(cd /src && git ls-files -z --cached --others --exclude-standard | tar --null -T - -cf - 2>/dev/null) | tar -C /work/src -xf -
+files=$(mktemp)
+(cd /src && git ls-files -z --cached --others --exclude-standard) >"$files"
+(cd /src && tar --null -T "$files" -cf - 2>/dev/null) | tar -C /work/src -xf -
 cd /work/src
+for dir in Sources Tests benchmarks scripts tools contrib docs; do
+    [ -d "$dir" ] || continue
+    find "$dir" -type f -print0 | while IFS= read -r -d '' file; do
+        grep -qzxF -- "$file" "$files" || rm -f -- "$file"
+    done
+done
+rm -f "$files"
 
 if [ "$what" = bench ]; then
     build=/work/src/build-$wlroots-release
