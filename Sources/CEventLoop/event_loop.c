@@ -1,7 +1,6 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
-#include <spawn.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "event_loop_glue.h"
@@ -21,10 +20,6 @@ const char *glue_library_path(void) {
 		return NULL;
 	}
 	return info.dli_fname;
-}
-
-int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from) {
-	return posix_spawn_file_actions_addclosefrom_np(actions, from);
 }
 
 int glue_pipe_cloexec(int fds[2]) {

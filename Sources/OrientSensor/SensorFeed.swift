@@ -19,27 +19,28 @@ extension SensorEvent {
 /// out of the compositor's memory. It reads `SensorRequest` lines on one descriptor and writes
 /// `SensorReport` lines (times in monotonic seconds) on another; it decides nothing.
 public enum SensorFeed {
-    /// Runs until `input` ends (the plugin, or its compositor, is gone); then releases the
-    /// device (its buffer and motion events are switched off) and returns the exit status.
+    /// Runs until `input` ends (the plugin, or its compositor, is gone) or `Termination` is
+    /// asked for; then releases the device (its buffer and motion events are switched off, what
+    /// was written to it put back) and returns the exit status.
     public static func run(_ sensor: OrientationSensor, input: FileDescriptor = FileDescriptor(rawValue: 0),
                            output: FileDescriptor = FileDescriptor(rawValue: 1)) -> Int32 {
         defer { sensor.stop() }
         var events: [SensorEvent] = []
-        var pending: [UInt8] = []
+        var pending = LineBuffer()
         var chunk = [UInt8](repeating: 0, count: 4096)
         let origin = sensor.monotonicTime(ofSampleAt: 0)
         while true {
             let wait = sensor.deadline.map { max(0, ($0 - monotonicSeconds()) * 1000).rounded(.up) }
-            let readable = FileDescriptor.waitReadable([input, sensor.pollDescriptor.map(FileDescriptor.init(rawValue:))],
+            let readable = FileDescriptor.waitReadable([input, sensor.pollDescriptor.map(FileDescriptor.init(rawValue:)),
+                                                        Termination.descriptor],
                                                        milliseconds: wait.map { Int32(min($0, 60_000)) } ?? -1)
             guard case .success(let ready) = readable else { return 1 }
+            if ready[2] { return 0 }
             if ready[0] {
                 switch chunk.withUnsafeMutableBytes({ input.read(into: $0) }) {
                 case .success(let n) where n > 0:
-                    pending += chunk[..<n]
-                    while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
-                        let line = String(decoding: pending[..<newline], as: UTF8.self)
-                        pending.removeSubrange(...newline)
+                    pending.append(chunk[..<n])
+                    while let line = pending.nextLine() {
                         switch SensorRequest(line: Substring(line)) {
                         case .start: sensor.start()
                         case .stop: sensor.stop()
@@ -47,7 +48,7 @@ public enum SensorFeed {
                         case nil: write([.log("sensor-feed: not a request: \(line.prefix(80))")], to: output)
                         }
                     }
-                    if pending.count > 4096 { pending.removeAll() }   // no request is that long
+                    if pending.waiting > 4096 { pending.removeAll() }   // no request is that long
                 case .success, .failure:
                     return 0
                 }

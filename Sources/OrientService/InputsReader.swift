@@ -13,22 +13,10 @@ public enum PluginInputsReader {
     /// 64 KiB), which it prints in about as many bytes.
     public static let largestAnswer = 4 << 20
 
-    /// The helper: `$WLR_ORIENT_HELPER` when set (and then only that), else `wlr-orient` beside
-    /// this library (a build directory), else in the `bin` of the prefix it was installed into
-    /// (PREFIX/lib or PREFIX/lib/TRIPLET; so a copy staged under a DESTDIR finds its own), else
-    /// `wlr-orient`, searched on `$PATH` when it runs.
+    /// The helper: `wlr-orient`, from `$WLR_ORIENT_HELPER`, beside this library or in its
+    /// prefix's `bin` (see `companionProgram`).
     public static func helperPath() -> String {
-        if let helper = environmentValue("WLR_ORIENT_HELPER"), !helper.isEmpty { return helper }
-        if let library = loadedFromPath() {
-            if let slash = library.lastIndex(of: "/") {
-                let directory = String(library[..<slash])
-                for candidate in [directory + "/wlr-orient", directory + "/../bin/wlr-orient",
-                                  directory + "/../../bin/wlr-orient"] where isExecutable(candidate) {
-                    return candidate
-                }
-            }
-        }
-        return "wlr-orient"
+        companionProgram("wlr-orient", variable: "WLR_ORIENT_HELPER", prefixDirectory: "bin")
     }
 
     /// The inputs, or why they could not be had (then the caller runs on defaults).
@@ -56,7 +44,7 @@ public enum PluginInputsReader {
         switch ChildProcess.start(args) {
         case .success(let child):
             return .success((child.pid, child.output))
-        case .failure(let error) where error.operation == "posix_spawnp":
+        case .failure(let error) where error.operation == "spawn":
             return .failure(Problem("cannot start it (\(error.reason))"))
         case .failure(let error):
             return .failure(Problem(error.description))

@@ -24,7 +24,7 @@ public final class SensorHelper: SensorControl {
     private var child: (pid: ProcessID, socket: FileDescriptor)?
     private var source: LoopSource?
     private var timer: LoopSource?
-    private var received: [UInt8] = []
+    private var received = LineBuffer()
     private var chunk = [UInt8](repeating: 0, count: 16384)
     /// What the controller asked: reading or not, and the pace (nil until it says one).
     private var running = false
@@ -59,20 +59,10 @@ public final class SensorHelper: SensorControl {
         return args
     }
 
-    /// `$WLR_ORIENT_SENSOR_FEED` when set, else `wlr-orient-sensor-feed` beside this library (a
-    /// build directory), else in the libexec of the prefix it was installed into (PREFIX/lib or
-    /// PREFIX/lib/TRIPLET), else the bare name, searched on `$PATH`.
+    /// `wlr-orient-sensor-feed`, from `$WLR_ORIENT_SENSOR_FEED`, beside this library or in its
+    /// prefix's `libexec` (see `companionProgram`).
     public static func programPath() -> String {
-        let name = "wlr-orient-sensor-feed"
-        if let program = environmentValue("WLR_ORIENT_SENSOR_FEED"), !program.isEmpty { return program }
-        if let library = loadedFromPath(), let slash = library.lastIndex(of: "/") {
-            let directory = String(library[..<slash])
-            for candidate in [directory + "/" + name, directory + "/../libexec/" + name, directory + "/../../libexec/" + name]
-            where isExecutable(candidate) {
-                return candidate
-            }
-        }
-        return name
+        companionProgram("wlr-orient-sensor-feed", variable: "WLR_ORIENT_SENSOR_FEED", prefixDirectory: "libexec")
     }
 
     public func start() {
@@ -113,10 +103,13 @@ public final class SensorHelper: SensorControl {
         end()
         timer?.remove()
         timer = nil
-        // One still ending is left to end by itself: on the end of its input it switches the
-        // device's buffer and motion events off (killed, it would leave them on). What is left
-        // to collect of it is the compositor's, which is ending too, or reaps its children.
+        // No timer is left to apply the grace: one still ending is asked to end now. Ours
+        // releases the device on SIGTERM as on the end of its input (killed, it would leave the
+        // buffer and motion events on), within its own grace; anything else ends. What is left
+        // to collect of it is the compositor's, which is ending too or reaps its children, and
+        // one that stays goes with the compositor (`ChildProcess.parentDeathSignal`).
         collect()
+        for helper in ending { ChildProcess.terminate(helper.pid) }
         ending.removeAll()
     }
 
@@ -150,7 +143,7 @@ public final class SensorHelper: SensorControl {
             }
             child = started
             self.source = source
-            received.removeAll(keepingCapacity: true)
+            received.removeAll()
             if running { send(.start) }
             if let period { send(.pace(period)) }
         }
@@ -243,7 +236,7 @@ public final class SensorHelper: SensorControl {
         for _ in 0..<Self.readsPerWakeup {
             switch chunk.withUnsafeMutableBytes({ socket.read(into: $0) }) {
             case .success(let n) where n > 0:
-                received += chunk[..<n]
+                received.append(chunk[..<n])
             case .failure(let error) where error.wouldBlock:
                 deliverLines()
                 return
@@ -261,10 +254,7 @@ public final class SensorHelper: SensorControl {
     @discardableResult
     private func deliverLines() -> Bool {
         let current = child?.pid
-        var start = received.startIndex
-        while let newline = received[start...].firstIndex(of: UInt8(ascii: "\n")) {
-            let line = String(decoding: received[start..<newline], as: UTF8.self)
-            start = received.index(after: newline)
+        while let line = received.nextLine() {
             guard let parsed = SensorReport(line: Substring(line)) else {
                 if let logged = badLines.admit("\(arguments[0]) said something that is no report: \(line.prefix(120))",
                                                at: monotonicSeconds()) {
@@ -280,8 +270,7 @@ public final class SensorHelper: SensorControl {
             // The report may have ended this helper (the config changed the sensor, or the host stopped).
             if child?.pid != current { return false }
         }
-        received.removeSubrange(..<start)
-        if received.count > Self.longestLine {
+        if received.waiting > Self.longestLine {
             ended("wrote a line longer than \(Self.longestLine) bytes")
             return false
         }

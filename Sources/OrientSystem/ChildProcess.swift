@@ -49,37 +49,20 @@ public struct ChildProcess: Sendable {
         }
     }
 
-    /// posix_spawnp with `output` as fd 1, `input` (else /dev/null) as fd 0, no other
-    /// descriptor of the caller's, and every signal as a new program has it.
+    /// The signal a child gets when the thread that started it ends (the compositor's, even killed
+    /// with SIGKILL): a program of ours that lives all session never outlives its host.
+    public static let parentDeathSignal = SIGKILL
+
+    /// Starts the program with `output` as fd 1, `input` (else /dev/null) as fd 0, no other
+    /// descriptor of the caller's, every signal as a new program has it (the compositor's loop
+    /// blocks the ones it watches: a child that lives all session must die of SIGPIPE and SIGTERM
+    /// as any program does), and `parentDeathSignal` should its starter end first.
     private static func spawn(_ arguments: [String], input: Int32?, output: Int32) -> Result<pid_t, SystemError> {
-        guard let program = arguments.first else { return .failure(SystemError(operation: "posix_spawnp", errno: EINVAL)) }
-        var actions = posix_spawn_file_actions_t()
-        posix_spawn_file_actions_init(&actions)
-        defer { posix_spawn_file_actions_destroy(&actions) }
-        posix_spawn_file_actions_adddup2(&actions, output, 1)
-        if let input {
-            posix_spawn_file_actions_adddup2(&actions, input, 0)
-        } else {
-            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
-        }
-        _ = glue_spawn_close_from(&actions, 3)
-        // No signal blocked or ignored as in the compositor (its event loop blocks the signals it
-        // watches through a signalfd): a child that lives all session must die of SIGPIPE and
-        // SIGTERM as any program does.
-        var attributes = posix_spawnattr_t()
-        posix_spawnattr_init(&attributes)
-        defer { posix_spawnattr_destroy(&attributes) }
-        var none = sigset_t(), all = sigset_t()
-        sigemptyset(&none)
-        sigfillset(&all)
-        posix_spawnattr_setsigmask(&attributes, &none)
-        posix_spawnattr_setsigdefault(&attributes, &all)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        guard let program = arguments.first else { return .failure(SystemError(operation: "spawn", errno: EINVAL)) }
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
-        var pid: pid_t = 0
-        let spawned = posix_spawnp(&pid, program, &actions, &attributes, argv, environ)
-        guard spawned == 0 else { return .failure(SystemError(operation: "posix_spawnp", errno: spawned)) }
+        let pid = glue_spawn(program, argv, input ?? -1, output, parentDeathSignal)
+        guard pid > 0 else { return .failure(SystemError(operation: "spawn", errno: -pid)) }
         return .success(pid)
     }
 
@@ -122,6 +105,11 @@ public struct ChildProcess: Sendable {
             exit = reap(pid)
         }
         return exit
+    }
+
+    /// Asks the child to end (SIGTERM) without waiting for it.
+    public static func terminate(_ pid: pid_t) {
+        _ = Glibc.kill(pid, SIGTERM)
     }
 
     /// Kills the child without waiting for it (`reap` collects it later).

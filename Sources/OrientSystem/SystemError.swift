@@ -30,6 +30,9 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     /// Nothing is at the path (ENOENT).
     public var noSuchFile: Bool { errno == ENOENT }
 
+    /// Another process holds what opens once (an IIO device's node, its event fd).
+    public var busy: Bool { errno == EBUSY }
+
     /// Nobody accepts connections at a socket (ECONNREFUSED).
     public var refused: Bool { errno == ECONNREFUSED }
 

@@ -30,4 +30,7 @@ while let argument = arguments.popFirst() {
     }
 }
 guard let activeHz else { usage("--active-hz is required") }
+// SIGTERM, or the compositor gone (even killed), ends it as the end of its input does: the
+// device released, within two seconds.
+Termination.install(grace: 2, withParent: true)
 exitProcess(SensorFeed.run(OrientationSensor(device: device, activeHz: activeHz)))

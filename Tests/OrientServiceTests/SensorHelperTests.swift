@@ -15,7 +15,7 @@ extension OnTheEventLoop {
         let directory: String
         var reports: [SensorReport] = []
         let log = LogCapture()
-        static let opened = "opened 1000.25 iio:device0 polled 0.5 1 0 0 0 1 0 0 0 1 iio:device0 (the fake)"
+        static let opened = "opened 1000.25 iio:device0 polled - 0.5 1 0 0 0 1 0 0 0 1 read on the schedule\tiio:device0 (the fake)"
 
         init() throws {
             loop = try EventLoop()
@@ -35,6 +35,15 @@ extension OnTheEventLoop {
             }
         }
 
+        /// Why the first report said the sensor was lost; nil (and the test fails) if it did not.
+        func firstLost() -> String? {
+            guard case .lost(let why)? = reports.first else {
+                Issue.record("no lost sensor: \(reports)")
+                return nil
+            }
+            return why
+        }
+
         var runs: Int { (readFile(directory + "/runs") ?? "").split(separator: "\n").count }
         var requests: String { readFile(directory + "/requests") ?? "" }
         var keepReading: String { "exec cat >>'\(directory)/requests'" }
@@ -50,7 +59,8 @@ extension OnTheEventLoop {
                 Issue.record("not the reports written: \(reports)")
                 return
             }
-            #expect(device == Perception.Device(id: "iio:device0", calibration: Calibration(scale: 0.5), mode: .polled))
+            #expect(device == Perception.Device(id: "iio:device0", calibration: Calibration(scale: 0.5), mode: .polled,
+                                                why: "read on the schedule"))
             #expect(description == "iio:device0 (the fake)")
             #expect(abs(sensor.monotonicTime(ofSampleAt: openedAt) - 1000.25) < 1e-9)
             #expect(abs(sensor.monotonicTime(ofSampleAt: raw.t) - 1000.5) < 1e-9)
@@ -79,10 +89,7 @@ extension OnTheEventLoop {
             sensor.start()
             sensor.pace(0.25)
             #expect(loop.dispatch(until: { !self.reports.isEmpty }))
-            guard case .lost(let why)? = reports.first else {
-                Issue.record("no lost sensor: \(reports)")
-                return
-            }
+            guard let why = firstLost() else { return }
             #expect(why.hasSuffix("; starting it again in 0.2 s"), "\(why)")
             #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\npace 0.25\n" }), "runs \(runs), requests \(requests)")
         }
@@ -118,10 +125,7 @@ extension OnTheEventLoop {
             defer { sensor.remove() }
             sensor.start()
             #expect(loop.dispatch(until: { !self.reports.isEmpty }))
-            guard case .lost(let why)? = reports.first else {
-                Issue.record("no lost sensor: \(reports)")
-                return
-            }
+            guard let why = firstLost() else { return }
             #expect(why.contains("wrote a line longer than 65536 bytes"), "\(why)")
         }
 
@@ -134,10 +138,7 @@ extension OnTheEventLoop {
             let started = monotonicSeconds()
             for _ in 0..<100_000 { sensor.pace(0.5) }
             #expect(monotonicSeconds() - started < 5)
-            guard case .lost(let why)? = reports.first else {
-                Issue.record("no lost sensor: \(reports)")
-                return
-            }
+            guard let why = firstLost() else { return }
             #expect(why.contains("did not take 'pace 0.5' (stuck, or gone)"), "\(why)")
             // The new one gets the state: reading, at the last pace.
             #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\npace 0.5\n" }), "requests \(requests)")
@@ -155,8 +156,11 @@ extension OnTheEventLoop {
             #expect(loop.dispatch(until: { fired }, within: 5), "the loop's other sources must run during a flood")
         }
 
+        /// Removed, the helper gets the end of its input and SIGTERM, on either of which ours
+        /// releases the device before it exits (`Termination`); it is not killed.
         @Test func aHelperToldToEndGetsTheEndOfItsInputAndIsNotKilledFirst() throws {
-            let sensor = try helper("cat >/dev/null\necho released >'\(directory)/released'")
+            let release = "echo released >'\(directory)/released'"
+            let sensor = try helper("trap \"\(release); exit 0\" TERM\ncat >/dev/null\n" + release)
             sensor.start()
             #expect(loop.dispatch(until: { self.runs == 1 }))
             sensor.remove()

@@ -54,11 +54,51 @@ import TestSupport
     @Test func aProgramThatIsNotThereIsATypedError() {
         switch ChildProcess.start(["/nonexistent/wlr-orient-test-program"]) {
         case .success(let child):
-            // posix_spawnp may report exec failures as an exit status 127 instead.
-            #expect(ChildProcess.reap(child.pid, until: monotonicSeconds() + 10) == .exited(status: 127 << 8))
+            Issue.record("started \(child.pid)")
         case .failure(let error):
             #expect(error.noSuchFile, "\(error)")
         }
+        switch ChildProcess.start(["wlr-orient-test-program-on-no-path"]) {
+        case .success(let child):
+            Issue.record("started \(child.pid)")
+        case .failure(let error):
+            #expect(error.noSuchFile, "\(error)")
+        }
+    }
+
+    @Test func aChildStartsWithEverySignalAtItsDefaultAndUnblocked() throws {
+        // The caller ignores SIGPIPE and blocks SIGTERM, as a compositor's loop may.
+        let ignored = signal(SIGPIPE, SIG_IGN)
+        defer { signal(SIGPIPE, ignored) }
+        var term = sigset_t(), before = sigset_t()
+        sigemptyset(&term)
+        sigaddset(&term, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &term, &before)
+        defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
+        let child = try ChildProcess.start(["sh", "-c", "grep -E '^Sig(Blk|Ign)' /proc/self/status"]).get()
+        let lines = output(of: child).split(separator: "\n").map(String.init)
+        _ = ChildProcess.reap(child.pid, until: monotonicSeconds() + 10)
+        #expect(lines.contains("SigBlk:\t0000000000000000"), "\(lines)")
+        // The shell itself ignores nothing either (it would show SIGPIPE's bit, 0x1000).
+        #expect(lines.contains { $0.hasPrefix("SigIgn:") && !$0.hasSuffix("1000") }, "\(lines)")
+    }
+
+    @Test func aChildEndsWithTheThreadThatStartedIt() throws {
+        // A helper must not outlive its compositor, even one killed with SIGKILL: the kernel
+        // sends the child its signal when the starting thread ends (here a thread of our own).
+        let started = Monitor()
+        nonisolated(unsafe) var pid: ProcessID = 0
+        let thread = try #require(WorkerThread.start {
+            let child = try? ChildProcess.start(["sleep", "30"]).get()
+            child?.output.close()
+            started.locked { pid = child?.pid ?? -1 }
+        })
+        thread.join()
+        let child = started.locked { pid }
+        #expect(child > 0)
+        guard child > 0 else { return }
+        let exit = ChildProcess.reap(child, until: monotonicSeconds() + 10)
+        #expect(exit == .exited(status: SIGKILL), "\(exit)")
     }
 }
 
@@ -170,5 +210,22 @@ import TestSupport
         case .success: Issue.record("wrote into a missing directory")
         case .failure(let error): #expect(error.noSuchFile, "\(error)")
         }
+    }
+}
+
+@Suite struct LineBufferTests {
+    @Test func wholeLinesComeOutAndAPartOneWaitsForItsEnd() {
+        var lines = LineBuffer()
+        lines.append(ArraySlice("one\ntw".utf8))
+        #expect(lines.nextLine() == "one")
+        #expect(lines.nextLine() == nil)
+        #expect(lines.waiting == 2)
+        lines.append(ArraySlice("o\n\nthree".utf8))
+        #expect(lines.nextLine() == "two")
+        #expect(lines.nextLine() == "")
+        #expect(lines.nextLine() == nil)
+        #expect(lines.waiting == 5)
+        lines.removeAll()
+        #expect(lines.waiting == 0 && lines.nextLine() == nil)
     }
 }

@@ -6,7 +6,6 @@
 #ifndef WLR_ORIENT_EVENT_LOOP_GLUE_H
 #define WLR_ORIENT_EVENT_LOOP_GLUE_H
 
-#include <spawn.h>
 #include <stdint.h>
 #include <sys/types.h>
 #include <wayland-server-core.h>
@@ -26,9 +25,13 @@ struct wl_event_source *glue_add_signal(struct wl_event_loop *loop, int signal, 
  * or NULL: the plugin looks for its helper program beside it. */
 const char *glue_library_path(void);
 
-/* posix_spawn_file_actions_addclosefrom_np (glibc >= 2.34, _GNU_SOURCE): the spawned program
- * gets none of the caller's descriptors from `from` up. */
-int glue_spawn_close_from(posix_spawn_file_actions_t *actions, int from);
+/* Starts `file` (a bare name is searched on $PATH) with `argv`, `input` as its descriptor 0
+ * (-1: /dev/null) and `output` as 1, no other descriptor of the caller's, every signal at its
+ * default and unblocked, and, with `death_signal` above 0, that signal sent to it when the
+ * calling thread ends (PR_SET_PDEATHSIG: a helper never outlives its compositor, even one killed
+ * with SIGKILL). Returns its pid, or -errno (a program that cannot be run is an error here, not a
+ * child that exits 127). */
+pid_t glue_spawn(const char *file, char *const argv[], int input, int output, int death_signal);
 
 /* pipe2(fds, O_CLOEXEC) (_GNU_SOURCE): a pipe no other program started from another thread
  * can inherit, even for an instant. */

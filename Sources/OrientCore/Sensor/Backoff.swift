@@ -27,8 +27,8 @@ public struct Backoff: Sendable, Hashable {
 /// cannot run costs nothing noticeable; back to soon once it delivers a reading.
 public struct RestartBackoff: Sendable, Hashable {
     public static let delays: [Double] = [0.2, 1, 2, 5, 10, 30]
-    /// The longest pause, kept from then on.
-    public static let longest = 30.0
+    /// The longest pause (the table's last), kept from then on.
+    public static var longest: Double { delays[delays.count - 1] }
     public private(set) var restarts = 0
 
     public init() {}
