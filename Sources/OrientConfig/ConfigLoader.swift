@@ -158,9 +158,15 @@ private struct ConfigReader {
             value = string(v, at: path).map(ConfigValue.text)
         case .mountMatrix:
             guard let text = string(v, at: path) else { return nil }
-            value = MountMatrix(parsing: text).map(ConfigValue.matrix)
-            if value == nil {
+            switch MountMatrix.parse(text) {
+            case .success(let m):
+                value = .matrix(m)
+            case .failure(.shape):
+                value = nil
                 report(locator.value(path), "'\(key.name)' must be three rows of three numbers, like \"0, -1, 0; -1, 0, 0; 0, 0, 1\"")
+            case .failure(let problem):
+                value = nil
+                report(locator.value(path), "'\(key.name)' cannot be a mount matrix: \(problem)")
             }
         case .flag:
             value = v.bool.map(ConfigValue.flag)

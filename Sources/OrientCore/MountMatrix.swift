@@ -15,20 +15,65 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
         self.m = values
     }
 
-    /// Nil unless there are exactly three rows of three finite numbers.
+    /// Nil unless `parse` takes the text.
     public init?(parsing text: String) {
-        let rows = text.split(separator: ";", omittingEmptySubsequences: false)
-        guard rows.count == 3 else { return nil }
+        guard case .success(let m) = Self.parse(text) else { return nil }
+        self = m
+    }
+
+    /// Three rows of three finite numbers (a `;` after the last row is read as meant, as
+    /// iio-sensor-proxy reads it), that can be a mount: no row or column all zeros, not singular
+    /// (as systemd's hwdb checker and iio-sensor-proxy refuse them). Such a matrix would make
+    /// every reading lie in a plane or on a line, and no orientation would ever come.
+    public static func parse(_ text: String) -> Result<MountMatrix, Problem> {
+        var rows = text.split(separator: ";", omittingEmptySubsequences: false)
+        if rows.count == 4, rows[3].allSatisfy(\.isWhitespace) { rows.removeLast() }
+        guard rows.count == 3 else { return .failure(.shape) }
         var values: [Double] = []
         for row in rows {
             let cells = row.split(separator: ",", omittingEmptySubsequences: false)
-            guard cells.count == 3 else { return nil }
+            guard cells.count == 3 else { return .failure(.shape) }
             for cell in cells {
-                guard let v = Double(String(cell.filter { !$0.isWhitespace })) else { return nil }
+                guard let v = Double(String(cell.filter { !$0.isWhitespace })), v.isFinite else { return .failure(.shape) }
                 values.append(v)
             }
         }
-        self.init(values)
+        let m = MountMatrix(unchecked: values)
+        if let problem = m.problem { return .failure(problem) }
+        return .success(m)
+    }
+
+    /// Why a matrix cannot be a mount.
+    public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
+        case shape
+        /// Row `n` (from 1) is all zeros.
+        case zeroRow(Int)
+        case zeroColumn(Int)
+        case singular
+
+        public var description: String {
+            switch self {
+            case .shape: "not three rows of three numbers"
+            case .zeroRow(let n): "row \(n) is all zeros"
+            case .zeroColumn(let n): "column \(n) is all zeros"
+            case .singular: "it is singular (its rows lie in one plane): it cannot be a mount"
+            }
+        }
+    }
+
+    /// Why this matrix cannot be a mount; nil when it can.
+    public var problem: Problem? {
+        for r in 0..<3 where (0..<3).allSatisfy({ m[r * 3 + $0] == 0 }) { return .zeroRow(r + 1) }
+        for c in 0..<3 where (0..<3).allSatisfy({ m[$0 * 3 + c] == 0 }) { return .zeroColumn(c + 1) }
+        let minors: [Double] = [m[4] * m[8] - m[5] * m[7], m[3] * m[8] - m[5] * m[6], m[3] * m[7] - m[4] * m[6]]
+        let det: Double = m[0] * minors[0] - m[1] * minors[1] + m[2] * minors[2]
+        // Measured against the largest a determinant of these rows can be (their norms' product).
+        var bound = 1.0
+        for r in 0..<3 {
+            let row = m[(r * 3)..<(r * 3 + 3)]
+            bound *= row.map { $0 * $0 }.reduce(0, +).squareRoot()
+        }
+        return abs(det) <= 1e-6 * bound ? .singular : nil
     }
 
     /// `M · v`.

@@ -87,10 +87,13 @@ public enum TraceReader {
                     trace.calibration.scale = v
                     sawScale = true
                 case "mount-matrix":
-                    guard let m = MountMatrix(parsing: String(value)) else {
+                    switch MountMatrix.parse(String(value)) {
+                    case .success(let m): trace.calibration.mountMatrix = m
+                    case .failure(.shape):
                         return fail("mount-matrix must be three rows of three numbers ('a, b, c; d, e, f; g, h, i'), got '\(value)'")
+                    case .failure(let problem):
+                        return fail("mount-matrix '\(value)' cannot be a mount matrix: \(problem)")
                     }
-                    trace.calibration.mountMatrix = m
                 case "device":
                     trace.device = String(value)
                 default:

@@ -15,10 +15,16 @@ public struct AccelerometerInfo: Sendable, CustomStringConvertible {
     /// How it is read (through a buffer, with or without hysteresis, or polled), and why.
     public var mode: ReadingMode
     public var modeReason: String
+    /// Set when it offers a quieter way than `mode` that this user cannot have now.
+    public var limit: ReadingLimit?
+    /// What this user could do with it when it was opened.
+    public var access: DeviceAccess
     /// Streams through a buffer (the driver has a trigger) rather than polled attributes.
     public var buffered: Bool { mode.isBuffered }
     /// What judging its readings needs to know of it.
-    public var perceived: Perception.Device { Perception.Device(id: candidate.id, calibration: calibration, mode: mode) }
+    public var perceived: Perception.Device {
+        Perception.Device(id: candidate.id, calibration: calibration, mode: mode, why: modeReason, limit: limit)
+    }
     /// The driver's sampling frequency after our request, if it has one.
     public var samplingFrequency: Double?
 
@@ -45,22 +51,51 @@ final class Accelerometer {
     private let rawFiles: SysfsAttributeFiles?
     /// One read buffer for the polled path, kept for the device's life.
     private let readBuffer = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 64)
+    /// A raw count at or beyond this is saturated (the channel's declared width).
+    private let rail: Double
+    /// What opening it wrote, to be written back when it is released.
+    private var restore: AttributeRestore
 
     private init(context: IIOContext, device: IIODevice, channels: [IIOChannel], info: AccelerometerInfo,
-                 rawFiles: SysfsAttributeFiles?, motionEvents: MotionEvents?) {
+                 rawFiles: SysfsAttributeFiles?, motionEvents: MotionEvents?, rail: Double, restore: AttributeRestore) {
         self.motionEvents = motionEvents
         self.context = context
         self.device = device
         self.channels = channels
         self.info = info
         self.rawFiles = rawFiles
+        self.rail = rail
+        self.restore = restore
     }
 
-    deinit { readBuffer.deallocate() }
+    deinit {
+        release()
+        readBuffer.deallocate()
+    }
+
+    /// Leaves the device as it was found: its buffer and motion events off, what opening it
+    /// wrote written back. Safe to call twice.
+    func release() {
+        let streamed = buffer != nil
+        stopBuffer()
+        motionSource = nil
+        restore.writeBack()
+        if streamed, OtherReaders.iioSensorProxyRuns() { leaveBufferOn() }
+    }
+
+    /// iio-sensor-proxy, started while this held the buffer, set itself up on it as it was (its
+    /// own writes are refused while a buffer runs) and has been waiting to read it since; it
+    /// never switches a buffer on again. So it is left on, as that program would have it.
+    private func leaveBufferOn() {
+        for c in channels { try? writeSysfsText("/sys/bus/iio/devices/\(info.candidate.id)/scan_elements/in_\(c.id)_en", "1") }
+        try? writeSysfsText("/sys/bus/iio/devices/\(info.candidate.id)/buffer/enable", "1")
+    }
 
     /// Lists accelerometers, chooses one (AccelerometerChoice), opens it. Returns nil with the
     /// reason when there is none to use; throws only when libiio itself cannot start.
-    static func open(config: DeviceConfig, requestedHz: Double, preferBuffer: Bool)
+    /// - Parameter busy: the device was found busy when its buffer was opened (another
+    ///   process took it meanwhile): it is read without it this time.
+    static func open(config: DeviceConfig, requestedHz: Double, preferBuffer: Bool, busy: Bool = false)
         throws -> (Accelerometer?, reason: String, warnings: [String])
     {
         let context = try IIOContext()
@@ -77,6 +112,7 @@ final class Accelerometer {
         guard let choice, let (candidate, device, axes, udev) = found.first(where: { $0.0 == choice }) else {
             return (nil, reason, [])
         }
+        let directory = "/sys/bus/iio/devices/\(device.id)"
 
         var warnings: [String] = []
         // Scale and offset: per axis (in_accel_x_scale) or shared (in_accel_scale); libiio
@@ -89,38 +125,55 @@ final class Accelerometer {
             scales.append(scale > 0 ? scale : 1)
             offsets.append(axis.hasAttribute("offset") ? axis.number("offset") ?? 0 : 0)
         }
-        let sysfs = axes[0].hasAttribute("mount_matrix") ? try? axes[0].attribute("mount_matrix") : device.attribute("mount_matrix")
-        let matrix = MountMatrixChoice.resolve(config: config.mountMatrix, udev: udev["ACCEL_MOUNT_MATRIX"], sysfs: sysfs)
+        // The driver's own matrix: per type (`in_accel_mount_matrix`), shared by every channel of
+        // the direction (`in_mount_matrix`: bmc150, bmi160, bma180, bma400) or the device's.
+        let sysfs = ["in_accel_mount_matrix", "in_mount_matrix", "mount_matrix"].lazy
+            .compactMap { name in readSmallFile("\(directory)/\(name)").map { (name, $0) } }.first
+        let matrix = MountMatrixChoice.resolve(config: config.mountMatrix, udev: udev["ACCEL_MOUNT_MATRIX"],
+                                               sysfs: sysfs?.1, sysfsName: sysfs?.0 ?? "mount_matrix")
         warnings += matrix.warnings.map { "\(device.id): \($0)" }
 
-        // Ask for at least the configured rate where the device lets us.
-        var frequency = device.number("sampling_frequency")
-        if let current = frequency, current < requestedHz {
+        var access = Self.deviceAccess(device: device.id, directory: directory, axes: axes)
+        if busy { access.node = .busy }
+        let can = ReadingCapabilities(buffer: device.hasTrigger && axes.allSatisfy(\.isScanElement),
+                                      hysteresis: axes[0].hasAttribute("hysteresis"),
+                                      events: directoryEntries("\(directory)/events"), access: access)
+        var reading = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
+        var restore = AttributeRestore()
+        // What the device had is written back when it is released; nothing is written while
+        // another process holds it (it depends on the device as it is).
+        if access.node != .busy, let frequency = device.number("sampling_frequency"), frequency < requestedHz,
+           mayWrite("\(directory)/sampling_frequency") {
             do {
+                let before = device.attribute("sampling_frequency")
                 try device.writeAttribute("sampling_frequency", requestedHz)
-                frequency = device.number("sampling_frequency")
+                restore.note(device, "sampling_frequency", before)
             } catch {
                 warnings.append("\(device.id): cannot set sampling_frequency to \(requestedHz) Hz (\(error))")
             }
         }
-
-        let can = ReadingCapabilities(buffer: device.hasTrigger && axes.allSatisfy(\.isScanElement),
-                                      hysteresis: axes[0].hasAttribute("hysteresis"),
-                                      events: directoryEntries("/sys/bus/iio/devices/\(device.id)/events"))
-        var reading = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
+        let frequency = device.number("sampling_frequency")
         if reading.mode == .hysteresis {
-            switch ReadingModeChoice.hysteresisSetting(scale: scales[0], firmware: axes[0].number("hysteresis")) {
+            switch ReadingModeChoice.hysteresisSetting(scale: scales[0], firmware: axes[0].number("hysteresis"),
+                                                        writable: access.hysteresis) {
             case .write(let value):
                 do {
+                    let before = try? axes[0].attribute("hysteresis")
                     try axes[0].writeAttribute("hysteresis", value)
+                    restore.note(axes[0], "hysteresis", before)
                 } catch {
                     reading = ReadingModeChoice.fallback(from: .hysteresis, because: "the device did not take a hysteresis (\(error))")
                 }
             case .keepFirmware: break
             case .unusable:
-                reading = ReadingModeChoice.fallback(from: .hysteresis, because: "its scale does not say the hysteresis' unit, and its firmware sets none")
+                reading = ReadingModeChoice.fallback(from: .hysteresis, because: access.hysteresis
+                    ? "its scale does not say the hysteresis' unit, and its firmware sets none"
+                    : "this user may not write its hysteresis, and its firmware sets none")
             }
         }
+        // Saturation at the channel's own width where it declares one (a HID hub's is 32 bits).
+        let rail = axes[0].isScanElement ? RawReading.rail(bits: Int(axes[0].format.bits), signed: axes[0].format.signed)
+            : RawReading.rail()
         let buffered = reading.mode.isBuffered
         // A polled device is opened only once its values can be read: one still appearing in
         // sysfs (or half gone) is not there yet, rather than found and lost again at once.
@@ -133,7 +186,7 @@ final class Accelerometer {
                     }
                     return name
                 }
-                rawFiles = try SysfsAttributeFiles(directory: "/sys/bus/iio/devices/\(device.id)", names: names)
+                rawFiles = try SysfsAttributeFiles(directory: directory, names: names)
             } catch {
                 return (nil, "\(device.id) cannot be read (\(error))", warnings)
             }
@@ -141,10 +194,33 @@ final class Accelerometer {
         let info = AccelerometerInfo(candidate: candidate, reason: reason, scales: scales, offsets: offsets,
                                      calibration: Calibration(scale: scales[0], mountMatrix: matrix.matrix),
                                      matrixSource: matrix.source, mode: reading.mode, modeReason: reading.why,
-                                     samplingFrequency: frequency)
+                                     limit: reading.limit, access: access, samplingFrequency: frequency)
         return (Accelerometer(context: context, device: device, channels: axes, info: info, rawFiles: rawFiles,
-                              motionEvents: reading.motionEvents),
+                              motionEvents: reading.motionEvents, rail: rail, restore: restore),
                 reason, warnings)
+    }
+
+    /// What this user may do with the device now: open its node (it opens once: busy while
+    /// another process holds it), write the attributes its quieter modes need.
+    private static func deviceAccess(device id: String, directory: String, axes: [IIOChannel]) -> DeviceAccess {
+        let node: DeviceAccess.Node
+        switch probeOpen("/dev/\(id)") {
+        // Free, but its buffer on: another program set it up and reads it now and then
+        // (iio-sensor-proxy opens the node only to read it, every 700 ms). Opening it here would
+        // switch that program's buffer off.
+        case nil where readSmallFile("\(directory)/buffer/enable").map({ RawReading.parse($0) == .success(1) }) == true:
+            node = .busy
+        case nil: node = .free
+        case let error? where error.busy: node = .busy
+        case let error? where error.errno == EACCES || error.errno == EPERM: node = .denied
+        case _?: node = .missing
+        }
+        let scanElements = axes.map { "\(directory)/scan_elements/in_\($0.id)_en" }
+        let bufferFiles = ["\(directory)/buffer/enable", "\(directory)/buffer/length"] + scanElements
+        let events = directoryEntries("\(directory)/events").filter { $0.hasSuffix("_en") }
+        return DeviceAccess(node: node, bufferAttributes: bufferFiles.allSatisfy(mayWrite),
+                            hysteresis: axes[0].attributeFilename("hysteresis").map { mayWrite("\(directory)/\($0)") } ?? false,
+                            events: !events.isEmpty && events.allSatisfy { mayWrite("\(directory)/events/\($0)") })
     }
 
     /// Raw counts in units of the x axis' scale, offsets applied, so that one `Calibration`
@@ -162,7 +238,7 @@ final class Accelerometer {
         for i in 0..<min(rawFiles.count, 3) {
             let parsed: Result<Double, RawReading.Problem>
             do {
-                parsed = try rawFiles.read(i, into: readBuffer) { RawReading.parse(bytes: $0) }
+                parsed = try rawFiles.read(i, into: readBuffer) { RawReading.parse(bytes: $0, rail: rail) }
             } catch { return .failure(ReadFailure(error)) }
             switch parsed {
             case .success(let v):
@@ -179,7 +255,7 @@ final class Accelerometer {
         var raw = [0.0, 0.0, 0.0]
         for (i, axis) in channels.prefix(3).enumerated() {
             do {
-                switch RawReading.parse(try axis.attribute("raw")) {
+                switch RawReading.parse(try axis.attribute("raw"), rail: rail) {
                 case .success(let v): raw[i] = v
                 case .failure(let problem): return .failure(.bad("\(info.candidate.id): raw value \(problem.rawValue)"))
                 }
@@ -221,9 +297,13 @@ final class Accelerometer {
             motionSource = source
             return .success(source.fd)
         } catch {
-            let fallback = ReadingModeChoice.fallback(from: .motionEvents, because: "its motion events cannot be had (\(error))")
+            let busy = (error as? SensorError)?.busy == true
+            let fallback = ReadingModeChoice.fallback(from: .motionEvents, because: busy
+                ? "another program holds its motion events (another session, a running wlr-orient)"
+                : "its motion events cannot be had (\(error))", limit: busy ? .busy : nil)
             info.mode = fallback.mode
             info.modeReason = fallback.why
+            info.limit = fallback.limit
             return .failure(error as? SensorError ?? SensorError(operation: "motion events", errno: EIO))
         }
     }
@@ -247,6 +327,7 @@ final class Accelerometer {
     }
 
     func stopBuffer() {
+        guard buffer != nil else { return }
         buffer = nil
         for c in channels { c.disable() }
     }

@@ -84,6 +84,9 @@ struct IIODevice {
 struct IIOChannel {
     let pointer: OpaquePointer
 
+    /// Its id (`accel_x`).
+    var id: String { iio_channel_get_id(pointer).map { String(cString: $0) } ?? "" }
+
     /// A channel attribute's text (`raw`, `scale`, `offset`, `mount_matrix`…).
     func attribute(_ name: String) throws -> String {
         var buffer = [CChar](repeating: 0, count: 128)
@@ -258,32 +261,29 @@ final class MotionEventSource {
     private let records = UnsafeMutableRawBufferPointer.allocate(byteCount: 16 * MotionEventSource.recordSize, alignment: 8)
 
     /// - Parameter files: names in the device's `events/` directory to enable (write 1 to).
+    ///   Nothing is written unless the event fd was had: a device has one at a time (EBUSY
+    ///   for a second), and the program that holds it depends on its events staying on.
     init(deviceID: String, enable files: [String]) throws {
         let directory = "/sys/bus/iio/devices/\(deviceID)/events"
+        let node = open("/dev/\(deviceID)", O_RDONLY | O_CLOEXEC)
+        guard node >= 0 else { throw SensorError(operation: "open /dev/\(deviceID)", errno: Glibc.errno) }
+        var eventFD: Int32 = -1
+        let r = ioctl(node, Self.getEventFD, &eventFD)
+        let code = Glibc.errno
+        Glibc.close(node)   // the event fd lives on its own
+        guard r >= 0, eventFD >= 0 else {
+            throw SensorError(operation: "IIO_GET_EVENT_FD_IOCTL on /dev/\(deviceID)", errno: r < 0 ? code : EBADF)
+        }
         var enabled: [String] = []
-        func disable() { for path in enabled { try? writeSysfsText(path, "0") } }
         do {
             for file in files {
                 try writeSysfsText("\(directory)/\(file)", "1")
                 enabled.append("\(directory)/\(file)")
             }
         } catch {
-            disable()
+            for path in enabled { try? writeSysfsText(path, "0") }
+            Glibc.close(eventFD)
             throw error
-        }
-        let node = open("/dev/\(deviceID)", O_RDONLY | O_CLOEXEC)
-        guard node >= 0 else {
-            let code = Glibc.errno
-            disable()
-            throw SensorError(operation: "open /dev/\(deviceID)", errno: code)
-        }
-        var eventFD: Int32 = -1
-        let r = ioctl(node, Self.getEventFD, &eventFD)
-        let code = Glibc.errno
-        Glibc.close(node)   // the event fd lives on its own
-        guard r >= 0, eventFD >= 0 else {
-            disable()
-            throw SensorError(operation: "IIO_GET_EVENT_FD_IOCTL on /dev/\(deviceID)", errno: r < 0 ? code : EBADF)
         }
         _ = fcntl(eventFD, F_SETFL, fcntl(eventFD, F_GETFL) | O_NONBLOCK)
         fd = eventFD
@@ -349,9 +349,8 @@ final class UdevMonitor {
         let filtered = udev_monitor_filter_add_match_subsystem_devtype(monitor, "iio", nil)
         let enabled = filtered >= 0 ? udev_monitor_enable_receiving(monitor) : filtered
         fd = udev_monitor_get_fd(monitor)
+        // Thrown with every property set, deinit releases the monitor and udev.
         guard enabled >= 0, fd >= 0 else {
-            udev_monitor_unref(monitor)
-            udev_unref(udev)
             throw SensorError(operation: "udev_monitor_enable_receiving", errno: enabled < 0 ? -enabled : EBADF)
         }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
@@ -375,3 +374,41 @@ final class UdevMonitor {
     }
 }
 
+
+/// What a device's opening wrote to it (its rate, its hysteresis), to be written back as it was
+/// found when it is released.
+struct AttributeRestore {
+    private var writes: [() -> Void] = []
+
+    mutating func note(_ device: IIODevice, _ name: String, _ before: String?) {
+        guard let before = Self.value(before) else { return }
+        writes.append { _ = iio_device_attr_write(device.pointer, name, before) }
+    }
+
+    mutating func note(_ channel: IIOChannel, _ name: String, _ before: String?) {
+        guard let before = Self.value(before) else { return }
+        writes.append { _ = iio_channel_attr_write(channel.pointer, name, before) }
+    }
+
+    /// An attribute's text without its line end; nil when there is none to write back.
+    private static func value(_ text: String?) -> String? {
+        guard let line = text?.split(whereSeparator: { $0 == "\n" || $0 == "\0" }).first, !line.isEmpty else { return nil }
+        return String(line)
+    }
+
+    /// Writes each back, the last written first; once.
+    mutating func writeBack() {
+        for write in writes.reversed() { write() }
+        writes.removeAll()
+    }
+}
+
+/// Other programs that read accelerometers, as far as they can be seen from here.
+enum OtherReaders {
+    /// Whether iio-sensor-proxy runs (any user may read a process's name in /proc).
+    static func iioSensorProxyRuns() -> Bool {
+        directoryEntries("/proc").contains { entry in
+            entry.first?.isNumber == true && readSmallFile("/proc/\(entry)/comm")?.hasPrefix("iio-sensor-prox") == true
+        }
+    }
+}

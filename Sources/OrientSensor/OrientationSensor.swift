@@ -197,10 +197,10 @@ public final class OrientationSensor {
         ((now - origin) * 1000).rounded() / 1000
     }
 
-    private func openDevice(now: Double, into events: inout [SensorEvent]) {
+    private func openDevice(now: Double, busy: Bool = false, into events: inout [SensorEvent]) {
         do {
             let (opened, reason, warnings) = try Accelerometer.open(config: device, requestedHz: activeHz,
-                                                                     preferBuffer: preferBuffer)
+                                                                     preferBuffer: preferBuffer, busy: busy)
             events += warnings.map(SensorEvent.log)
             guard let opened else {
                 lose(reason, now: now, into: &events)
@@ -213,6 +213,10 @@ public final class OrientationSensor {
                     let batch = opened.info.mode == .hysteresis ? 1
                         : max(1, Int((opened.info.samplingFrequency ?? activeHz) / activeHz))
                     bufferFD = try opened.startBuffer(batch: batch)
+                } catch let error as SensorError where error.busy && !busy {
+                    // Another process opened it since it was looked at: read it without its buffer.
+                    opened.release()
+                    return openDevice(now: now, busy: true, into: &events)
                 } catch {
                     events.append(.log("\(opened.info.candidate.id): cannot start buffered capture (\(error))"))
                     lose("\(error)", now: now, into: &events)

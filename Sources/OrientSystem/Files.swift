@@ -58,3 +58,29 @@ public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Result<Void
     }
     return .success(())
 }
+
+/// A small file's text (a sysfs attribute), nil when it cannot be read.
+public func readSmallFile(_ path: String, limit: Int = 4096) -> String? {
+    let fd = open(path, O_RDONLY | O_CLOEXEC)
+    guard fd >= 0 else { return nil }
+    defer { Glibc.close(fd) }
+    var bytes = [UInt8](repeating: 0, count: limit)
+    let n = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+    guard n >= 0 else { return nil }
+    return String(decoding: bytes[..<n].prefix { $0 != 0 }, as: UTF8.self)
+}
+
+/// Whether this process may write `path` (its owner, mode and ACLs as the kernel checks them).
+public func mayWrite(_ path: String) -> Bool {
+    access(path, W_OK) == 0
+}
+
+/// Whether a device node can be opened for reading now: nil when it can (it is closed again at
+/// once), else why not (EBUSY: another process holds a node that opens once; EACCES: not this
+/// user's).
+public func probeOpen(_ path: String) -> SystemError? {
+    let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
+    guard fd >= 0 else { return SystemError(operation: "open \(path)", errno: Glibc.errno) }
+    Glibc.close(fd)
+    return nil
+}

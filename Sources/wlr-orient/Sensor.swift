@@ -74,8 +74,12 @@ func openedJSON(_ info: AccelerometerInfo) -> String {
     let c = info.candidate
     let label = c.label.map(jsonString) ?? "null"
     let location = c.location.map(jsonString) ?? "null"
+    let a = info.access
     return "{\"event\": \"opened\", \"id\": \(jsonString(c.id)), \"name\": \(jsonString(c.name)), \"label\": \(label), "
         + "\"location\": \(location), \"reason\": \(jsonString(info.reason)), \"scale\": [\(info.scales.map { String($0) }.joined(separator: ", "))], "
         + "\"matrix\": \(jsonString(info.calibration.mountMatrix.description)), \"matrix_source\": \"\(info.matrixSource.rawValue)\", "
-        + "\"buffered\": \(info.buffered), \"mode\": \"\(info.mode.rawValue)\", \"mode_reason\": \(jsonString(info.modeReason)), \"frequency\": \(info.samplingFrequency.map { jsonNumber($0, decimals: 1) } ?? "null")}"
+        + "\"buffered\": \(info.buffered), \"mode\": \"\(info.mode.rawValue)\", \"mode_reason\": \(jsonString(info.modeReason)), "
+        + "\"limit\": \(info.limit.map { "\"\($0.rawValue)\"" } ?? "null"), \"access\": {\"node\": \"\(a.node.rawValue)\", "
+        + "\"buffer_attributes\": \(a.bufferAttributes), \"hysteresis\": \(a.hysteresis), \"events\": \(a.events)}, "
+        + "\"frequency\": \(info.samplingFrequency.map { jsonNumber($0, decimals: 1) } ?? "null")}"
 }

@@ -30,17 +30,54 @@ ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)
 BIN = os.environ.get("WLR_ORIENT_BIN", os.path.join(ROOT, ".build", "debug", "wlr-orient"))
 # What scripts/build-plugin.sh built: the plugin, the host, the preload (another build: in a root).
 BUILD = os.environ.get("WLR_ORIENT_BUILD", os.path.join(ROOT, "build"))
+# The kernel's one-opener rules for a device's node and its event fd, which umockdev does not keep
+# (fakes/iio-kernel.c), built once into this directory.
+FAKES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fakes")
+NOBODY = 65534
+# The group that wlr-orient's udev rule (contrib/udev) gives an accelerometer's attributes to.
+VIDEO_GID = 44
+AS_NOBODY = ("setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--clear-groups")
+# A seat user to whom the udev rule gave the device: the node is theirs (uaccess) and they are in
+# the group the attributes were given to.
+AS_SEAT_USER = ("setpriv", "--reuid=%d" % NOBODY, "--regid=%d" % NOBODY, "--groups=%d" % VIDEO_GID)
 G_COUNTS = 1000  # raw counts per g with the default scale below
 # The raw readings of a device held upright in each orientation (iio-sensor-proxy's convention).
 NORMAL, LEFT_UP, BOTTOM_UP, RIGHT_UP = (0, -G_COUNTS, 0), (G_COUNTS, 0, 0), (0, G_COUNTS, 0), (-G_COUNTS, 0, 0)
 DEFAULT_SCALE = "0.009807"
 
 
+def kernel_preload():
+    """fakes/iio-kernel.c as a preload library, built if it is missing or older than its source."""
+    source = os.path.join(FAKES, "iio-kernel.c")
+    directory = os.path.join(BUILD, "test-fakes")
+    library = os.path.join(directory, "iio-kernel.so")
+    if not os.path.exists(library) or os.path.getmtime(library) < os.path.getmtime(source):
+        os.makedirs(directory, exist_ok=True)
+        built = library + ".%d" % os.getpid()
+        subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", built, source, "-ldl", "-lpthread"],
+                       check=True)
+        os.chmod(built, 0o755)
+        os.replace(built, library)
+    return library
+
+
+# Attributes the kernel lets root alone write (0644); every other one is 0444.
+WRITABLE = re.compile(r"(^|/)(buffer/\w+|scan_elements/\w+_en|trigger/current_trigger|events/\w+_(en|value)"
+                      r"|in_accel_hysteresis|sampling_frequency|in_accel_\w*calibbias|uevent)$")
+
+
 class FakeIIO:
-    """A umockdev testbed holding IIO accelerometers."""
+    """A umockdev testbed holding IIO accelerometers, with the kernel's one-opener rules for
+    their nodes (fakes/iio-kernel.c) and, after as_the_kernel_makes_it(), its owners and modes."""
 
     def __init__(self):
         self.tb = UMockdev.Testbed.new()
+        # umockdev makes it its creator's alone; its preload binds the sockets that stand for
+        # udev's netlink there, for any user of a program under test (plumbing, not the kernel).
+        os.chmod(self.tb.get_root_dir(), 0o1777)
+        self.locks = os.path.join(self.tb.get_root_dir(), "kernel-locks")
+        os.mkdir(self.locks)
+        os.chmod(self.locks, 0o777)
         # fds a program under test must inherit (Program and Compositor pass them): the read
         # ends of the motion-event pipes of add_moving_accel().
         self.pass_fds = []
@@ -66,11 +103,13 @@ class FakeIIO:
             props += [k, v]
         return self.tb.add_device("iio", ident, None, attrs, props)
 
-    def add_buffered_accel(self, ident="iio:device0", scale=DEFAULT_SCALE, raw=(0, -G_COUNTS, 0), hysteresis=False):
+    def add_buffered_accel(self, ident="iio:device0", scale=DEFAULT_SCALE, raw=(0, -G_COUNTS, 0), hysteresis=False,
+                           bits=16):
         """An accelerometer with a trigger and scan elements: libiio streams it through
         /dev/<ident>, which umockdev backs with a PTY that push() writes scans to. With
         `hysteresis`, it has a HID sensor hub's in_accel_hysteresis (in g, as a hub whose
-        scale is a power of ten of g takes it), which a quiet_stream() honours."""
+        scale is a power of ten of g takes it), which a quiet_stream() honours. `bits`: the
+        width its scan elements declare (a HID hub's are 32; push() writes 16-bit scans)."""
         lines = ["P: /devices/%s" % ident, "N: %s" % ident, "E: SUBSYSTEM=iio", "E: DEVNAME=/dev/%s" % ident,
                  "A: name=accel_3d", "A: in_accel_scale=%s" % scale, "A: sampling_frequency=50",
                  "A: buffer/enable=0", "A: buffer/length=0", "A: buffer/watermark=1",
@@ -78,9 +117,9 @@ class FakeIIO:
         if hysteresis:
             lines += ["A: in_accel_hysteresis=0"]
         for i, (axis, v) in enumerate(zip("xyz", raw)):
-            lines += ["A: in_accel_%s_raw=%d" % (axis, v), "A: scan_elements/in_accel_%s_en=0" % axis,
+            lines += ["A: in_accel_%s_raw=%7d" % (axis, v), "A: scan_elements/in_accel_%s_en=0" % axis,
                       "A: scan_elements/in_accel_%s_index=%d" % (axis, i),
-                      "A: scan_elements/in_accel_%s_type=le:s16/16>>0" % axis]
+                      "A: scan_elements/in_accel_%s_type=le:s%d/%d>>0" % (axis, bits, bits)]
         # Re-adding a removed node is not possible in umockdev (its /dev symlink stays behind):
         # a device that comes back comes back under a new index, as it often does for real.
         index = ident.rsplit("device", 1)[-1]
@@ -88,7 +127,46 @@ class FakeIIO:
         # libiio drops an attribute's last byte (it expects sysfs' newline): write one.
         text = "\n".join(l + ("\\n" if l.startswith("A: ") else "") for l in lines + [""] + trigger) + "\n"
         self.tb.add_from_string(text)
+        self._lockable(ident)
         return "/dev/" + ident
+
+    def _lockable(self, ident):
+        for kind in ("node", "events"):
+            path = os.path.join(self.locks, "%s.%s" % (ident, kind))
+            open(path, "a").close()
+            os.chmod(path, 0o666)
+
+    def as_the_kernel_makes_it(self, seat_user=None):
+        """Gives the testbed's files the kernel's owners and modes: every attribute root's,
+        writable by root alone where the kernel lets anyone write it (WRITABLE) and read-only
+        otherwise, each device node root's and 0600. With `seat_user` (a uid), what
+        wlr-orient's udev rule grants as well: the nodes that user's (uaccess), the writable
+        attributes group VIDEO_GID's and group-writable. A program run as root sees no change."""
+        root = self.tb.get_root_dir()
+        sys_root = os.path.join(root, "sys")
+        for directory, dirs, files in os.walk(sys_root):
+            for d in dirs:
+                path = os.path.join(directory, d)
+                if not os.path.islink(path):
+                    os.chown(path, 0, 0)
+                    os.chmod(path, 0o755)
+            for f in files:
+                path = os.path.join(directory, f)
+                if os.path.islink(path):
+                    continue
+                writable = WRITABLE.search(os.path.relpath(path, sys_root))
+                os.chown(path, 0, VIDEO_GID if writable and seat_user is not None else 0)
+                os.chmod(path, (0o664 if seat_user is not None else 0o644) if writable else 0o444)
+        # umockdev's own plumbing (the sockets its preload reaches the testbed's ioctl handlers
+        # through) is no part of the kernel: open to all.
+        for directory, _, files in os.walk(os.path.join(root, "ioctl")):
+            for f in files:
+                os.chmod(os.path.join(directory, f), 0o777)
+        dev = os.path.join(root, "dev")
+        for name in os.listdir(dev) if os.path.isdir(dev) else []:
+            node = os.path.realpath(os.path.join(dev, name))
+            os.chown(node, seat_user if seat_user is not None else 0, 0)
+            os.chmod(node, 0o600)
 
     # <linux/iio/events.h> and <linux/iio/types.h>: the request, and an event's id fields.
     IIO_GET_EVENT_FD_IOCTL = 0x80046990
@@ -112,6 +190,7 @@ class FakeIIO:
         for axis, v in zip("xyz", raw):
             lines += ["A: in_accel_%s_raw=%7d" % (axis, v), "A: events/in_accel_%s_%s_en=0" % (axis, kind)]
         self.tb.add_from_string("\n".join(l + ("\\n" if l.startswith("A: ") else "") for l in lines) + "\n")
+        self._lockable(ident)
         syspath = "/sys/devices/" + ident
         fifo = os.path.join(self.tb.get_root_dir(), "events-" + ident.replace(":", "-"))
         os.mkfifo(fifo)
@@ -145,6 +224,14 @@ class FakeIIO:
 
         self._glib = threading.Thread(target=serve, daemon=True)
         self._glib.start()
+
+    def buffer_enabled(self, devnode):
+        path = "%s/sys/devices/%s/buffer/enable" % (self.tb.get_root_dir(), devnode.rsplit("/", 1)[-1])
+        try:
+            with open(path) as f:
+                return f.read().replace("\x00", "").strip() == "1"   # libiio writes the NUL too
+        except OSError:
+            return False
 
     def push(self, devnode, *scans):
         """Writes scans (x, y, z raw counts, little-endian s16) to a buffered device."""
@@ -200,7 +287,8 @@ class FakeIIO:
         self.tb.remove_device(syspath)
 
     def env(self, **extra):
-        e = dict(os.environ, UMOCKDEV_DIR=self.tb.get_root_dir(), LD_PRELOAD="libumockdev-preload.so.0")
+        e = dict(os.environ, UMOCKDEV_DIR=self.tb.get_root_dir(),
+                 LD_PRELOAD="%s libumockdev-preload.so.0" % kernel_preload())
         # Keep the user's config out of the test unless a test passes one.
         e["XDG_CONFIG_HOME"] = self.tb.get_root_dir() + "/config"
         e["XDG_CONFIG_DIRS"] = self.tb.get_root_dir() + "/config-dirs"
@@ -273,7 +361,9 @@ class Stream:
             scan = self.scan
             hysteresis = self._hysteresis() if self._hysteresis and last is not None and scan is not None else 0
             quiet = hysteresis > 0 and max(abs(a - b) for a, b in zip(scan, last)) <= hysteresis
-            if scan is not None and not quiet:
+            # As the hardware: scans only while the buffer is on (a reader that switched it off,
+            # or another's libiio that did, gets none).
+            if scan is not None and not quiet and fake.buffer_enabled(devnode):
                 fake.push(devnode, scan)
                 self.sent += 1
                 last = scan

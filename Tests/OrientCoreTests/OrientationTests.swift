@@ -59,6 +59,29 @@ import Testing
         #expect(MountMatrix(parsing: "1, 0, 0; 0, 1, 0; 0, 0, nan") == nil)
     }
 
+    /// What systemd's hwdb checker and iio-sensor-proxy refuse is refused by name; a `;` after
+    /// the last row (seen in public configs) is read as meant.
+    @Test(arguments: [
+        ("0, 1, 0; -1, 0, 0; 0, 0, 1;", nil),
+        ("  0, 1, 0; -1, 0, 0; 0, 0, 1 ; ", nil),
+        ("0.5, 0, 0; 0, 0.866, 0.5; 0, -0.5, 0.866", nil),
+        ("1, 0, 0; 0, 1, 0; 0, 0, 0", MountMatrix.Problem.zeroRow(3)),
+        ("0, 1, 0; 1, 0, 0; 0, 0, 0", .zeroRow(3)),
+        ("1, 0, 0; 0, 0, 1; 0, 0, 1", .zeroColumn(2)),
+        ("1, 2, 3; 2, 4, 6; 0, 0, 1", .singular),
+        ("1e-9, 0, 0; 0, 1, 0; 0, 0, 1", nil),   // small, but a mount all the same
+        ("1, 0, 0; 1, 1e-9, 0; 0, 0, 1", .singular),
+        ("0, 0, 0; 0, 0, 0; 0, 0, 0", .zeroRow(1)),
+        ("1, 0, 0; 0, 1, 0; 0, 0, 1;;", .shape),
+        ("1, 0, 0; 0, 1, 0", .shape),
+    ] as [(String, MountMatrix.Problem?)])
+    func aMatrixThatCannotBeAMountIsRefusedByName(text: String, problem: MountMatrix.Problem?) {
+        switch MountMatrix.parse(text) {
+        case .success: #expect(problem == nil, "\(text) was taken")
+        case .failure(let found): #expect(found == problem, "\(text): \(found)")
+        }
+    }
+
     @Test(arguments: [
         ("org.example.Game", "org.example.Game", true),
         ("org.example.*", "org.example.Game", true),

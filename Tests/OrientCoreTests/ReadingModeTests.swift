@@ -27,6 +27,48 @@ import TestSupport
         #expect(mode.wakesOnMotion == [.hysteresis, .motionEvents].contains(expected))
     }
 
+    static let hub = ReadingCapabilities(buffer: true, hysteresis: true)
+
+    /// What this user may do decides too: a node another program holds, or one this user may not
+    /// open, and attributes this user may not write, leave the raw values, read on the schedule,
+    /// with the reason and what limits it (nothing is written to a device another reader uses).
+    @Test(arguments: [
+        (DeviceAccess(node: .busy, bufferAttributes: true, hysteresis: true, events: true), ReadingMode.polled, ReadingLimit.busy),
+        (DeviceAccess(node: .denied, bufferAttributes: false, hysteresis: false, events: false), .polled, .denied),
+        (DeviceAccess(node: .free, bufferAttributes: false, hysteresis: false, events: false), .polled, .denied),
+        (DeviceAccess(node: .free, bufferAttributes: true, hysteresis: false, events: false), .hysteresis, nil),
+        (.granted, .hysteresis, nil),
+    ] as [(DeviceAccess, ReadingMode, ReadingLimit?)])
+    func whatTheUserMayDoWithTheDeviceDecidesToo(access: DeviceAccess, mode: ReadingMode, limit: ReadingLimit?) {
+        var can = Self.hub
+        can.access = access
+        let choice = ReadingModeChoice.choose(can, preferBuffer: true)
+        #expect(choice.mode == mode && choice.limit == limit, "\(choice)")
+        if limit == .busy { #expect(choice.why.hasPrefix("another program holds the device"), "\(choice.why)") }
+        if limit == .denied { #expect(choice.why.includes("udev rule"), "\(choice.why)") }
+    }
+
+    @Test func motionEventsNeedTheNodeAndTheirSwitches() {
+        var part = ReadingCapabilities(buffer: false, hysteresis: false, events: Self.bmc150)
+        part.access = DeviceAccess(node: .free, bufferAttributes: false, hysteresis: false, events: false)
+        #expect(ReadingModeChoice.choose(part, preferBuffer: true).limit == .denied)
+        part.access = DeviceAccess(node: .busy, bufferAttributes: false, hysteresis: false, events: true)
+        let busy = ReadingModeChoice.choose(part, preferBuffer: true)
+        #expect(busy.mode == .polled && busy.limit == .busy && busy.why.includes("motion events left to that program"), "\(busy)")
+        // A plain part with no buffer and no events is no less than it offers.
+        let plain = ReadingModeChoice.choose(ReadingCapabilities(buffer: false, hysteresis: false,
+                                                                 access: DeviceAccess(node: .missing, bufferAttributes: false,
+                                                                                      hysteresis: false, events: false)),
+                                             preferBuffer: true)
+        #expect(plain.mode == .polled && plain.limit == nil)
+    }
+
+    @Test func aHysteresisThisUserMayNotWriteIsTheFirmwaresOrNone() {
+        #expect(ReadingModeChoice.hysteresisSetting(scale: 0.009807, firmware: 0.05, writable: false) == .keepFirmware)
+        #expect(ReadingModeChoice.hysteresisSetting(scale: 0.009807, firmware: 0, writable: false) == .unusable)
+        #expect(ReadingModeChoice.hysteresisSetting(scale: 0.00980665, firmware: 0, writable: true) != .unusable)
+    }
+
     /// The motion events each driver names, and the one preferred where several are offered.
     @Test func theMotionEventThatSaysMovedIsFoundOnEveryAxis() {
         #expect(MotionEvents.choose(Self.bmc150)?.kind == "roc")

@@ -18,6 +18,11 @@ import Testing
         let r = MountMatrixChoice.resolve(config: nil, udev: "1, 0; x", sysfs: m1)
         #expect(r.source == .sysfs)
         #expect(r.warnings == ["ignoring udev ACCEL_MOUNT_MATRIX \"1, 0; x\": not three rows of three numbers"])
+        let zero = MountMatrixChoice.resolve(config: nil, udev: "1, 0, 0; 0, 1, 0; 0, 0, 0", sysfs: "0, 0, 0; 0, 1, 0; 0, 0, 1",
+                                             sysfsName: "in_mount_matrix")
+        #expect(zero.source == .identity)
+        #expect(zero.warnings == ["ignoring udev ACCEL_MOUNT_MATRIX \"1, 0, 0; 0, 1, 0; 0, 0, 0\": row 3 is all zeros",
+                                  "ignoring sysfs in_mount_matrix \"0, 0, 0; 0, 1, 0; 0, 0, 1\": row 1 is all zeros"])
         let both = MountMatrixChoice.resolve(config: nil, udev: "?", sysfs: "1,2,3")
         #expect(both.source == .identity)
         #expect(both.warnings.count == 2)
@@ -33,8 +38,17 @@ import Testing
         #expect(AccelerometerChoice.choose([base, located], configured: nil).chosen == located)
         #expect(AccelerometerChoice.choose([base, lidLocation], configured: nil).chosen == lidLocation)
         #expect(AccelerometerChoice.choose([base, plain], configured: nil).chosen == plain)
-        #expect(AccelerometerChoice.choose([base], configured: nil).chosen == base)
         #expect(AccelerometerChoice.choose([], configured: nil).chosen == nil)
+    }
+
+    @Test func aLoneAccelerometerInTheBaseTurnsNothingUnlessTheConfigNamesIt() {
+        let base = AccelerometerCandidate(id: "iio:device0", name: "bmc150_accel", location: "base")
+        let labelled = AccelerometerCandidate(id: "iio:device1", name: "bmc150_accel", label: "accel-base")
+        let alone = AccelerometerChoice.choose([base], configured: nil)
+        #expect(alone.chosen == nil)
+        #expect(alone.reason.hasPrefix("the only accelerometer (iio:device0) is in the keyboard base"), "\(alone.reason)")
+        #expect(AccelerometerChoice.choose([base, labelled], configured: nil).chosen == nil)
+        #expect(AccelerometerChoice.choose([base], configured: "iio:device0").chosen == base)
     }
 
     @Test func theConfigNamesTheAccelerometerByIdNameOrLabel() {
@@ -139,7 +153,19 @@ import Testing
         ("-40000", .failure(.saturated)),
     ])
     func rawReadingsAreChecked(text: String, expected: Result<Double, RawReading.Problem>) {
-        #expect(RawReading.parse(text) == expected)
+        #expect(RawReading.parse(text, rail: RawReading.rail()) == expected)
+    }
+
+    @Test func saturationIsJudgedByTheChannelsDeclaredBits() {
+        // A HID sensor hub's 32-bit channel: 256 000 000 counts (at a scale of 1e-7 g) is 25.6 g,
+        // a reading, not a rail.
+        #expect(RawReading.parse("256000000\n", rail: RawReading.rail(bits: 32)) == .success(256_000_000))
+        #expect(RawReading.parse("2147483647\n", rail: RawReading.rail(bits: 32)) == .failure(.saturated))
+        #expect(RawReading.parse("2047\n", rail: RawReading.rail(bits: 12)) == .failure(.saturated))
+        #expect(RawReading.parse("40000\n", rail: RawReading.rail(bits: 16, signed: false)) == .success(40000))
+        #expect(RawReading.rail() == 32767)
+        // A number that is no raw count (a scale, a rate) has no rail.
+        #expect(RawReading.parse("40000\n") == .success(40000))
     }
 
     @Test func aWrongScaleIsReportedOnceAfterTheFirstReadings() {

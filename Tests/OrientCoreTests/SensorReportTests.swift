@@ -8,8 +8,13 @@ import Testing
         id: "iio:device3", calibration: Calibration(scale: 0.009576806, mountMatrix: MountMatrix([0, -1, 0, -1, 0, 0, 0, 0, 1])!),
         mode: .motionEvents)
 
+    static let limited = Perception.Device(
+        id: "iio:device0", calibration: Calibration(scale: 1e-7), mode: .polled,
+        why: "another program holds the device: read from its raw values", limit: .busy)
+
     static let reports: [SensorReport] = [
         .opened(device, description: "iio:device3 (bmc150_accel; the only one), scale 0.009576806", at: 12_345.678_901_234),
+        .opened(limited, description: "iio:device0 (accel_3d), read: polled", at: 3),
         .opened(device, description: "", at: 0),
         .sample(RawSample(t: 0.001, x: -1000.5, y: 0, z: 1e-7), held: false),
         .sample(RawSample(t: 86_400.25, x: 1, y: 2, z: 3), held: true),
@@ -26,8 +31,8 @@ import Testing
     @Test func aTextsLineBreaksBecomeSpacesSoThatOneReportStaysOneLine() {
         let report = SensorReport.lost("first\nsecond\r\nthird")
         #expect(report.line == "lost first second third")
-        let opened = SensorReport.opened(Self.device, description: "a\nb", at: 1)
-        #expect(SensorReport(line: Substring(opened.line)) == .opened(Self.device, description: "a b", at: 1))
+        let opened = SensorReport.opened(Self.device, description: "a\nb\tc", at: 1)
+        #expect(SensorReport(line: Substring(opened.line)) == .opened(Self.device, description: "a b c", at: 1))
     }
 
     @Test(arguments: [

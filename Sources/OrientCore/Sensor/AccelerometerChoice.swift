@@ -40,8 +40,10 @@ extension String {
 
 public enum AccelerometerChoice {
     /// The accelerometer to use: the one the config names (id, name or label); else the
-    /// display's; else the first not in the base; else the first. Nil when none fits,
-    /// with the reason for a log line.
+    /// display's; else the first not in the base. Nil when none fits, with the reason for a log
+    /// line: an accelerometer in the keyboard base of a laptop says how the keyboard is tilted,
+    /// not how the screen is held, so one alone is never used unless the config names it (as
+    /// iio-sensor-proxy never uses it for orientation).
     public static func choose(_ candidates: [AccelerometerCandidate], configured: String?)
         -> (chosen: AccelerometerCandidate?, reason: String)
     {
@@ -54,7 +56,11 @@ public enum AccelerometerChoice {
         }
         if let c = candidates.first(where: \.isInDisplay) { return (c, "in the display") }
         if let c = candidates.first(where: { !$0.isInBase }) { return (c, candidates.count > 1 ? "not in the base" : "the only one") }
-        if let c = candidates.first { return (c, "the only kind there is (in the base)") }
+        if !candidates.isEmpty {
+            let names = candidates.map(\.id).joined(separator: ", ")
+            return (nil, "the only accelerometer (\(names)) is in the keyboard base: it says how the keyboard is tilted,"
+                    + " not how the screen is held, so nothing turns (name it as [device] sensor to use it all the same)")
+        }
         return (nil, "no accelerometer found")
     }
 }

@@ -1,6 +1,6 @@
-/// Where a mount matrix came from, first found wins (issue #4):
-/// the config's override, udev's `ACCEL_MOUNT_MATRIX` (systemd's hwdb quirks), the driver's
-/// sysfs `mount_matrix`/`in_accel_mount_matrix`, else the identity.
+/// Where a mount matrix came from, first found wins: the config's override, udev's
+/// `ACCEL_MOUNT_MATRIX` (systemd's hwdb quirks), the driver's own in sysfs
+/// (`in_accel_mount_matrix`, `in_mount_matrix`, `mount_matrix`), else the identity.
 public enum MountMatrixSource: String, Sendable, Hashable {
     case config
     case udev
@@ -9,8 +9,9 @@ public enum MountMatrixSource: String, Sendable, Hashable {
 }
 
 public enum MountMatrixChoice {
-    /// Picks the matrix; an unparsable one is reported with its source and skipped.
-    public static func resolve(config: MountMatrix?, udev: String?, sysfs: String?)
+    /// Picks the matrix; one that cannot be read, or cannot be a mount, is reported with its
+    /// source and why, and skipped.
+    public static func resolve(config: MountMatrix?, udev: String?, sysfs: String?, sysfsName: String = "mount_matrix")
         -> (matrix: MountMatrix, source: MountMatrixSource, warnings: [String])
     {
         if let config { return (config, .config, []) }
@@ -19,9 +20,12 @@ public enum MountMatrixChoice {
             guard let text else { continue }
             let trimmed = String(text.trimmingWhitespace())
             if trimmed.isEmpty { continue }
-            if let m = MountMatrix(parsing: trimmed) { return (m, source, warnings) }
-            let what = source == .udev ? "udev ACCEL_MOUNT_MATRIX" : "sysfs mount_matrix"
-            warnings.append("ignoring \(what) \"\(trimmed)\": not three rows of three numbers")
+            switch MountMatrix.parse(trimmed) {
+            case .success(let m): return (m, source, warnings)
+            case .failure(let problem):
+                let what = source == .udev ? "udev ACCEL_MOUNT_MATRIX" : "sysfs \(sysfsName)"
+                warnings.append("ignoring \(what) \"\(trimmed)\": \(problem)")
+            }
         }
         return (.identity, .identity, warnings)
     }

@@ -12,11 +12,17 @@ public struct Perception: Sendable {
         public var id: String
         public var calibration: Calibration
         public var mode: ReadingMode
+        /// Why it is read that way (for `status`).
+        public var why: String
+        /// Set when it offers a quieter way that this user cannot have now.
+        public var limit: ReadingLimit?
 
-        public init(id: String, calibration: Calibration, mode: ReadingMode) {
+        public init(id: String, calibration: Calibration, mode: ReadingMode, why: String = "", limit: ReadingLimit? = nil) {
             self.id = id
             self.calibration = calibration
             self.mode = mode
+            self.why = why
+            self.limit = limit
         }
     }
 

@@ -7,17 +7,24 @@ public enum RawReading {
         case saturated = "at the sensor's limit"
     }
 
-    /// The largest magnitude a raw count may have before it counts as saturated (a 16-bit rail).
-    public static let rail = 32767.0
+    /// The largest magnitude a raw count may have before it counts as saturated, for a channel
+    /// of `bits` significant bits (`scan_elements/in_accel_x_type`: `le:s16/16>>0` is 16, signed;
+    /// a HID sensor hub's `le:s32/32>>0` is 32). Where a device declares none, a 16-bit part's.
+    public static func rail(bits: Int? = nil, signed: Bool = true) -> Double {
+        let bits = min(max(bits ?? 16, 2), 63)
+        return Double((Int64(1) << Int64(bits - (signed ? 1 : 0))) - 1)
+    }
 
-    public static func parse(_ text: String) -> Result<Double, Problem> {
+    /// A number from a sysfs attribute; with `rail`, a raw count, which at or beyond it is
+    /// saturated (`rail(bits:signed:)`).
+    public static func parse(_ text: String, rail: Double? = nil) -> Result<Double, Problem> {
         var text = text
-        return text.withUTF8 { parse(bytes: $0) }
+        return text.withUTF8 { parse(bytes: $0, rail: rail) }
     }
 
     /// The same from the bytes a read returned; sysfs values are ASCII, so this avoids
     /// building a String for every reading.
-    public static func parse(bytes: UnsafeBufferPointer<UInt8>) -> Result<Double, Problem> {
+    public static func parse(bytes: UnsafeBufferPointer<UInt8>, rail: Double? = nil) -> Result<Double, Problem> {
         func isSpace(_ b: UInt8) -> Bool { b == 0x20 || (b >= 0x09 && b <= 0x0D) || b == 0 }
         var start = 0, end = bytes.count
         while start < end, isSpace(bytes[start]) { start += 1 }
@@ -42,7 +49,7 @@ public enum RawReading {
         }
         if negative { value = -value }
         guard value.isFinite else { return .failure(.notFinite) }
-        if abs(value) >= rail { return .failure(.saturated) }
+        if let rail, abs(value) >= rail { return .failure(.saturated) }
         return .success(value)
     }
 }

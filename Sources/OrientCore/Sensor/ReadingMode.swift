@@ -22,6 +22,41 @@ public enum ReadingMode: String, Sendable, Hashable {
     public var wakesOnMotion: Bool { self == .hysteresis || self == .motionEvents }
 }
 
+/// What this user may do with a device now, as discovery found it. The kernel makes the
+/// device's node (`/dev/iio:deviceN`) root's and mode 0600, and the attributes that set up its
+/// buffer, hysteresis and motion events writable by root only; the node opens for one process at
+/// a time. The raw values can be read by anyone.
+public struct DeviceAccess: Sendable, Hashable {
+    /// Whether the node can be opened now.
+    public enum Node: String, Sendable, Hashable {
+        case free
+        /// Another process holds it (iio-sensor-proxy, another session, a `wlr-orient sensor`).
+        case busy
+        /// This user may not open it.
+        case denied
+        /// There is none (a device without a buffer or events has no node to speak of).
+        case missing
+    }
+
+    public var node: Node
+    /// `buffer/enable`, `buffer/length` and the x/y/z `scan_elements/*_en` can be written.
+    public var bufferAttributes: Bool
+    /// `in_accel_hysteresis` can be written.
+    public var hysteresis: Bool
+    /// The motion events' `events/*_en` can be written.
+    public var events: Bool
+
+    public init(node: Node, bufferAttributes: Bool, hysteresis: Bool, events: Bool) {
+        self.node = node
+        self.bufferAttributes = bufferAttributes
+        self.hysteresis = hysteresis
+        self.events = events
+    }
+
+    /// Root's view, or a seat user's whom the udev rule gave the device.
+    public static let granted = DeviceAccess(node: .free, bufferAttributes: true, hysteresis: true, events: true)
+}
+
 /// What discovery learned about how a device can be read.
 public struct ReadingCapabilities: Sendable, Hashable {
     /// A trigger and x/y/z scan elements: it can stream through a buffer.
@@ -30,12 +65,24 @@ public struct ReadingCapabilities: Sendable, Hashable {
     public var hysteresis: Bool
     /// The names in its `events/` directory.
     public var events: [String]
+    /// What this user may do with it.
+    public var access: DeviceAccess
 
-    public init(buffer: Bool, hysteresis: Bool, events: [String] = []) {
+    public init(buffer: Bool, hysteresis: Bool, events: [String] = [], access: DeviceAccess = .granted) {
         self.buffer = buffer
         self.hysteresis = hysteresis
         self.events = events
+        self.access = access
     }
+}
+
+/// Why a device is read in a humbler way than it offers: what the user of `status` and
+/// `wlr-orient sensor` can change.
+public enum ReadingLimit: String, Sendable, Hashable {
+    /// Another process holds the device's node.
+    case busy
+    /// This user may not open the node or write the attributes (no udev rule grants them).
+    case denied
 }
 
 /// How to read one device, and why (for `wlr-orient sensor` and the log).
@@ -44,6 +91,8 @@ public struct ReadingChoice: Sendable, Hashable {
     public var why: String
     /// The motion events to enable (`ReadingMode.motionEvents` only).
     public var motionEvents: MotionEvents?
+    /// Set when the device offers a quieter way that this user cannot have now.
+    public var limit: ReadingLimit?
 }
 
 /// What to do with a device's `in_accel_hysteresis` (`ReadingModeChoice.hysteresisSetting`).
@@ -58,18 +107,27 @@ public enum HysteresisSetting: Sendable, Hashable {
 
 public enum ReadingModeChoice {
     /// The way to read a device, and why. `preferBuffer` false (the `record` command's polled
-    /// traces) reads every device on the schedule.
+    /// traces) reads every device on the schedule. A device whose node another process holds is
+    /// read from its raw values, and nothing of its set-up is written: another reader depends on
+    /// it (iio-sensor-proxy keeps reading, a session keeps its stream).
     public static func choose(_ can: ReadingCapabilities, preferBuffer: Bool) -> ReadingChoice {
         guard preferBuffer else { return ReadingChoice(mode: .polled, why: "buffers not wanted here: read on the sampling schedule") }
-        if !(can.buffer && can.hysteresis), let events = MotionEvents.choose(can.events) {
-            return ReadingChoice(mode: .motionEvents, why: "the device says when it moves (\(events.kind) events): read while it moves, never while it is still",
-                                 motionEvents: events)
+        let access = can.access
+        let node = access.node == .free
+        let stream = can.buffer && node && access.bufferAttributes
+        let events = MotionEvents.choose(can.events)
+        let moves = node && access.events ? events : nil
+        if !(stream && can.hysteresis), let moves {
+            return ReadingChoice(mode: .motionEvents, why: "the device says when it moves (\(moves.kind) events): read while it moves, never while it is still",
+                                 motionEvents: moves)
         }
-        switch (can.buffer, can.hysteresis) {
+        switch (stream, can.hysteresis) {
         case (true, true):
             return ReadingChoice(mode: .hysteresis, why: "the device reports only a change beyond its hysteresis: still, it wakes nobody")
         case (true, false):
             return ReadingChoice(mode: .buffer, why: "the device streams through a buffer, but has no hysteresis to keep it quiet when still")
+        case (false, _) where can.buffer || events != nil:
+            return limited(can, offers: can.buffer ? "its buffer" : "its motion events")
         case (false, true):
             return ReadingChoice(mode: .polled, why: "the device has hysteresis but no buffer to report through: read on the sampling schedule")
         case (false, false):
@@ -77,21 +135,37 @@ public enum ReadingModeChoice {
         }
     }
 
+    /// Polled, for a device that offers a buffer or motion events this user cannot have now.
+    private static func limited(_ can: ReadingCapabilities, offers: String) -> ReadingChoice {
+        let polled = "read from its raw values on the sampling schedule"
+        switch can.access.node {
+        case .busy:
+            return ReadingChoice(mode: .polled, why: "another program holds the device (iio-sensor-proxy, another session, a running wlr-orient):"
+                                 + " \(polled), its \(offers == "its buffer" ? "buffer" : "motion events") left to that program", limit: .busy)
+        case .denied, .missing:
+            return ReadingChoice(mode: .polled, why: "this user may not open the device's node, which \(offers) needs (the kernel makes it root's;"
+                                 + " wlr-orient's udev rule gives it to the seat's user): \(polled)", limit: .denied)
+        case .free:
+            return ReadingChoice(mode: .polled, why: "this user may not write the attributes that set up \(offers) (the kernel makes them root's;"
+                                 + " wlr-orient's udev rule gives them to the seat's user): \(polled)", limit: .denied)
+        }
+    }
+
     /// The next way to read a device that could not be read as `mode` was chosen to, and why:
     /// a hub whose hysteresis cannot be set streams through its buffer; a part whose motion
     /// events cannot be had is read on the schedule.
-    public static func fallback(from mode: ReadingMode, because problem: String) -> ReadingChoice {
+    public static func fallback(from mode: ReadingMode, because problem: String, limit: ReadingLimit? = nil) -> ReadingChoice {
         switch mode {
-        case .hysteresis: ReadingChoice(mode: .buffer, why: "\(problem): streamed through its buffer")
-        case .motionEvents, .buffer, .polled: ReadingChoice(mode: .polled, why: "\(problem): read on the sampling schedule")
+        case .hysteresis: ReadingChoice(mode: .buffer, why: "\(problem): streamed through its buffer", limit: limit)
+        case .motionEvents, .buffer, .polled: ReadingChoice(mode: .polled, why: "\(problem): read on the sampling schedule", limit: limit)
         }
     }
 
     /// What to do with the hysteresis of a device whose counts are `scale` m/s² and whose
-    /// firmware set `firmware` (nil when it cannot be read): our value where the unit is known,
-    /// else the firmware's where it keeps the device quiet.
-    public static func hysteresisSetting(scale: Double, firmware: Double?) -> HysteresisSetting {
-        if let value = hysteresisValue(scale: scale) { return .write(value) }
+    /// firmware set `firmware` (nil when it cannot be read): our value where the unit is known
+    /// and this user may write it, else the firmware's where it keeps the device quiet.
+    public static func hysteresisSetting(scale: Double, firmware: Double?, writable: Bool = true) -> HysteresisSetting {
+        if writable, let value = hysteresisValue(scale: scale) { return .write(value) }
         return (firmware ?? 0) > 0 ? .keepFirmware : .unusable
     }
 

@@ -32,18 +32,20 @@ public enum SensorReport: Sendable, Hashable {
 
     /// One line, without its newline:
     ///
-    ///     opened T ID MODE SCALE M11 M12 M13 M21 M22 M23 M31 M32 M33 DESCRIPTION
+    ///     opened T ID MODE LIMIT SCALE M11 M12 M13 M21 M22 M23 M31 M32 M33 WHY<tab>DESCRIPTION
     ///     sample T X Y Z held|fresh
     ///     lost TEXT
     ///     log TEXT
     ///
-    /// Numbers as Swift writes a Double (read back exactly); a text's line breaks become spaces.
+    /// LIMIT is `busy`, `denied` or `-`. Numbers as Swift writes a Double (read back exactly); a
+    /// text's line breaks and tabs become spaces.
     public var line: String {
         switch self {
         case .opened(let device, let description, let t):
             let numbers = [t, device.calibration.scale] + device.calibration.mountMatrix.m
-            let fields = [String(numbers[0]), Self.word(device.id), device.mode.rawValue] + numbers.dropFirst().map { String($0) }
-            return "opened " + fields.joined(separator: " ") + " " + Self.oneLine(description)
+            let fields = [String(numbers[0]), Self.word(device.id), device.mode.rawValue, device.limit?.rawValue ?? "-"]
+                + numbers.dropFirst().map { String($0) }
+            return "opened " + fields.joined(separator: " ") + " " + Self.oneLine(device.why) + "\t" + Self.oneLine(description)
         case .sample(let raw, let held):
             return "sample \(raw.t) \(raw.x) \(raw.y) \(raw.z) \(held ? "held" : "fresh")"
         case .lost(let why):
@@ -60,17 +62,20 @@ public enum SensorReport: Sendable, Hashable {
         let rest = line.dropFirst(kind.count + (kind.count < line.count ? 1 : 0))
         switch kind {
         case "opened":
-            let fields = rest.split(separator: " ", maxSplits: 13, omittingEmptySubsequences: false)
-            guard fields.count >= 13, let mode = ReadingMode(rawValue: String(fields[2])) else { return nil }
+            let fields = rest.split(separator: " ", maxSplits: 14, omittingEmptySubsequences: false)
+            guard fields.count >= 14, let mode = ReadingMode(rawValue: String(fields[2])) else { return nil }
+            let limit = ReadingLimit(rawValue: String(fields[3]))
+            guard limit != nil || fields[3] == "-" else { return nil }
             var numbers: [Double] = []
-            for field in [fields[0], fields[3]] + fields[4..<13] {
+            for field in [fields[0], fields[4]] + fields[5..<14] {
                 guard let value = Double(field), value.isFinite else { return nil }
                 numbers.append(value)
             }
             guard !fields[1].isEmpty, numbers[1] > 0, let matrix = MountMatrix(Array(numbers[2...])) else { return nil }
+            let texts = fields.count > 14 ? fields[14].split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false) : []
             let device = Perception.Device(id: String(fields[1]), calibration: Calibration(scale: numbers[1], mountMatrix: matrix),
-                                           mode: mode)
-            self = .opened(device, description: fields.count > 13 ? String(fields[13]) : "", at: numbers[0])
+                                           mode: mode, why: texts.first.map(String.init) ?? "", limit: limit)
+            self = .opened(device, description: texts.count > 1 ? String(texts[1]) : "", at: numbers[0])
         case "sample":
             let fields = rest.split(separator: " ", omittingEmptySubsequences: false)
             guard fields.count == 5, fields[4] == "held" || fields[4] == "fresh" else { return nil }
@@ -90,7 +95,7 @@ public enum SensorReport: Sendable, Hashable {
     }
 
     private static func oneLine(_ text: String) -> String {
-        String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" ? " " : $0 })
+        String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" ? " " : $0 })
     }
 
     /// An id has no spaces in sysfs; one that had would shift every field after it.

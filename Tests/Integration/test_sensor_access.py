@@ -1,0 +1,220 @@
+"""The accelerometer as the user who logs in has it: the kernel's owners and modes on the device's
+files, one opener of its node at a time, other readers beside us, the kernel's own mount matrix,
+the keyboard half of a laptop, and channels wider than 16 bits. `wlr-orient sensor` runs as
+nobody here, as a session's programs do."""
+import os
+import subprocess
+
+import pytest
+
+from fakeiio import AS_NOBODY, AS_SEAT_USER, BIN, G_COUNTS, NOBODY, FakeIIO, Program
+
+G = G_COUNTS
+HUB = "/sys/devices/iio:device0"
+
+
+@pytest.fixture
+def fake():
+    return FakeIIO()
+
+
+def sensor(fake, *extra, who=AS_NOBODY):
+    return Program(["sensor", "--json"] + list(extra), fake.env(), prefix=who, pass_fds=fake.pass_fds)
+
+
+def attribute(fake, name, device="iio:device0"):
+    with open("%s/sys/devices/%s/%s" % (fake.tb.get_root_dir(), device, name)) as f:
+        return f.read().replace("\x00", "").strip()
+
+
+def test_a_hub_the_user_may_not_open_is_read_from_its_raw_values_and_says_why(fake):
+    """The kernel's modes, no udev rule: the node is root's, the buffer's attributes too. The
+    screen turns all the same (polled), the reason names the rule, and nothing is written."""
+    fake.add_buffered_accel(hysteresis=True)
+    fake.as_the_kernel_makes_it()
+    p = sensor(fake)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["mode"] == "polled" and opened["limit"] == "denied", opened
+        assert "udev rule" in opened["mode_reason"] and "root's" in opened["mode_reason"], opened
+        assert opened["access"] == {"node": "denied", "buffer_attributes": False, "hysteresis": False, "events": False}
+        p.wait_event("orientation", orientation="normal")
+        fake.set(HUB, G, 0, 0)
+        p.wait_event("orientation", orientation="left-up")
+    finally:
+        p.stop()
+    assert not [e for e in p.events if e.get("event") == "lost"], p.events
+    assert attribute(fake, "buffer/enable") == "0" and attribute(fake, "in_accel_hysteresis") == "0"
+
+
+def test_with_the_udev_rules_grant_the_hub_is_quiet_as_for_root(fake):
+    node = fake.add_buffered_accel(hysteresis=True)
+    fake.as_the_kernel_makes_it(seat_user=NOBODY)
+    p = sensor(fake, who=AS_SEAT_USER)
+    stream = None
+    try:
+        opened = p.wait_event("opened")
+        assert opened["mode"] == "hysteresis" and opened["limit"] is None, opened
+        assert opened["access"]["node"] == "free" and opened["access"]["buffer_attributes"], opened
+        p.wait_event("orientation", orientation="normal")
+        stream = fake.quiet_stream(node, scan=(0, -G, 0))
+        stream.scan = (G, 0, 0)
+        p.wait_event("orientation", orientation="left-up")
+    finally:
+        if stream:
+            stream.stop()
+        p.stop()
+    # Left as it was found: the buffer off, the hysteresis the firmware's.
+    assert attribute(fake, "buffer/enable") == "0"
+    assert float(attribute(fake, "in_accel_hysteresis")) == 0
+
+
+def test_a_second_reader_reads_the_raw_values_and_the_first_keeps_its_stream(fake):
+    """The session holds the buffer; `wlr-orient sensor` (or a second session) started beside
+    it reads polled and says why; when it has gone, the session still turns."""
+    node = fake.add_buffered_accel()
+    fake.as_the_kernel_makes_it(seat_user=NOBODY)
+    first = sensor(fake, who=AS_SEAT_USER)
+    stream = None
+    try:
+        assert first.wait_event("opened")["mode"] == "buffer"
+        stream = fake.stream(node, scan=(G, 0, 0))
+        first.wait_event("orientation", orientation="left-up")
+        fake.set(HUB, G, 0, 0)   # the raw values say the same as the stream
+        second = sensor(fake, who=AS_SEAT_USER)
+        try:
+            opened = second.wait_event("opened")
+            assert opened["mode"] == "polled" and opened["limit"] == "busy", opened
+            assert "another program holds the device" in opened["mode_reason"], opened
+            second.wait_event("orientation", orientation="left-up")
+            stream.scan = (0, G, 0)
+            fake.set(HUB, 0, G, 0)
+            first.wait_event("orientation", orientation="bottom-up")
+            second.wait_event("orientation", orientation="bottom-up")
+        finally:
+            second.stop()
+        stream.scan = (-G, 0, 0)
+        first.wait_event("orientation", orientation="right-up")
+        assert fake.buffer_enabled(node)
+    finally:
+        if stream:
+            stream.stop()
+        first.stop()
+    assert attribute(fake, "buffer/enable") == "0"
+
+
+def test_a_buffer_someone_else_switched_on_is_left_to_them(fake):
+    """iio-sensor-proxy switches a hub's buffer on when it starts and opens the node only to
+    read it: a free node with its buffer on belongs to another program."""
+    fake.add_buffered_accel()
+    with open("%s%s/buffer/enable" % (fake.tb.get_root_dir(), HUB), "w") as f:
+        f.write("1\n")
+    p = sensor(fake, who=())
+    try:
+        opened = p.wait_event("opened")
+        assert opened["mode"] == "polled" and opened["limit"] == "busy", opened
+        p.wait_event("orientation", orientation="normal")
+    finally:
+        p.stop()
+    assert attribute(fake, "buffer/enable") == "1"
+
+
+def test_motion_events_held_by_a_session_stay_on_for_it(fake):
+    """A part whose event fd the session holds: a second reader cannot have it (the kernel
+    gives one), reads polled, and leaves the events on."""
+    moving = fake.add_moving_accel()
+    fake.as_the_kernel_makes_it(seat_user=NOBODY)
+    first = Program(["sensor", "--json", "--all"], fake.env(), prefix=AS_SEAT_USER, pass_fds=fake.pass_fds)
+    try:
+        assert first.wait_event("opened")["mode"] == "motion-events"
+        first.wait_event("orientation", orientation="normal")
+        assert moving.enabled()
+        second = sensor(fake, who=AS_SEAT_USER)
+        try:
+            opened = second.wait_for(lambda e: e.get("event") == "opened")
+            assert opened["mode"] == "polled" and opened["limit"] == "busy", opened
+        finally:
+            second.stop()
+        assert moving.enabled(), "the second reader switched the session's motion events off"
+        moving.scan = (G, 0, 0)
+        first.wait_event("orientation", orientation="left-up")
+    finally:
+        first.stop()
+    assert not moving.enabled()
+
+
+def test_motion_events_the_user_may_not_enable_leave_the_part_polled(fake):
+    fake.add_moving_accel()
+    fake.as_the_kernel_makes_it()
+    p = sensor(fake)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["mode"] == "polled" and opened["limit"] == "denied", opened
+        assert "motion events" in opened["mode_reason"], opened
+    finally:
+        p.stop()
+
+
+def test_the_kernels_in_mount_matrix_is_read_and_applied(fake):
+    # bmc150 and its kin share one matrix for every channel of a direction: in_mount_matrix.
+    fake.add_accel(name="bmc150_accel", raw=(G, 0, 0), extra_attrs={"in_mount_matrix": "0, 1, 0; -1, 0, 0; 0, 0, 1\n"})
+    fake.as_the_kernel_makes_it()
+    p = sensor(fake)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["matrix_source"] == "sysfs" and opened["matrix"] == "0, 1, 0; -1, 0, 0; 0, 0, 1", opened
+        p.wait_event("orientation", orientation="normal")
+    finally:
+        p.stop()
+
+
+@pytest.mark.parametrize("matrix,problem", [
+    ("1, 0, 0; 0, 1, 0; 0, 0, 0", "row 3 is all zeros"),
+    ("1, 0, 0; 0, 0, 1; 0, 0, 1", "column 2 is all zeros"),
+    ("1, 1, 0; 1, 1, 0; 0, 0, 1", "singular"),
+])
+def test_a_matrix_that_cannot_be_a_mount_is_refused_by_name(fake, matrix, problem):
+    fake.add_accel(raw=(0, -G, 0), udev={"ACCEL_MOUNT_MATRIX": matrix})
+    p = sensor(fake)
+    try:
+        log = p.wait_event("log")
+        assert "udev ACCEL_MOUNT_MATRIX" in log["message"] and problem in log["message"], log
+        assert p.wait_event("opened")["matrix_source"] == "identity"
+        p.wait_event("orientation", orientation="normal")
+    finally:
+        p.stop()
+
+
+def test_a_trailing_semicolon_is_read_as_meant(fake):
+    fake.add_accel(raw=(0, G, 0), udev={"ACCEL_MOUNT_MATRIX": "-1, 0, 0; 0, -1, 0; 0, 0, 1;"})
+    p = sensor(fake)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["matrix_source"] == "udev" and opened["matrix"] == "-1, 0, 0; 0, -1, 0; 0, 0, 1", opened
+        p.wait_event("orientation", orientation="normal")
+    finally:
+        p.stop()
+
+
+def test_a_lone_accelerometer_in_the_base_turns_nothing_and_says_so(fake):
+    fake.add_accel(raw=(G, 0, 0), udev={"ACCEL_LOCATION": "base"})
+    r = subprocess.run(list(AS_NOBODY) + [BIN, "sensor", "--seconds", "5"], env=fake.env(), capture_output=True,
+                       text=True, timeout=30)
+    assert r.returncode == 1, r
+    assert "is in the keyboard base" in r.stderr and "nothing turns" in r.stderr, r.stderr
+
+
+def test_a_32_bit_channels_reading_is_no_saturation(fake):
+    """A HID hub's channels are 32 bits wide: 256 000 000 counts at a scale that makes it 1 g
+    is a reading, where a 16-bit rail would drop it."""
+    fake.add_buffered_accel(bits=32, scale="%.6e" % (9.80665 / 256e6), raw=(0, -256000000, 0))
+    fake.as_the_kernel_makes_it()
+    p = sensor(fake)
+    try:
+        assert p.wait_event("opened")["mode"] == "polled"
+        p.wait_event("orientation", orientation="normal")
+        fake.set(HUB, 256000000, 0, 0)
+        p.wait_event("orientation", orientation="left-up")
+    finally:
+        p.stop()
+    assert not [e for e in p.events if e.get("event") == "log" and "saturated" in e["message"]]
