@@ -96,7 +96,7 @@ public final class ControllerRunner {
             dispatch(.sensorOpened(device, at: t))
         case .lost(let why):
             Log.error("accelerometer: \(why); keeping \(controller.state.lastFelt?.rawValue ?? "the current orientation")")
-            dispatch(.sensorLost)
+            dispatch(.sensorLost(why))
         case .log(let line):
             Log.info(line)
         case .sample(let raw, let held):
@@ -235,6 +235,10 @@ public final class ControllerRunner {
     /// A request from the control socket; the status after it.
     private func control(_ request: ControlRequest) -> ControllerStatus {
         if case .command(let command) = request { dispatch(.control(command)) }
-        return controller.status
+        var status = controller.status
+        if status.sensor.state == .reading, let sensor, let last = controller.lastSensorReport {
+            status.sensor.lastReportAge = max(0, monotonicSeconds() - sensor.monotonicTime(ofSampleAt: last))
+        }
+        return status
     }
 }

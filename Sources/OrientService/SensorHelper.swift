@@ -6,8 +6,9 @@ import OrientSystem
 /// compositor's event loop. Requests go to it as `SensorRequest` lines, reports come back as
 /// `SensorReport` lines. The compositor never waits for it: a helper that cannot take a request
 /// at once is replaced, one that ends is reported as a lost sensor and started again after a
-/// pause (`RestartBackoff`), and one told to end releases the device first (it is killed only if
-/// it has not within `endingGrace`).
+/// pause (`RestartBackoff`), one silent past what its reading promised (`SensorLiveness`) is
+/// killed and replaced, and one told to end releases the device first (it is killed only if it
+/// has not within `endingGrace`).
 public final class SensorHelper: SensorControl {
     /// A report line longer than this is no report: the helper is stopped.
     static let longestLine = 64 * 1024
@@ -38,6 +39,10 @@ public final class SensorHelper: SensorControl {
     /// is killed, and whether it ended on its own (then how is logged).
     private var ending: [(pid: ProcessID, killAt: Double, unexpected: Bool)] = []
     private var badLines = RateLimitedLog()
+    /// When the helper must have spoken by.
+    private var liveness = SensorLiveness()
+    /// When the timer is armed to fire (monotonic seconds); nil when it is not.
+    private var timerDue: Double?
 
     /// The command before the options: `[programPath()]`, or what a test gives.
     private let command: [String]
@@ -67,11 +72,12 @@ public final class SensorHelper: SensorControl {
 
     public func start() {
         running = true
-        if child == nil { spawnWhenDue() } else { send(.start) }
+        if child == nil { spawnWhenDue() } else { sendStart() }
     }
 
     public func stop() {
         running = false
+        liveness.stop()
         send(.stop)
     }
 
@@ -83,7 +89,7 @@ public final class SensorHelper: SensorControl {
         let new = Self.arguments(device, detection, command: command)
         if new == arguments, child != nil {
             send(.stop)
-            if running { send(.start) }
+            if running { sendStart() }
             return
         }
         arguments = new
@@ -94,6 +100,10 @@ public final class SensorHelper: SensorControl {
     public func pace(_ period: Double?) {
         self.period = .some(period)
         send(.pace(period))
+        if child != nil {
+            liveness.pace(period, at: monotonicSeconds())
+            schedule()
+        }
     }
 
     public func monotonicTime(ofSampleAt t: Double) -> Double { origin + t }
@@ -144,8 +154,9 @@ public final class SensorHelper: SensorControl {
             child = started
             self.source = source
             received.removeAll()
-            if running { send(.start) }
-            if let period { send(.pace(period)) }
+            liveness.reset()
+            if running { sendStart() }
+            if let period { pace(period) }
         }
     }
 
@@ -154,6 +165,7 @@ public final class SensorHelper: SensorControl {
     /// One that has not within `endingGrace` is killed. `reaped`: it was collected already.
     private func end(reaped: Bool = false, unexpected: Bool = false) {
         guard let (pid, socket) = child.take() else { return }
+        liveness.reset()
         source.take()?.remove()
         socket.close()
         if !reaped {
@@ -182,7 +194,15 @@ public final class SensorHelper: SensorControl {
     }
 
     private func timerFired() {
+        timerDue = nil
         collect()
+        if let pid = child?.pid, let due = liveness.deadline, monotonicSeconds() >= due {
+            // Killed at once: what it is stuck in will not end for asking (a read the kernel does
+            // not end, a stopped process), and a new one waits for the device to be let go.
+            let promise = liveness.promise ?? 0
+            ChildProcess.stop(pid)
+            ended("stopped answering (nothing in \(Int(promise.rounded())) s, where its reading promised a report): killed")
+        }
         if running, child == nil { spawnWhenDue() } else { schedule() }
     }
 
@@ -205,15 +225,29 @@ public final class SensorHelper: SensorControl {
     }
 
     /// Arms the timer for what comes next: a start after its pause and the old helper's grace,
-    /// and meanwhile a look at the ending helpers (one that has ended lets the start come sooner).
+    /// meanwhile a look at the ending helpers (one that has ended lets the start come sooner),
+    /// and the running helper's deadline. A timer armed sooner stays: when it fires, this runs
+    /// again (so a deadline that reports keep moving costs one wakeup per few seconds of
+    /// readings, and none while the device is still).
     private func schedule() {
         guard let timer else { return }
         let now = monotonicSeconds()
         var next = Double.infinity
         if running, child == nil { next = max(restartAt, ending.map(\.killAt).max() ?? now, now) }
         if !ending.isEmpty { next = min(next, now + 0.05) }
+        if child != nil, let due = liveness.deadline { next = min(next, max(due, now)) }
         guard next.isFinite else { return }
+        if let armed = timerDue, armed > now, armed <= next { return }
+        timerDue = next
         timer.arm(milliseconds: Int32(max(1, min((next - now) * 1000, 60_000)).rounded(.up)))
+    }
+
+    /// Asks the helper to read; it promises to answer soon.
+    private func sendStart() {
+        send(.start)
+        guard child != nil else { return }
+        liveness.start(at: monotonicSeconds())
+        schedule()
     }
 
     /// Sends a request. One the socket cannot take whole at once means a helper stuck in a read
@@ -254,6 +288,7 @@ public final class SensorHelper: SensorControl {
     @discardableResult
     private func deliverLines() -> Bool {
         let current = child?.pid
+        let now = monotonicSeconds()
         while let line = received.nextLine() {
             guard let parsed = SensorReport(line: Substring(line)) else {
                 if let logged = badLines.admit("\(arguments[0]) said something that is no report: \(line.prefix(120))",
@@ -262,6 +297,7 @@ public final class SensorHelper: SensorControl {
                 }
                 continue
             }
+            liveness.heard(parsed, at: now)
             if case .sample = parsed {
                 restarts.reset()
                 reportedLongest = false

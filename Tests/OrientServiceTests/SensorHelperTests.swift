@@ -195,6 +195,42 @@ extension OnTheEventLoop {
             #expect(monotonicSeconds() - replaced >= 1.9, "the new helper must wait for the old one's grace")
         }
 
+        /// One that opened a device and then hangs (it ignores its input and SIGTERM, as a helper
+        /// stuck in a read) is killed once its reading's promise and the margin have passed,
+        /// said once, and replaced; the new one gets the state.
+        @Test func aHelperThatHangsIsKilledAndReplacedWithinItsPromise() throws {
+            let hang = "trap '' TERM; echo '\(Self.opened)'; exec sleep 600"
+            let sensor = try helper("[ \"$(wc -l <'\(directory)/runs')\" -gt 1 ] || { \(hang); }\n" + keepReading)
+            defer { sensor.remove() }
+            let started = monotonicSeconds()
+            sensor.start()
+            #expect(loop.dispatch(until: { !self.reports.isEmpty }))
+            sensor.pace(0.25)
+            let promise = 0.25 + SensorLiveness.margin
+            #expect(loop.dispatch(until: { self.reports.count >= 2 }, within: promise + 5))
+            let noticed = monotonicSeconds() - started
+            #expect(noticed >= promise - 0.1 && noticed < promise + 1.5, "noticed after \(noticed) s")
+            guard reports.count == 2, case .lost(let why) = reports[1] else {
+                Issue.record("not a lost sensor: \(reports)")
+                return
+            }
+            #expect(why.contains("stopped answering (nothing in 6 s, where its reading promised a report): killed"), "\(why)")
+            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\npace 0.25\n" }), "requests \(requests)")
+            #expect(reports.count == 2, "said once: \(reports)")
+        }
+
+        /// A still device promises nothing: a helper told `pace none` may stay silent for ever.
+        @Test func aHelperWhoseDeviceIsStillMayStaySilent() throws {
+            let sensor = try helper("echo '\(Self.opened)'\n" + keepReading)
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(loop.dispatch(until: { !self.reports.isEmpty }))
+            sensor.pace(nil)
+            let quiet = monotonicSeconds() + SensorLiveness.margin + 1
+            #expect(!loop.dispatch(until: { self.reports.count > 1 }, within: quiet - monotonicSeconds()))
+            #expect(runs == 1)
+        }
+
         @Test func replacingWithTheSameCommandLineReopensTheDeviceInTheSameHelper() throws {
             let sensor = try helper(keepReading)
             defer { sensor.remove() }

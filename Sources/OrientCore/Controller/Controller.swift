@@ -60,6 +60,10 @@ public struct Controller: Sendable {
     private var hostFront: [PanelID: ToplevelID?] = [:]
     private var tabletMode: Bool?
     private var sensorRunning = false
+    /// What the sensor said last: opened (how it reads), lost (why).
+    private var sensorSaid: SensorStatus?
+    /// When the sensor last reported (the host's time line; for `status`).
+    public private(set) var lastSensorReport: Double?
     /// The sensor has been off since the felt orientation was last known: the device may have
     /// turned meanwhile, so it counts as unknown (the screen stays) until the sensor speaks.
     private var feltStale = false
@@ -131,14 +135,19 @@ public struct Controller: Sendable {
     mutating func handleOwn(_ event: ControllerEvent) -> [ControllerCommand] {
         switch event {
         case .reading(let raw, let held):
+            lastSensorReport = raw.t
             return read(raw, held: held)
         case .sensorOpened(let device, let t):
             perception.open(device, at: t)
             pace = nil
-            return []
-        case .sensorLost:
+            lastSensorReport = t
+            sensorSaid = SensorStatus(state: .reading, device: device.id, mode: device.mode, limit: device.limit,
+                                      why: device.why.isEmpty ? nil : device.why)
+            return notifyIfChanged()
+        case .sensorLost(let why):
             perception.lose()
-            return []
+            sensorSaid = SensorStatus(state: .lost, why: why)
+            return notifyIfChanged()
         default:
             takeLean()
             return apply(event)
@@ -328,6 +337,7 @@ public struct Controller: Sendable {
         return ControllerStatus(
             lock: state.lock, felt: state.lastFelt, rotateWhen: config.rotateWhen, tabletMode: tabletMode,
             rotating: rotating, sensorRunning: sensorRunning,
+            sensor: sensorRunning ? sensorSaid ?? SensorStatus(state: .looking) : .released,
             panels: panels.map { .init(name: $0.name, shape: $0.shape, shown: $0.shown, allowed: $0.allowed) },
             front: front)
     }
@@ -477,6 +487,7 @@ public struct Controller: Sendable {
         if !needed { feltStale = true }
         if needed != sensorRunning {
             sensorRunning = needed
+            sensorSaid = nil   // what it says after a start is news
             if !needed { perception.release() }
             out.append(needed ? .startSensor : .stopSensor)
             if !needed {
@@ -491,6 +502,14 @@ public struct Controller: Sendable {
             lastStatus = now
             out.append(.notify(now))
         }
+    }
+
+    /// Watchers hear of a status changed by an event that decides nothing (the sensor's).
+    private mutating func notifyIfChanged() -> [ControllerCommand] {
+        let now = makeStatus(fronts: fronts())
+        guard now != lastStatus else { return [] }
+        lastStatus = now
+        return [.notify(now)]
     }
 
     /// After an event that decides nothing: the clients it touched hear what they must (in front

@@ -57,8 +57,9 @@ extension ControlCommand {
 public enum ControllerEvent: Sendable, Hashable {
     /// An accelerometer was opened at `at` (the sensor's seconds): its readings are judged afresh.
     case sensorOpened(Perception.Device, at: Double)
-    /// It vanished (the felt orientation stays until another is read).
-    case sensorLost
+    /// It vanished, or none can be used, or its reader hung: why (the felt orientation stays
+    /// until another is read).
+    case sensorLost(String)
     /// One reading from it (`Perception.judge`). Most decide nothing; one that changes the felt
     /// orientation decides as `.felt` does.
     case reading(RawSample, held: Bool)

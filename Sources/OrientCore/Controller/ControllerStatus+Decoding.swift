@@ -7,6 +7,7 @@ extension ControllerStatus: Decodable {
         case name, shape, shown, allowed
         case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
+        case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms"
     }
 
     public init(from decoder: Decoder) throws {
@@ -18,6 +19,7 @@ extension ControllerStatus: Decodable {
         tabletMode = try c.decodeIfPresent(Bool.self, forKey: .tabletMode)
         rotating = try c.decode(Bool.self, forKey: .rotating)
         sensorRunning = try c.decode(String.self, forKey: .sensor) == "running"
+        sensor = try Self.sensor(c, running: sensorRunning)
         var list = try c.nestedUnkeyedContainer(forKey: .panels)
         var panels: [Panel] = []
         while !list.isAtEnd {
@@ -38,6 +40,21 @@ extension ControllerStatus: Decodable {
                       orientationsSource: try Self.source(f, .source, detail: [.rule, .file]),
                       input: try f.decode(Bool.self, forKey: .input),
                       inputSource: try Self.source(f, .inputSource, detail: [.inputRule, .inputFile]))
+    }
+
+    /// The sensor's detail; from a server that sends none, what `sensor` says.
+    private static func sensor(_ c: KeyedDecodingContainer<Keys>, running: Bool) throws -> SensorStatus {
+        guard try c.contains(.sensorState) && !c.decodeNil(forKey: .sensorState) else {
+            return running ? SensorStatus(state: .looking) : .released
+        }
+        let s = try c.nestedContainer(keyedBy: Keys.self, forKey: .sensorState)
+        return SensorStatus(
+            state: try word(s.decode(String.self, forKey: .state), SensorStatus.State.init(rawValue:), .state, s),
+            device: try s.decodeIfPresent(String.self, forKey: .device),
+            mode: try s.decodeIfPresent(String.self, forKey: .mode).map { try word($0, ReadingMode.init(rawValue:), .mode, s) },
+            limit: try s.decodeIfPresent(String.self, forKey: .limit).map { try word($0, ReadingLimit.init(rawValue:), .limit, s) },
+            why: try s.decodeIfPresent(String.self, forKey: .why),
+            lastReportAge: try s.decodeIfPresent(Int.self, forKey: .lastReport).map { Double($0) / 1000 })
     }
 
     private static func word<T>(_ text: String, _ make: (String) -> T?, _ key: Keys, _ c: KeyedDecodingContainer<Keys>) throws -> T {

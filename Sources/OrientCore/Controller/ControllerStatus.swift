@@ -28,6 +28,8 @@ public struct ControllerStatus: Sendable, Hashable {
     /// Whether the panels follow the device now (false outside tablet mode when gated by it).
     public var rotating: Bool
     public var sensorRunning: Bool
+    /// What the sensor is doing, in detail.
+    public var sensor: SensorStatus
     public var panels: [Panel]
     public var front: Front?
 
@@ -42,6 +44,7 @@ public struct ControllerStatus: Sendable, Hashable {
             ("tablet_mode", tabletMode.map(JSON.bool) ?? .null),
             ("rotating", .bool(rotating)),
             ("sensor", .string(sensorRunning ? "running" : "released")),
+            ("sensor_state", sensor.json),
             ("panels", .array(panels.map { p in
                 .object([("name", .string(p.name)), ("shape", .string(p.shape.rawValue)),
                          ("shown", .string(p.shown.rawValue)),

@@ -29,7 +29,7 @@ extension ControllerStatus {
         } else {
             lines.append("No app in front has a say.")
         }
-        lines.append(sensorRunning ? "The accelerometer is in use." : "The accelerometer is released (nothing can rotate).")
+        lines.append(sensor.sentence)
         return lines
     }
 
@@ -44,5 +44,31 @@ extension ControllerStatus {
 
     private static func words(_ mask: OrientationMask) -> String {
         mask.orientations.map(\.rawValue).joined(separator: ", ")
+    }
+}
+
+extension SensorStatus {
+    /// What the accelerometer is doing, in one sentence.
+    var sentence: String {
+        switch state {
+        case .released:
+            return "The accelerometer is released (nothing can rotate)."
+        case .looking:
+            return "The accelerometer is wanted; none is open yet."
+        case .lost:
+            return "No accelerometer is read: \(why ?? "none was found")."
+        case .reading:
+            let how: String
+            switch mode {
+            case .hysteresis: how = "through its buffer, with hysteresis"
+            case .motionEvents: how = "when its motion events say it moved"
+            case .buffer: how = "through its buffer"
+            case .polled, nil: how = "from its raw values, on a schedule"
+            }
+            var line = "The accelerometer \(device ?? "") is read \(how)"
+            if let why { line += " (\(why))" }
+            if let age = lastReportAge { line += "; it last reported \((age * 10).rounded() / 10) s ago" }
+            return line + "."
+        }
     }
 }

@@ -1,0 +1,49 @@
+/// What the accelerometer is doing, as `status` tells it: read (how, and why that way), released,
+/// looked for, or lost (and why: none found, refused, a helper that hung).
+public struct SensorStatus: Sendable, Hashable {
+    public enum State: String, Sendable, Hashable {
+        /// A device is open and read.
+        case reading
+        /// Not wanted now (nothing can rotate).
+        case released
+        /// Wanted, and no device open yet.
+        case looking
+        /// Wanted, and the device vanished or none can be used (`why`).
+        case lost
+    }
+
+    public var state: State
+    /// The device's id while reading.
+    public var device: String?
+    public var mode: ReadingMode?
+    public var limit: ReadingLimit?
+    /// Why it is read that way (reading), or why it cannot be (lost).
+    public var why: String?
+    /// Seconds since the sensor last reported, where the one telling has a clock (the control
+    /// socket's answer); nil otherwise, and never part of a change watchers hear of.
+    public var lastReportAge: Double?
+
+    public init(state: State, device: String? = nil, mode: ReadingMode? = nil, limit: ReadingLimit? = nil,
+                why: String? = nil, lastReportAge: Double? = nil) {
+        self.state = state
+        self.device = device
+        self.mode = mode
+        self.limit = limit
+        self.why = why
+        self.lastReportAge = lastReportAge
+    }
+
+    public static let released = SensorStatus(state: .released)
+
+    /// As `status` sends it.
+    public var json: JSON {
+        .object([
+            ("state", .string(state.rawValue)),
+            ("device", device.map(JSON.string) ?? .null),
+            ("mode", mode.map { .string($0.rawValue) } ?? .null),
+            ("limit", limit.map { .string($0.rawValue) } ?? .null),
+            ("why", why.map(JSON.string) ?? .null),
+            ("last_report_ms", lastReportAge.map { .int(Int(($0 * 1000).rounded())) } ?? .null),
+        ])
+    }
+}
