@@ -7,8 +7,9 @@
 # nothing of the toolchain is needed where it is installed). Installs the plugin, the preload
 # that starts it in unmodified compositors (wlr-orient run) and the plugin's C header, a pkg-config file, the CLI (which the plugin runs to read its config, and finds in
 # PREFIX/bin), the daemon's program and the plugin's sensor helper (in LIBEXECDIR), man pages
-# (scdoc), shell completions (bash, zsh, fish), the example config and the systemd user unit that
-# runs `wlr-orient daemon`.
+# (scdoc), shell completions (bash, zsh, fish), the example config, the systemd user unit that
+# runs `wlr-orient daemon`, and the udev rule that gives the seat's user the accelerometer (then:
+# udevadm control --reload && udevadm trigger --subsystem-match=iio).
 # The Debian packages it needs: scripts/install-deps.sh install.
 
 PREFIX ?= /usr/local
@@ -21,6 +22,8 @@ DATADIR ?= $(PREFIX)/share
 MANDIR ?= $(DATADIR)/man
 DOCDIR ?= $(DATADIR)/doc/wlr-orient
 SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
+# udev reads /usr/lib/udev/rules.d and /usr/local/lib/udev/rules.d (and /etc/udev/rules.d).
+UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
 # The release, as the CLI says it (--version): written once, in the Swift source.
 VERSION := $(shell sed -n 's/^let wlrOrientVersion = "\(.*\)"$$/\1/p' Sources/wlr-orient/WlrOrient.swift)
 ifeq ($(VERSION),)
@@ -48,7 +51,8 @@ INSTALLED = \
 	$(DATADIR)/zsh/site-functions/_wlr-orient \
 	$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish \
 	$(DOCDIR)/config.example.toml \
-	$(SYSTEMDUSERDIR)/wlr-orient.service
+	$(SYSTEMDUSERDIR)/wlr-orient.service \
+	$(UDEVRULESDIR)/70-wlr-orient.rules
 
 .PHONY: all build install install-header uninstall
 
@@ -92,6 +96,7 @@ install: all install-header
 	install -Dm644 $(DOC)/config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
 	@mkdir -p $(DESTDIR)$(SYSTEMDUSERDIR)
 	sed -e 's|@BINDIR@|$(BINDIR)|' contrib/systemd/wlr-orient.service.in > $(DESTDIR)$(SYSTEMDUSERDIR)/wlr-orient.service
+	install -Dm644 contrib/udev/70-wlr-orient.rules $(DESTDIR)$(UDEVRULESDIR)/70-wlr-orient.rules
 
 # The header and the pkg-config file alone (what a compositor builds against), for the build in $(BUILD).
 install-header:

@@ -36,6 +36,9 @@ public struct DeviceConfig: Sendable, Hashable {
     public var mountMatrix: MountMatrix?
     /// Names the accelerometer to use (IIO device name or `iio:deviceN`); nil: discover.
     public var sensor: String?
+    /// Read the device through its buffer or motion events where this user may; false: always
+    /// from its raw values, leaving both to another program.
+    public var buffered = true
     public init() {}
 
     /// Whether an output is a built-in panel that follows the device (only those rotate).

@@ -146,6 +146,14 @@ extension ConfigKey {
                   syntax: #""_iio:deviceN_""#,
                   .config(get: { $0.device.sensor.map(ConfigValue.text) },
                           set: { if case .text(let s) = $1 { $0.device.sensor = s } })),
+        ConfigKey(.device, "buffered", .flag, "read the accelerometer through its buffer or motion events where this user may",
+                  details: """
+                      Then a still device wakes nobody. false reads its raw values on a schedule always, and \
+                      leaves its buffer and motion events to another program that opens them after wlr-orient \
+                      (wlr-orient never takes them from one that holds them).
+                      """,
+                  .config(get: { .flag($0.device.buffered) },
+                          set: { if case .flag(let b) = $1 { $0.device.buffered = b } })),
 
         detection("rate-hz", \.rateHz, 1...1000, "sampling rate asked of the sensor while it moves (Hz)"),
         detection("held-hz", \.heldHz, 1...100, "a polled sensor's rate once the device is held still (Hz; at most rate-hz)",

@@ -72,7 +72,7 @@ public final class OrientationSensor {
         self.readingPeriod = 1 / self.activeHz
         self.clock = clock
         self.origin = clock()
-        self.preferBuffer = preferBuffer
+        self.preferBuffer = preferBuffer && device.buffered
     }
 
     /// The monotonic time (the `clock`'s seconds) of a sample time `t` from this sensor's events.

@@ -61,6 +61,7 @@ public final class SensorHelper: SensorControl {
         var args = command + ["--active-hz", String(SamplingPlan(detection).activeHz)]
         if let sensor = device.sensor { args += ["--sensor", sensor] }
         if let matrix = device.mountMatrix { args += ["--mount-matrix", matrix.description] }
+        if !device.buffered { args += ["--buffered", "false"] }
         return args
     }
 

@@ -3,7 +3,7 @@ import OrientSensor
 import OrientSystem
 
 // The plugin's sensor, in a process of its own (see `SensorFeed`): the plugin starts it as
-//   wlr-orient-sensor-feed --active-hz HZ [--sensor NAME] [--mount-matrix MATRIX]
+//   wlr-orient-sensor-feed --active-hz HZ [--sensor NAME] [--mount-matrix MATRIX] [--buffered false]
 // with a socket as its standard input and output, and it runs until that socket closes.
 // Without Foundation or the CLI's parser, so that what stays resident all session is small.
 func usage(_ why: String) -> Never {
@@ -25,6 +25,9 @@ while let argument = arguments.popFirst() {
     case "--mount-matrix":
         guard let matrix = MountMatrix(parsing: value) else { usage("--mount-matrix takes three rows of three numbers, not '\(value)'") }
         device.mountMatrix = matrix
+    case "--buffered":
+        guard value == "true" || value == "false" else { usage("--buffered takes true or false, not '\(value)'") }
+        device.buffered = value == "true"
     default:
         usage("unknown argument '\(argument)'")
     }

@@ -66,6 +66,11 @@ WRITABLE = re.compile(r"(^|/)(buffer/\w+|scan_elements/\w+_en|trigger/current_tr
                       r"|in_accel_hysteresis|sampling_frequency|in_accel_\w*calibbias|uevent)$")
 
 
+# What wlr-orient's udev rule (contrib/udev/70-wlr-orient.rules) gives group video, writable.
+GRANTED = re.compile(r"^[^/]+/(buffer/(enable|length|watermark)|scan_elements/in_accel_\w+_en|in_accel_hysteresis"
+                     r"|events/in_accel_\w+_en)$")
+
+
 class FakeIIO:
     """A umockdev testbed holding IIO accelerometers, with the kernel's one-opener rules for
     their nodes (fakes/iio-kernel.c) and, after as_the_kernel_makes_it(), its owners and modes."""
@@ -154,9 +159,10 @@ class FakeIIO:
                 path = os.path.join(directory, f)
                 if os.path.islink(path):
                     continue
-                writable = WRITABLE.search(os.path.relpath(path, sys_root))
-                os.chown(path, 0, VIDEO_GID if writable and seat_user is not None else 0)
-                os.chmod(path, (0o664 if seat_user is not None else 0o644) if writable else 0o444)
+                relative = os.path.relpath(path, sys_root)
+                granted = seat_user is not None and GRANTED.search(relative.split("devices/", 1)[-1])
+                os.chown(path, 0, VIDEO_GID if granted else 0)
+                os.chmod(path, 0o664 if granted else 0o644 if WRITABLE.search(relative) else 0o444)
         # umockdev's own plumbing (the sockets its preload reaches the testbed's ioctl handlers
         # through) is no part of the kernel: open to all.
         for directory, _, files in os.walk(os.path.join(root, "ioctl")):

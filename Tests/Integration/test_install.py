@@ -27,6 +27,7 @@ PIECES = [
     "share/fish/vendor_completions.d/wlr-orient.fish",
     "share/doc/wlr-orient/config.example.toml",
     "lib/systemd/user/wlr-orient.service",
+    "lib/udev/rules.d/70-wlr-orient.rules",
 ]
 
 PROGRAM = r"""

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from fakeiio import AS_NOBODY, AS_SEAT_USER, BIN, G_COUNTS, NOBODY, FakeIIO, Program
+from fakeiio import AS_NOBODY, AS_SEAT_USER, BIN, G_COUNTS, NOBODY, ROOT, VIDEO_GID, FakeIIO, Program
 
 G = G_COUNTS
 HUB = "/sys/devices/iio:device0"
@@ -218,3 +218,49 @@ def test_a_32_bit_channels_reading_is_no_saturation(fake):
     finally:
         p.stop()
     assert not [e for e in p.events if e.get("event") == "log" and "saturated" in e["message"]]
+
+
+RULE = os.path.join(ROOT, "contrib", "udev", "70-wlr-orient.rules")
+
+
+def test_the_udev_rule_grants_what_the_seat_user_emulation_stands_for(fake):
+    """The rule's own command, run on a fake hub given the kernel's modes, gives group video
+    exactly the attributes as_the_kernel_makes_it(seat_user=...) gives; its node goes to the
+    seat's user through uaccess (a tag, which logind turns into an ACL)."""
+    fake.add_buffered_accel(hysteresis=True)
+    fake.as_the_kernel_makes_it()
+    lines = [l for l in open(RULE).read().splitlines() if l and not l.startswith("#")]
+    assert any('TAG+="uaccess"' in l and 'SUBSYSTEM=="iio"' in l and 'TEST=="in_accel_x_raw"' in l for l in lines), lines
+    run = [l for l in lines if "RUN+=" in l]
+    assert len(run) == 1, lines
+    command = run[0].split('RUN+="/bin/sh -c ', 1)[1].rsplit('"', 1)[0].strip("'").replace("$$", "$")
+    device = "%s/sys/devices/iio:device0" % fake.tb.get_root_dir()
+    subprocess.run(["sh", "-c", command.replace("cd /sys%p", "cd '%s'" % device)], check=True)
+    granted = sorted(os.path.relpath(os.path.join(d, f), device) for d, _, files in os.walk(device) for f in files
+                     if os.stat(os.path.join(d, f)).st_gid == VIDEO_GID and os.stat(os.path.join(d, f)).st_mode & 0o020)
+    emulated = FakeIIO()
+    emulated.add_buffered_accel(hysteresis=True)
+    emulated.as_the_kernel_makes_it(seat_user=NOBODY)
+    other = "%s/sys/devices/iio:device0" % emulated.tb.get_root_dir()
+    expected = sorted(os.path.relpath(os.path.join(d, f), other) for d, _, files in os.walk(other) for f in files
+                      if os.stat(os.path.join(d, f)).st_gid == VIDEO_GID)
+    assert granted == expected, (granted, expected)
+    assert "buffer/enable" in granted and "in_accel_hysteresis" in granted
+
+
+def test_the_config_can_keep_wlr_orient_off_every_buffer(fake):
+    """For a program that opens the device after wlr-orient: `[device] buffered = false`."""
+    fake.add_buffered_accel(hysteresis=True)
+    fake.as_the_kernel_makes_it(seat_user=NOBODY)
+    config = os.path.join(fake.tb.get_root_dir(), "config.toml")
+    with open(config, "w") as f:
+        f.write("[device]\nbuffered = false\n")
+    os.chmod(config, 0o644)
+    p = sensor(fake, "--config", config, who=AS_SEAT_USER)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["mode"] == "polled" and "buffered = false" in opened["mode_reason"], opened
+        p.wait_event("orientation", orientation="normal")
+    finally:
+        p.stop()
+    assert attribute(fake, "buffer/enable") == "0" and attribute(fake, "in_accel_hysteresis") == "0"

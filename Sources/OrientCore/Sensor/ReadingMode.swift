@@ -111,7 +111,7 @@ public enum ReadingModeChoice {
     /// read from its raw values, and nothing of its set-up is written: another reader depends on
     /// it (iio-sensor-proxy keeps reading, a session keeps its stream).
     public static func choose(_ can: ReadingCapabilities, preferBuffer: Bool) -> ReadingChoice {
-        guard preferBuffer else { return ReadingChoice(mode: .polled, why: "buffers not wanted here: read on the sampling schedule") }
+        guard preferBuffer else { return ReadingChoice(mode: .polled, why: "buffers not wanted here ([device] buffered = false): read on the sampling schedule") }
         let access = can.access
         let node = access.node == .free
         let stream = can.buffer && node && access.bufferAttributes
