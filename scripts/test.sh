@@ -7,9 +7,11 @@
 #  3. the plugin built against wlroots 0.18, 0.19 and 0.20 in Debian roots, and run inside their
 #     own sway, labwc, cage, phoc and wayfire (scripts/test-roots.sh; the roots are made once and
 #     cached outside the clone).
-# Ends with one line "tests: N passed, M failed".
+# Each part runs under scripts/no-leftovers.py, which fails it if it leaves a process running.
+# Ends with each part's wall time and one line "tests: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."
+started=$(date +%s)
 scripts/install-deps.sh test
 bash scripts/generate-protocols.sh   # Wayland protocol glue from its XML (not committed)
 
@@ -22,22 +24,39 @@ swift build --build-tests 2>&1 | tail -n 3
 bash scripts/build-plugin.sh release build/release
 bash scripts/build-plugin.sh debug
 
+part() {  # part NAME COMMAND...: the command, failed if it leaves a process running
+    local name=$1
+    shift
+    /usr/bin/python3 scripts/no-leftovers.py "$name" "$@"
+}
+times=""
+timed() {  # timed NAME: the wall time since the last call, for the summary
+    local now
+    now=$(date +%s)
+    times+="$1 $((now - started)) s; "
+    started=$now
+}
+timed build
+
 set +e
-swift test 2>&1 | tee "$log" | grep -E '^(✘|✔ Suite)|error:|Test run with'
+part swift swift test 2>&1 | tee "$log" | grep -E '^(✘|✔ Suite)|error:|Test run with|left a process|left behind'
 swift_status=${PIPESTATUS[0]}
+timed swift
 # Debian's python3, not a pyenv shim: the GObject bindings for umockdev live there.
 WLR_ORIENT_BIN="$(swift build --show-bin-path)/wlr-orient" \
-    /usr/bin/python3 -m pytest -q -p no:cacheprovider Tests/Integration 2>&1 | tee "$pylog" | tail -n 25
+    part pytest /usr/bin/python3 -m pytest -q -p no:cacheprovider Tests/Integration 2>&1 | tee "$pylog" | tail -n 25
 py_status=${PIPESTATUS[0]}
+timed integration
 rootlog=$(mktemp)
-bash scripts/test-roots.sh 2>&1 | tee "$rootlog" | grep -E '^(roots|test-roots|a C program|FAILED|ERROR )' 
+part roots bash scripts/test-roots.sh 2>&1 | tee "$rootlog" | grep -E '^(roots|test-roots|a C program|FAILED|ERROR )|left a process|left behind'
 roots_status=${PIPESTATUS[0]}
+timed roots
 set -e
 
 swift_total=$(sed -nE 's/.*Test run with ([0-9]+) tests.*/\1/p' "$log" | tail -n 1)
 swift_failed=$(grep -cE '^✘ Test [^ ]+\(.*\) (with .*)?failed' "$log" || true)
-# Counted from pytest's own summary (its last line), not from output a failing test printed.
-py_summary=$(tail -n 1 "$pylog")
+# Counted from pytest's own summary (its last line of its own), not from output a failing test printed.
+py_summary=$(grep -E '^(=+ )?[0-9]+ (passed|failed|errors?)' "$pylog" | tail -n 1)
 py_passed=$( (grep -oE '[0-9]+ passed' <<<"$py_summary" || true) | grep -oE '[0-9]+' || true)
 py_failed=$( (grep -oE '[0-9]+ (failed|errors?)' <<<"$py_summary" || true) | awk '{s+=$1} END {print s+0}')
 swift_total=${swift_total:-0}
@@ -57,5 +76,7 @@ if [ "$roots_status" -ne 0 ] && [ "$roots_failed" -eq 0 ]; then roots_failed=1; 
 rm -f "$rootlog"
 passed=$((swift_total - swift_failed + py_passed + roots_passed))
 failed=$((swift_failed + py_failed + roots_failed))
+if grep -q "left behind" "$pylog"; then py_failed=$((py_failed + 1)); failed=$((failed + 1)); fi
+echo "time: ${times%; }"
 echo "tests: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
