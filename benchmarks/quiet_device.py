@@ -4,7 +4,11 @@ the reference host and by the daemon beside it: a HID sensor hub with hysteresis
 still), and a SoC part with motion events (bmc150's any-motion; read only while it moves).
 
     /usr/bin/python3 benchmarks/quiet_device.py [--steps N] [--idle-seconds S] [--seed S]
-                                                [--device hysteresis|motion-events]...
+                                                [--device hysteresis|motion-events]... [--as root]
+
+The compositor and the daemon run as the seat's user to whom wlr-orient's udev rule gave the
+device, against files with the kernel's owners and modes (fakeiio.as_the_kernel_makes_it); with
+--as root, as root (what the figures before the rule measured).
 
 For each rotator: the device is turned N times, each after being held still for 1.5-3 s (the
 case the idle schedule of a polled device pays for); a step's latency runs from the moment
@@ -31,29 +35,36 @@ sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
 sys.path.insert(0, HERE)
 from stats import percentile, step_latencies  # noqa: E402
 from compositor import Compositor  # noqa: E402
-from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
+from fakeiio import AS_SEAT_USER, BIN, G_COUNTS as G, NOBODY, FakeIIO  # noqa: E402
 from daemon_vs_polling import POSES, TRANSFORM, frames, stop  # noqa: E402
 from sensor_vs_iio_sensor_proxy import usage  # noqa: E402
 
 
-def device(kind):
+# Who runs the rotators: the seat's user (--as seat) or root (--as root).
+USER = {"seat": AS_SEAT_USER, "root": ()}
+
+
+def device(kind, user):
     fake = FakeIIO()
     if kind == "hysteresis":
         node = fake.add_buffered_accel(hysteresis=True)
-        return fake, fake.quiet_stream(node, scan=POSES["normal"])
-    return fake, fake.add_moving_accel()
+        made = fake, fake.quiet_stream(node, scan=POSES["normal"])
+    else:
+        made = fake, fake.add_moving_accel()
+    fake.as_the_kernel_makes_it(seat_user=NOBODY if user else None)
+    return made
 
 
-def run(kind, rotator, steps, idle_seconds, rng):
-    fake, stream = device(kind)
+def run(kind, rotator, steps, idle_seconds, rng, user):
+    fake, stream = device(kind, user)
     daemon = None
     if rotator == "plugin":
-        host = Compositor(fake, touch=False)
+        host = Compositor(fake, touch=False, user=user)
         pid = host.p.pid
     else:
-        host = Compositor(fake, plugin="", touch=False, outputs='["HEADLESS-1"]')
+        host = Compositor(fake, plugin="", touch=False, outputs='["HEADLESS-1"]', user=user)
         env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"])
-        daemon = subprocess.Popen([BIN, "daemon", "--config", host.config_path], env=env,
+        daemon = subprocess.Popen(list(user) + [BIN, "daemon", "--config", host.config_path], env=env,
                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, pass_fds=fake.pass_fds)
         pid = daemon.pid
     try:
@@ -114,16 +125,18 @@ def main():
     ap.add_argument("--idle-seconds", type=float, default=60)
     ap.add_argument("--seed", type=int, default=1)
     ap.add_argument("--device", action="append", choices=["hysteresis", "motion-events"])
+    ap.add_argument("--as", dest="user", choices=list(USER), default="seat")
     a = ap.parse_args()
     rng = random.Random(a.seed)
     print("quiet_device_steps=%d" % a.steps)
     print("quiet_device_idle_seconds=%.0f" % a.idle_seconds)
+    print("quiet_device_as=%s" % a.user)
     baseline = host_wakeups(a.idle_seconds)
     print("quiet_device_host_alone_idle_wakeups_per_s=%.2f" % baseline)
     for kind in a.device or ["hysteresis", "motion-events"]:
         for rotator in ("plugin", "daemon"):
             report("quiet_device_%s_%s" % (kind.replace("-", "_"), rotator), rotator == "plugin", baseline,
-                   *run(kind, rotator, a.steps, a.idle_seconds, rng))
+                   *run(kind, rotator, a.steps, a.idle_seconds, rng, USER[a.user]))
 
 
 def report(name, on_host_thread, baseline, lat, missed, wakeups, helper_wakeups, sent):

@@ -15,7 +15,8 @@ packages_for() {
         # Pillow and the DejaVu fonts draw the demo's pictures (and tools/transition-strip.py's);
         # foot is the demo's app.
         demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil fonts-dejavu-core foot" ;;
-        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil fonts-dejavu-core scdoc grim wlr-randr foot" ;;
+        # iio-sensor-proxy and a D-Bus daemon: the sensor tests run beside the real one.
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil fonts-dejavu-core scdoc grim wlr-randr foot iio-sensor-proxy dbus" ;;
         # Installing (make install): the man pages are written in scdoc, like sway's.
         install) echo "$build scdoc" ;;
         # The peer the sensor benchmark measures against, on a private D-Bus.

@@ -55,6 +55,8 @@ final class Accelerometer {
     private let rail: Double
     /// What opening it wrote, to be written back when it is released.
     private var restore: AttributeRestore
+    /// iio-sensor-proxy ran when it was opened.
+    private let proxyAtOpen = OtherReaders.iioSensorProxyRuns()
 
     private init(context: IIOContext, device: IIODevice, channels: [IIOChannel], info: AccelerometerInfo,
                  rawFiles: SysfsAttributeFiles?, motionEvents: MotionEvents?, rail: Double, restore: AttributeRestore) {
@@ -80,7 +82,9 @@ final class Accelerometer {
         stopBuffer()
         motionSource = nil
         restore.writeBack()
-        if streamed, OtherReaders.iioSensorProxyRuns() { leaveBufferOn() }
+        guard streamed else { return }
+        if !proxyAtOpen, OtherReaders.iioSensorProxyRuns() { leaveBufferOn() }
+        BufferMark.remove(info.candidate.id)
     }
 
     /// iio-sensor-proxy, started while this held the buffer, set itself up on it as it was (its
@@ -93,9 +97,9 @@ final class Accelerometer {
 
     /// Lists accelerometers, chooses one (AccelerometerChoice), opens it. Returns nil with the
     /// reason when there is none to use; throws only when libiio itself cannot start.
-    /// - Parameter busy: the device was found busy when its buffer was opened (another
-    ///   process took it meanwhile): it is read without it this time.
-    static func open(config: DeviceConfig, requestedHz: Double, preferBuffer: Bool, busy: Bool = false)
+    /// - Parameter refused: what opening its buffer found (another process took it meanwhile:
+    ///   busy; the kernel said no: denied): it is read without it this time.
+    static func open(config: DeviceConfig, requestedHz: Double, preferBuffer: Bool, refused: DeviceAccess.Node? = nil)
         throws -> (Accelerometer?, reason: String, warnings: [String])
     {
         let context = try IIOContext()
@@ -134,8 +138,11 @@ final class Accelerometer {
         warnings += matrix.warnings.map { "\(device.id): \($0)" }
 
         var access = Self.deviceAccess(device: device.id, directory: directory, axes: axes)
-        if busy { access.node = .busy }
-        let can = ReadingCapabilities(buffer: device.hasTrigger && axes.allSatisfy(\.isScanElement),
+        if let refused { access.node = refused }
+        // It can stream with scan elements and a trigger (set now, or a trigger directory: another
+        // reader may be between two triggers).
+        let triggered = device.hasTrigger || pathExists("\(directory)/trigger/current_trigger")
+        let can = ReadingCapabilities(buffer: triggered && axes.allSatisfy(\.isScanElement),
                                       hysteresis: axes[0].hasAttribute("hysteresis"),
                                       events: directoryEntries("\(directory)/events"), access: access)
         var reading = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
@@ -204,20 +211,23 @@ final class Accelerometer {
     /// another process holds it), write the attributes its quieter modes need.
     private static func deviceAccess(device id: String, directory: String, axes: [IIOChannel]) -> DeviceAccess {
         let node: DeviceAccess.Node
-        switch probeOpen("/dev/\(id)") {
-        // Free, but its buffer on: another program set it up and reads it now and then
-        // (iio-sensor-proxy opens the node only to read it, every 700 ms). Opening it here would
-        // switch that program's buffer off.
-        case nil where readSmallFile("\(directory)/buffer/enable").map({ RawReading.parse($0) == .success(1) }) == true:
-            node = .busy
-        case nil: node = .free
-        case let error? where error.busy: node = .busy
-        case let error? where error.errno == EACCES || error.errno == EPERM: node = .denied
-        case _?: node = .missing
+        // Its buffer on, and not by a reader of ours that ended without switching it off: another
+        // program set it up and reads it now and then (iio-sensor-proxy opens the node only to
+        // read it, every 700 ms; the node is not even opened to look, which could refuse it one).
+        // Opening it here would switch that program's buffer off.
+        if bufferOn(id), !BufferMark.isOurs(id) { node = .busy } else if !pathExists("/dev/\(id)") {
+            node = .missing   // a part without a buffer or events may have none
+        } else {
+            switch probeOpen("/dev/\(id)") {
+            case nil: node = .free
+            case let error? where error.busy: node = .busy
+            case let error? where error.denied: node = .denied
+            case _?: node = .missing
+            }
         }
         let scanElements = axes.map { "\(directory)/scan_elements/in_\($0.id)_en" }
         let bufferFiles = ["\(directory)/buffer/enable", "\(directory)/buffer/length"] + scanElements
-        let events = directoryEntries("\(directory)/events").filter { $0.hasSuffix("_en") }
+        let events = MotionEvents.choose(directoryEntries("\(directory)/events"))?.enableFiles ?? []
         return DeviceAccess(node: node, bufferAttributes: bufferFiles.allSatisfy(mayWrite),
                             hysteresis: axes[0].attributeFilename("hysteresis").map { mayWrite("\(directory)/\($0)") } ?? false,
                             events: !events.isEmpty && events.allSatisfy { mayWrite("\(directory)/events/\($0)") })
@@ -267,11 +277,14 @@ final class Accelerometer {
     enum ReadFailure: Error {
         case gone(String)
         case bad(String)
+        /// It refuses its raw values while another program streams it (most drivers but the
+        /// HID hubs': EBUSY).
+        case busy(String)
 
-        /// A failed call: the device is gone, or this reading is bad (and the next may be fine).
+        /// A failed call: the device is gone, busy, or this reading is bad (and the next may be fine).
         init(_ error: any Error) {
             if let e = error as? SensorError {
-                self = e.isDeviceGone ? .gone(e.description) : .bad(e.description)
+                self = e.isDeviceGone ? .gone(e.description) : e.busy ? .busy(e.description) : .bad(e.description)
             } else {
                 self = .bad("\(error)")
             }
@@ -319,11 +332,22 @@ final class Accelerometer {
     /// Starts streaming `batch` samples per wakeup; returns the fd to poll.
     func startBuffer(batch: Int) throws -> Int32 {
         if let buffer { return buffer.fd }
+        // Switched on since it was looked at: another program set it up (libiio's set-up would
+        // switch it off before finding the node busy).
+        if Self.bufferOn(info.candidate.id), !BufferMark.isOurs(info.candidate.id) {
+            throw SensorError(operation: "buffer of \(info.candidate.id)", errno: EBUSY)
+        }
         for c in channels { c.enable() }
         device.setKernelBuffers(4)
         let b = try IIOBuffer(device: device, samples: max(1, batch))
         buffer = b
+        BufferMark.set(info.candidate.id)
         return b.fd
+    }
+
+    /// Whether the device's buffer is switched on now.
+    static func bufferOn(_ id: String) -> Bool {
+        readSmallFile("/sys/bus/iio/devices/\(id)/buffer/enable").map { RawReading.parse($0) == .success(1) } == true
     }
 
     func stopBuffer() {

@@ -412,3 +412,26 @@ enum OtherReaders {
         }
     }
 }
+
+/// The mark a reader of ours leaves in the user's runtime directory while it holds a device's
+/// buffer: a buffer found on with the mark there, and its node free, was left on by one that was
+/// killed before it could switch it off (a session's own, not another program's).
+enum BufferMark {
+    private static func path(_ id: String) -> String? {
+        guard let runtime = environmentValue("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return nil }
+        return "\(runtime)/wlr-orient-buffer-\(id)"
+    }
+
+    static func set(_ id: String) {
+        if let path = path(id) { _ = writeFileAtomically(path, Array("\(id)\n".utf8)) }
+    }
+
+    static func remove(_ id: String) {
+        if let path = path(id) { removeFile(path) }
+    }
+
+    static func isOurs(_ id: String) -> Bool {
+        guard let path = path(id) else { return false }
+        return readSmallFile(path) != nil
+    }
+}

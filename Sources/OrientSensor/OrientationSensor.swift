@@ -83,6 +83,8 @@ public final class OrientationSensor {
         guard !isRunning else { return }
         isRunning = true
         backoff.reset()
+        // A start is answered: with a device opened, or (again) with none found.
+        lossReported = false
         nextDue = clock()
     }
 
@@ -197,10 +199,10 @@ public final class OrientationSensor {
         ((now - origin) * 1000).rounded() / 1000
     }
 
-    private func openDevice(now: Double, busy: Bool = false, into events: inout [SensorEvent]) {
+    private func openDevice(now: Double, refused: DeviceAccess.Node? = nil, into events: inout [SensorEvent]) {
         do {
             let (opened, reason, warnings) = try Accelerometer.open(config: device, requestedHz: activeHz,
-                                                                     preferBuffer: preferBuffer, busy: busy)
+                                                                     preferBuffer: preferBuffer, refused: refused)
             events += warnings.map(SensorEvent.log)
             guard let opened else {
                 lose(reason, now: now, into: &events)
@@ -213,10 +215,11 @@ public final class OrientationSensor {
                     let batch = opened.info.mode == .hysteresis ? 1
                         : max(1, Int((opened.info.samplingFrequency ?? activeHz) / activeHz))
                     bufferFD = try opened.startBuffer(batch: batch)
-                } catch let error as SensorError where error.busy && !busy {
-                    // Another process opened it since it was looked at: read it without its buffer.
+                } catch let error as SensorError where (error.busy || error.denied) && refused == nil {
+                    // Another process opened it since it was looked at, or the kernel refused what
+                    // its modes seemed to allow: read it without its buffer.
                     opened.release()
-                    return openDevice(now: now, busy: true, into: &events)
+                    return openDevice(now: now, refused: error.busy ? .busy : .denied, into: &events)
                 } catch {
                     events.append(.log("\(opened.info.candidate.id): cannot start buffered capture (\(error))"))
                     lose("\(error)", now: now, into: &events)
@@ -279,6 +282,10 @@ public final class OrientationSensor {
             let id = accelerometer?.info.candidate.id ?? "accelerometer"
             close()
             lose("\(id) vanished (\(why))", now: now, into: &events)
+        case .busy(let why):
+            let id = accelerometer?.info.candidate.id ?? "accelerometer"
+            close()
+            lose("\(id) refuses its raw values while another program streams it (\(why)); looking again", now: now, into: &events)
         }
     }
 
@@ -307,7 +314,7 @@ public final class OrientationSensor {
         lastCounts = nil
         lastDue = nil
         lastTaken = nil
-        accelerometer?.stopBuffer()
+        accelerometer?.release()
         accelerometer = nil
         bufferFD = nil
     }

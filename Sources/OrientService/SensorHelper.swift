@@ -12,8 +12,9 @@ import OrientSystem
 public final class SensorHelper: SensorControl {
     /// A report line longer than this is no report: the helper is stopped.
     static let longestLine = 64 * 1024
-    /// How long a helper told to end (its socket closed) has to release the device and exit.
-    static let endingGrace = 2.0
+    /// How long a helper told to end (its socket closed) has to release the device and exit: as
+    /// long as a HID sensor hub may take to answer (its own grace is the same, `Termination`).
+    static let endingGrace = SensorLiveness.margin
     /// Reads of the socket per wakeup, 16 KiB each (see `readable`).
     static let readsPerWakeup = 4
 
@@ -311,6 +312,8 @@ public final class SensorHelper: SensorControl {
             ended("wrote a line longer than \(Self.longestLine) bytes")
             return false
         }
+        // A device opened (after none) promises a reading: the timer watches for it.
+        if timerDue == nil, liveness.deadline != nil { schedule() }
         return true
     }
 

@@ -84,3 +84,13 @@ public func probeOpen(_ path: String) -> SystemError? {
     Glibc.close(fd)
     return nil
 }
+
+/// Removes a file; one that is not there is no error.
+public func removeFile(_ path: String) {
+    _ = unlink(path)
+}
+
+/// Whether something is at `path` (a link is followed).
+public func pathExists(_ path: String) -> Bool {
+    access(path, F_OK) == 0
+}

@@ -33,6 +33,9 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     /// Another process holds what opens once (an IIO device's node, its event fd).
     public var busy: Bool { errno == EBUSY }
 
+    /// Not this user's to open or write.
+    public var denied: Bool { errno == EACCES || errno == EPERM }
+
     /// Nobody accepts connections at a socket (ECONNREFUSED).
     public var refused: Bool { errno == ECONNREFUSED }
 

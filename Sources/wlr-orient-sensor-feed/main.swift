@@ -34,6 +34,6 @@ while let argument = arguments.popFirst() {
 }
 guard let activeHz else { usage("--active-hz is required") }
 // SIGTERM, or the compositor gone (even killed), ends it as the end of its input does: the
-// device released, within two seconds.
-Termination.install(grace: 2, withParent: true)
+// device released, within the time a HID hub may take to answer.
+Termination.install(grace: SensorLiveness.marginSeconds, withParent: true)
 exitProcess(SensorFeed.run(OrientationSensor(device: device, activeHz: activeHz)))

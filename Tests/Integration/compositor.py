@@ -4,6 +4,7 @@ Everything is real: the host (contrib/host) dlopens build/libwlr-orient.so throu
 header, libiio reads a umockdev accelerometer, and real clients connect: wlr-randr, grim and
 orient-client (ours, which logs its configures and touches). Waits are on output lines.
 """
+import json
 import os
 import re
 import struct
@@ -11,7 +12,7 @@ import subprocess
 import tempfile
 import time
 
-from fakeiio import BUILD, ROOT, Lines
+from fakeiio import BIN, BUILD, NOBODY, ROOT, Lines
 
 HOST = os.path.join(BUILD, "wlr-orient-host")
 PLUGIN = os.path.join(BUILD, "libwlr-orient.so")
@@ -42,12 +43,15 @@ def build_client(directory, name="orient-client"):
 class Compositor:
     def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=(), wrapper=(),
                  plugin=None, extra_env=None, top="", outputs='["HEADLESS-*"]', config_file=None, make_state=None,
-                 user_config=False):
+                 user_config=False, user=()):
         """`top`: top-level config keys (before the [device] table the test panel needs); `config`:
         what follows that table; `outputs`: the panels' globs; `config_file`: a whole config file,
         used as it is instead of those three; `state`: the text of state.toml, or `make_state`, a
         function that makes whatever the test wants at its path. `user_config`: the config is the
-        user's own ($XDG_CONFIG_HOME/wlr-orient/config.toml), not one named to the plugin."""
+        user's own ($XDG_CONFIG_HOME/wlr-orient/config.toml), not one named to the plugin.
+        `user`: the command that makes the host run as a logged-in user (fakeiio.AS_NOBODY,
+        AS_SEAT_USER), its directories theirs; `cli` runs wlr-orient as them too (the control
+        socket answers its own user only)."""
         self.dir = tempfile.mkdtemp(prefix="wlr-orient-e2e-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
@@ -75,7 +79,13 @@ class Compositor:
         self.state_file = os.path.join(state_home, "wlr-orient", "state.toml")
         # plugin="": the host loads none (a preloaded one may start inside it).
         plugin_args = [] if plugin == "" else ["--plugin", plugin or PLUGIN]
-        args = list(wrapper) + [HOST] + plugin_args + ["--size", size] \
+        self.user = tuple(user)
+        if self.user:
+            os.chmod(self.dir, 0o755)
+            for directory, dirs, files in os.walk(self.dir):
+                for name in [directory] + [os.path.join(directory, n) for n in dirs + files]:
+                    os.chown(name, NOBODY, NOBODY)
+        args = list(self.user) + list(wrapper) + [HOST] + plugin_args + ["--size", size] \
             + (["--touch"] if touch else []) + list(extra_args)
         # A client may name itself in any bytes, and the host prints app_ids as they are.
         self.p = subprocess.Popen(args, env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
@@ -85,6 +95,18 @@ class Compositor:
         self.log = Lines(self.p.stderr)
         socket = self.out.wait(r"^WAYLAND_DISPLAY=(\S+)", timeout=60).group(1)
         self.client_env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, WAYLAND_DISPLAY=socket)
+
+    def cli(self, *args, timeout=30):
+        """`wlr-orient ARGS` as the host's user, beside it; the finished process."""
+        env = dict(self.env, WAYLAND_DISPLAY=self.client_env["WAYLAND_DISPLAY"], LD_PRELOAD="")
+        return subprocess.run(list(self.user) + [BIN] + list(args), env=env, capture_output=True, text=True,
+                              timeout=timeout)
+
+    def status(self):
+        """`wlr-orient status --json`, read."""
+        r = self.cli("status", "--json")
+        assert r.returncode == 0, r.stderr
+        return json.loads(r.stdout)
 
     def command(self, line, answer, timeout=10.0):
         self.p.stdin.write(line + "\n")

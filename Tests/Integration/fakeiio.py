@@ -200,6 +200,7 @@ class FakeIIO:
         syspath = "/sys/devices/" + ident
         fifo = os.path.join(self.tb.get_root_dir(), "events-" + ident.replace(":", "-"))
         os.mkfifo(fifo)
+        os.chmod(fifo, 0o666)   # the test's plumbing, for a program under test run as any user
         r = w = os.open(fifo, os.O_RDWR | os.O_NONBLOCK)   # read and write: opening never blocks
         self.pass_fds.append(r)
         self._event_fifos.append((r, fifo))

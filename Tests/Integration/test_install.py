@@ -106,7 +106,8 @@ def test_the_man_page_and_help_name_the_same_commands_and_options(staged):
     assert len(subcommands) >= 10, subcommands
     page = subprocess.run(["man", "-l", "-P", "cat", path(staged, "share/man/man1/wlr-orient.1")],
                           env=dict(os.environ, MANWIDTH="100"), capture_output=True, text=True, check=True).stdout
-    listed = page.split("SUBCOMMANDS")[1].split("FILES")[0]
+    # The subcommands' section, up to the next section's heading.
+    listed = re.split(r"\n[A-Z][A-Z ]+\n", page.split("SUBCOMMANDS", 1)[1], 1)[0]
     in_man = set(re.findall(r"^\s{7}([a-z][a-z-]+)(?![\w-])", listed, re.M))
     assert set(subcommands) == in_man, (subcommands, in_man)
     for command in subcommands:

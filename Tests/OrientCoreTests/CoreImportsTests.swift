@@ -48,7 +48,7 @@ import Testing
         "OrientSystem/ChildProcess.swift", "OrientSystem/Clock.swift", "OrientSystem/ForkedTrial.swift", "OrientSystem/DirectoryWatch.swift", "OrientSystem/FDSet.swift",
         "OrientSystem/Files.swift", "OrientSystem/PathWatch.swift", "OrientSystem/SystemError.swift",
         "OrientSystem/UnixSocketAddress.swift", "OrientSystem/FileDescriptor.swift", "OrientSystem/UnixSocket.swift",
-        "OrientSystem/Threads.swift", "OrientSystem/Environment.swift", "OrientSystem/Termination.swift",
+        "OrientSystem/Threads.swift", "OrientSystem/Environment.swift",
         // libm for the core's geometry (sqrt, atan2...).
         "OrientCore/Detector.swift", "OrientCore/Sensor/ReadingMode.swift", "OrientCore/Transition/TransitionRun.swift",
         // The edges: libiio and sysfs, Wayland clients and evdev.

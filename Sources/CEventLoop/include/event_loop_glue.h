@@ -33,6 +33,12 @@ const char *glue_library_path(void);
  * child that exits 127). */
 pid_t glue_spawn(const char *file, char *const argv[], int input, int output, int death_signal);
 
+/* An orderly end on SIGTERM and SIGINT, bounded: the returned descriptor (a pipe's read end,
+ * -1 on failure) becomes readable, and an alarm of `grace` seconds ends the process by its
+ * default action should the orderly end take longer. With `with_parent`, SIGTERM also comes when
+ * the thread that started the process ends (PR_SET_PDEATHSIG). */
+int glue_termination_install(unsigned grace, int with_parent);
+
 /* pipe2(fds, O_CLOEXEC) (_GNU_SOURCE): a pipe no other program started from another thread
  * can inherit, even for an instant. */
 int glue_pipe_cloexec(int fds[2]);

@@ -8,6 +8,8 @@
 public struct SensorLiveness: Sendable, Hashable {
     /// Beyond a reading's own period: a HID sensor hub answers a read within 5 s.
     public static let margin = 6.0
+    /// The same in whole seconds, for an alarm.
+    public static let marginSeconds: UInt32 = 6
 
     public private(set) var running = false
     /// A device was opened, or none found, since the start (a log line is no answer).
@@ -49,6 +51,7 @@ public struct SensorLiveness: Sendable, Hashable {
         case .opened:
             answered = true
             open = true
+            period = .none   // a device opened anew: its first reading as soon as it can
         case .lost:
             answered = true
             open = false

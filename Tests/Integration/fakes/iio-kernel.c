@@ -104,7 +104,8 @@ static void untrack(int fd) {
 	}
 }
 
-/* An open of a node: the lock first, then the open itself (umockdev's, next in line). */
+/* An open of a node: the open itself first (umockdev's, next in line: a user who may not open
+ * it gets EACCES, as from the kernel), then the lock (EBUSY when another process holds it). */
 #define OPEN_WRAPPER(name, params, call)                                                        \
 	int name params {                                                                       \
 		pthread_once(&once, init);                                                      \
@@ -113,25 +114,24 @@ static void untrack(int fd) {
 			next = dlsym(RTLD_NEXT, #name);                                         \
 		}                                                                               \
 		mode_t mode = 0;                                                                \
-		if (flags & (O_CREAT | O_TMPFILE)) {                                            \
+		if ((flags & O_CREAT) || (flags & O_TMPFILE) == O_TMPFILE) {                    \
 			va_list args;                                                           \
 			va_start(args, flags);                                                  \
 			mode = va_arg(args, mode_t);                                            \
 			va_end(args);                                                           \
 		}                                                                               \
 		int n = node_number(path);                                                      \
-		int lock = n >= 0 ? take(n, "node") : -2;                                       \
+		int fd = call;                                                                  \
+		if (fd < 0 || n < 0) {                                                          \
+			return fd;                                                              \
+		}                                                                               \
+		int lock = take(n, "node");                                                     \
 		if (lock == -1) {                                                               \
+			real_close(fd);                                                         \
+			errno = EBUSY;                                                          \
 			return -1;                                                              \
 		}                                                                               \
-		int fd = call;                                                                  \
-		if (fd < 0) {                                                                   \
-			int saved = errno;                                                      \
-			if (lock >= 0) {                                                        \
-				real_close(lock);                                               \
-			}                                                                       \
-			errno = saved;                                                          \
-		} else if (lock >= 0) {                                                         \
+		if (lock >= 0) {                                                                \
 			track(fd, lock, n);                                                     \
 		}                                                                               \
 		return fd;                                                                      \
