@@ -47,10 +47,15 @@ DEFAULT_SCALE = "0.009807"
 
 
 def kernel_preload():
-    """fakes/iio-kernel.c as a preload library, built if it is missing or older than its source."""
-    source = os.path.join(FAKES, "iio-kernel.c")
+    """fakes/iio-kernel.c as a preload library."""
+    return fake_library("iio-kernel")
+
+
+def fake_library(name):
+    """fakes/NAME.c as a preload library, built if it is missing or older than its source."""
+    source = os.path.join(FAKES, name + ".c")
     directory = os.path.join(BUILD, "test-fakes")
-    library = os.path.join(directory, "iio-kernel.so")
+    library = os.path.join(directory, name + ".so")
     if not os.path.exists(library) or os.path.getmtime(library) < os.path.getmtime(source):
         os.makedirs(directory, exist_ok=True)
         built = library + ".%d" % os.getpid()
