@@ -8,20 +8,79 @@
 #include "internal.h"
 #include "pixels.h"
 
-struct pixels_picture *glue_picture_scaled_down(struct wlr_buffer *buffer, int factor) {
+/* Red and blue swapped in place: XBGR8888 (what GLES2 may prefer to read) as XRGB8888. */
+static void swap_red_and_blue(uint32_t *pixels, size_t count) {
+	for (size_t i = 0; i < count; i++) {
+		uint32_t p = pixels[i];
+		pixels[i] = (p & 0xff00ff00u) | ((p & 0xffu) << 16) | ((p >> 16) & 0xffu);
+	}
+}
+
+#if ORIENT_WLR_AT_LEAST(0, 18)
+/* The frame through the renderer: a texture of the buffer (an import, no copy on the GPU), its
+ * pixels read back in the renderer's preferred 32-bit order, or in ours. */
+static struct pixels_picture *read_back(struct wlr_renderer *renderer, struct wlr_buffer *buffer, int factor) {
+	struct wlr_texture *texture = renderer != NULL ? wlr_texture_from_buffer(renderer, buffer) : NULL;
+	if (texture == NULL) {
+		return NULL;
+	}
+	int width = buffer->width, height = buffer->height;
+	size_t stride = (size_t)width * 4;
+	uint32_t *pixels = malloc(stride * (size_t)height);
+	struct pixels_picture *picture = NULL;
+	uint32_t preferred = wlr_texture_preferred_read_format(texture);
+	bool swapped = preferred == DRM_FORMAT_XBGR8888 || preferred == DRM_FORMAT_ABGR8888;
+	uint32_t formats[2] = { swapped ? preferred : DRM_FORMAT_XRGB8888, DRM_FORMAT_XRGB8888 };
+	for (int i = 0; pixels != NULL && picture == NULL && i < (swapped ? 2 : 1); i++) {
+		struct wlr_texture_read_pixels_options options = {
+			.data = pixels, .format = formats[i], .stride = (uint32_t)stride,
+			.src_box = { .x = 0, .y = 0, .width = width, .height = height },
+		};
+		if (!wlr_texture_read_pixels(texture, &options)) {
+			continue;
+		}
+		if (formats[i] != DRM_FORMAT_XRGB8888) {
+			swap_red_and_blue(pixels, (size_t)width * (size_t)height);
+		}
+		picture = pixels_picture_scaled_down(pixels, stride, width, height, factor);
+	}
+	free(pixels);
+	wlr_texture_destroy(texture);
+	return picture;
+}
+#endif
+
+struct pixels_picture *glue_picture_scaled_down(struct wlr_renderer *renderer, struct wlr_buffer *buffer, int factor,
+		enum glue_frame_read *how) {
+	*how = GLUE_FRAME_UNREAD;
+	if (buffer == NULL) {
+		return NULL;
+	}
 	void *data;
 	uint32_t format;
 	size_t stride;
-	if (buffer == NULL ||
-			!wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
-		return NULL;
+	if (wlr_buffer_begin_data_ptr_access(buffer, WLR_BUFFER_DATA_PTR_ACCESS_READ, &data, &format, &stride)) {
+		struct pixels_picture *picture = NULL;
+		if (format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_ARGB8888) {
+			picture = pixels_picture_scaled_down(data, stride, buffer->width, buffer->height, factor);
+		}
+		wlr_buffer_end_data_ptr_access(buffer);
+		if (picture != NULL) {
+			*how = GLUE_FRAME_READ_MAPPED;
+			return picture;
+		}
 	}
-	struct pixels_picture *picture = NULL;
-	if (format == DRM_FORMAT_XRGB8888 || format == DRM_FORMAT_ARGB8888) {
-		picture = pixels_picture_scaled_down(data, stride, buffer->width, buffer->height, factor);
+#if ORIENT_WLR_AT_LEAST(0, 18)
+	struct pixels_picture *picture = read_back(renderer, buffer, factor);
+	if (picture != NULL) {
+		*how = GLUE_FRAME_READ_BY_RENDERER;
 	}
-	wlr_buffer_end_data_ptr_access(buffer);
 	return picture;
+#else
+	(void)renderer;
+	(void)swap_red_and_blue;
+	return NULL;
+#endif
 }
 
 /* The canvas is a wlr_buffer over memory of our own, so that any renderer can make a texture of

@@ -18,6 +18,8 @@ final class PanelTransition {
     /// its way (`frameCommitted`), not before it: reading the old frame takes a millisecond or
     /// more on a large panel, and the first frame shows the old one held still anyway.
     private var turning: (picture: UnsafeMutablePointer<pixels_picture>, canvas: OpaquePointer)?
+    /// The renderer could not draw a placement, and the log said so.
+    private var fadedInstead = false
     /// The old frame, locked until its smaller copy is made (a rotation only).
     private var unread: OpaquePointer?
     private let renderer: OpaquePointer
@@ -62,9 +64,23 @@ final class PanelTransition {
         turningSetUpMs = monotonicMilliseconds() - started
     }
 
+    /// The ways the old frame was read that the log has told of (once each, per compositor).
+    nonisolated(unsafe) private static var toldReads: Set<UInt32> = []
+
     private static func turningCanvas(renderer: OpaquePointer, frame: OpaquePointer)
         -> (UnsafeMutablePointer<pixels_picture>, OpaquePointer)? {
-        guard let picture = glue_picture_scaled_down(frame, Int32(TransitionRun.turningSourceDivisor)) else { return nil }
+        var how = GLUE_FRAME_UNREAD
+        let picture = glue_picture_scaled_down(renderer, frame, Int32(TransitionRun.turningSourceDivisor), &how)
+        if toldReads.insert(how.rawValue).inserted {
+            switch how {
+            case GLUE_FRAME_READ_MAPPED: Log.info("a rotation's old frame is read from its memory")
+            case GLUE_FRAME_READ_BY_RENDERER:
+                Log.info("a rotation's old frame is read back through the renderer (its buffers cannot be mapped)")
+            default:
+                Log.info("a rotation's old frame cannot be read (no mapping, no read-back before wlroots 0.18): it is turned whole by the renderer where it can, else faded")
+            }
+        }
+        guard let picture else { return nil }
         let divisor = Int32(TransitionRun.turningCanvasDivisor)
         var width: Int32 = 0, height: Int32 = 0
         orient_wlr_buffer_size(frame, &width, &height)
@@ -123,8 +139,16 @@ final class PanelTransition {
             frames += 1
             if placement.isMoved, let turning,
                drawTurned(placement, through: turning, into: frame, width: width, height: height) { return }
-            draw(texture, into: frame, with: placement.matrix(width: Double(width), height: Double(height)),
-                 alpha: placement.alpha, through: placement.footprint(width: Int(width), height: Int(height)))
+            if draw(texture, into: frame, with: placement.matrix(width: Double(width), height: Double(height)),
+                    alpha: placement.alpha, through: placement.footprint(width: Int(width), height: Int(height))) { return }
+            // The renderer cannot draw it so (a turned picture, on a render pass): the nearest it can.
+            if !fadedInstead {
+                fadedInstead = true
+                Log.info("\(name): the renderer cannot turn the old frame of this \(plan.kind.rawValue); it fades out unturned instead")
+            }
+            let fade = placement.unturned
+            draw(texture, into: frame, with: fade.matrix(width: Double(width), height: Double(height)), alpha: fade.alpha,
+                 through: fade.footprint(width: Int(width), height: Int(height)))
         }
     }
 

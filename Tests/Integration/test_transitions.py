@@ -9,11 +9,20 @@ import statistics
 import subprocess
 from contextlib import contextmanager
 
+import pytest
+
 from compositor import Client, Compositor
-from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, ROOT, FakeIIO
+from fakeiio import BOTTOM_UP, BUILD, LEFT_UP, NORMAL, ROOT, FakeIIO, fake_library
 
 SIZE = "480x300"
 SPAN = r"(\w+) transition began (\S+) revealed (\S+) ended (\S+) frames (\d+)"
+
+
+def host_wlroots():
+    """The wlroots release the host and plugin were built against, as (major, minor)."""
+    with open(os.path.join(BUILD, "libwlr-orient-preload.wlroots")) as f:
+        release = f.read().split()[1]
+    return tuple(int(n) for n in release.split(".")[:2])
 
 
 def same(a, b):
@@ -36,8 +45,19 @@ def recorded(host, directory):
     return [(presented, transform, read_ppm(path)) for presented, transform, path in host.record_stop(directory)]
 
 
-def start(fake, config, client_binary, tile=False, late_ms=None, clients=1):
-    host = Compositor(fake, size=SIZE, config=config, extra_args=["--tile"] if tile else [])
+# The buffers a compositor renders into: pixman's, which the CPU maps, or a GPU renderer's (GLES2,
+# Vulkan: GBM), which it cannot; fakes/no-cpu-access.c makes the host's pixman buffers refuse the
+# plugin a mapping, as those do.
+BUFFERS = ["mapped", "gpu"]
+
+
+def start(fake, config, client_binary, tile=False, late_ms=None, clients=1, buffers="mapped"):
+    extra_env = {}
+    if buffers in ("gpu", "unreadable"):
+        extra_env["LD_PRELOAD"] = "%s %s" % (fake_library("no-cpu-access"), fake.env()["LD_PRELOAD"])
+    if buffers == "unreadable":
+        extra_env["WLR_ORIENT_FAKE_NO_READ_BACK"] = "1"
+    host = Compositor(fake, size=SIZE, config=config, extra_args=["--tile"] if tile else [], extra_env=extra_env)
     host.wait_frame(0)
     cards = []
     for i in range(clients):
@@ -77,11 +97,12 @@ def turn_and_record(host, fake, dev, pose, directory):
     return (m.group(1), float(m.group(2)), revealed, float(m.group(4))), frames
 
 
-def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(client_binary):
+@pytest.mark.parametrize("buffers", BUFFERS)
+def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(client_binary, buffers):
     # The client answers its configure 50 ms late, so that there is something to hold (a client
     # that redraws before the next refresh is revealed at once, as it should be).
     with session('[transition]\nkind = "crossfade"\nduration-ms = 400\ncurve = "linear"\n', client_binary,
-                 late_ms=50) as (fake, dev, host, cards):
+                 late_ms=50, buffers=buffers) as (fake, dev, host, cards):
         _, _, old = host.raw_panel()
         (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
         assert kind == "crossfade"
@@ -113,6 +134,36 @@ def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(c
             last_distance = distance
 
 
+def test_a_rotation_whose_frame_cannot_be_had_fades_it_never_an_empty_frame(client_binary):
+    """Neither mapped nor read back (GLES2 refuses a texture imported external-only): wlroots 0.15
+    turns the whole texture itself; from 0.18 a render pass cannot turn a picture, so the old
+    frame fades out unturned, said once, and every frame of the transition shows it blending."""
+    with session('[transition]\nkind = "rotate"\nduration-ms = 400\ncurve = "linear"\n', client_binary,
+                 late_ms=50, buffers="unreadable") as (fake, dev, host, cards):
+        w, h, old = host.raw_panel()
+        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        assert kind == "rotate"
+        new = frames[-1][2][2]
+        assert new == host.raw_panel()[2], "the last frame is the plain rendering of the new orientation"
+        faded = [l for l in host.log.available() if "fades out unturned" in l]
+        during = [rgb for t, _, (_, _, rgb) in frames if revealed + 0.001 <= t < ended - 0.001]
+        assert len(during) >= 8, len(during)
+        if host_wlroots() < (0, 18):
+            assert not faded
+            return
+        assert len(faded) == 1, faded
+        o, n = bytes(old), bytes(new)
+        differ = [i for i in range(0, len(o), 21) if abs(o[i] - n[i]) > 100]
+        last_distance = None
+        for rgb in during:
+            assert not same(rgb, new), "a frame of the new layout alone before the end: the old frame was not drawn"
+            between = sum(1 for i in differ if min(o[i], n[i]) <= rgb[i] <= max(o[i], n[i]))
+            assert between >= 0.95 * len(differ), "only %d of %d pixels between old and new" % (between, len(differ))
+            distance = sum(abs(rgb[i] - n[i]) for i in differ)
+            assert last_distance is None or distance <= last_distance
+            last_distance = distance
+
+
 def old_picture_direction(w, h, rgb):
     """The direction (degrees, y down) from the panel's centre to the centroid of the old card's
     green, whose red top quarter is missing from it: where the old picture's bottom points."""
@@ -130,8 +181,10 @@ def old_picture_direction(w, h, rgb):
     return math.degrees(math.atan2(sy / n - h / 2, sx / n - w / 2))
 
 
-def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new_orientation(client_binary):
-    with session('[transition]\nkind = "rotate"\nduration-ms = 500\ncurve = "linear"\n', client_binary) as (fake, dev, host, cards):
+@pytest.mark.parametrize("buffers", BUFFERS)
+def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new_orientation(client_binary, buffers):
+    with session('[transition]\nkind = "rotate"\nduration-ms = 500\ncurve = "linear"\n', client_binary,
+                 buffers=buffers) as (fake, dev, host, cards):
         w, h, old = host.raw_panel()
         (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
         assert kind == "rotate"
@@ -146,6 +199,14 @@ def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new
         new = frames[-1][2][2]
         assert new == host.raw_panel()[2], "the last frame is the plain rendering of the new orientation"
         assert old_picture_direction(w, h, new) is None, "nothing of the old card is left"
+        # The log says once how the old frame was read: mapped, or read back through the renderer
+        # (wlroots 0.18+); before 0.18 a frame the CPU cannot map is turned whole by the renderer.
+        said = [l for l in host.log.available() if "a rotation's old frame" in l]
+        expected = {"mapped": "read from its memory", "gpu": "read back through the renderer"}[buffers]
+        if buffers == "gpu" and host_wlroots() < (0, 18):
+            expected = "cannot be read"
+        assert len(said) == 1 and expected in said[0], said
+        assert not [l for l in host.log.available() if "fades out unturned" in l], "it turned, not faded"
 
 
 def test_a_client_answering_150_ms_late_is_never_shown_at_its_old_size(client_binary):

@@ -298,4 +298,14 @@ import Testing
     private func plans(_ commands: [ControllerCommand]) -> [TransitionPlan] {
         commands.compactMap { if case .show(_, _, let plan) = $0 { plan } else { nil } }
     }
+
+    /// Where a renderer cannot draw a placement (a turned picture on a render pass), it draws the
+    /// old picture unturned across the panel, as faint as the placement: a fade, never nothing.
+    @Test func theNearestAPlacementARendererCanDrawIsTheOldPictureUnturnedAsFaint() {
+        let moving = OldFramePlacement(angle: 0.6, sizeProgress: 0.4, quarterTurns: 1, alpha: 0.7, areaLimit: 0.5)
+        let fade = moving.unturned
+        #expect(fade.alpha == 0.7 && fade.angle == 0 && fade.quarterTurns == 0 && fade.sizeProgress == 0)
+        #expect(!fade.isMoved)
+        #expect(fade.matrix(width: 480, height: 300) == OldFramePlacement.held.matrix(width: 480, height: 300))
+    }
 }

@@ -233,9 +233,19 @@ void glue_orient_object_post_error(struct glue_orient_object *object, uint32_t c
 /* --- The old frame of a rotation, turned on the CPU: pixman turns a picture at 2.5 to 7 ns a
  * pixel drawn, so the plugin turns a small copy of it into a canvas half the panel's size itself
  * and has the renderer only scale that up (an untransformed scale, which every renderer does fast). */
+/* How the old frame's pixels were had. */
+enum glue_frame_read {
+	GLUE_FRAME_UNREAD = 0,
+	/* Its memory, mapped (pixman's buffers, shared memory). */
+	GLUE_FRAME_READ_MAPPED = 1,
+	/* Copied out by the renderer (GBM buffers, which the CPU cannot map: GLES2, Vulkan), 0.18+. */
+	GLUE_FRAME_READ_BY_RENDERER = 2,
+};
 /* A copy of `buffer` `factor` times smaller each way (each pixel the mean of a factor × factor
- * block; factor 1 to 16), in memory. NULL when the buffer's pixels cannot be read on the CPU. */
-struct pixels_picture *glue_picture_scaled_down(struct wlr_buffer *buffer, int factor);
+ * block; factor 1 to 16), in memory: mapped where the CPU can, else (0.18+) read back through
+ * `renderer`; `how` says which. NULL when neither can be had. */
+struct pixels_picture *glue_picture_scaled_down(struct wlr_renderer *renderer, struct wlr_buffer *buffer, int factor,
+	enum glue_frame_read *how);
 /* `width` × `height` pixels in memory and a texture of them from `renderer`. Create it outside
  * rendering (wlroots 0.15 to 0.17 assert that no texture is made between begin and end). */
 struct glue_canvas;

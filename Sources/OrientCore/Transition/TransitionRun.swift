@@ -130,6 +130,13 @@ public struct OldFramePlacement: Sendable, Hashable {
     /// As it was: unturned and opaque.
     public static let held = OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 0, alpha: 1)
 
+    /// What a renderer that cannot draw this placement draws instead, the nearest it can: the old
+    /// picture as it was, unturned, as faint as this one (a rotation becomes a fade, never an
+    /// empty frame). Every renderer draws an unturned picture across the panel.
+    public var unturned: OldFramePlacement {
+        OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 0, alpha: alpha)
+    }
+
     /// The row-major 3×3 matrix that maps the unit square onto the buffer (wlroots 0.15's
     /// `wlr_render_texture_with_matrix`, whose matrices are in the buffer's pixels on every
     /// renderer). The quad turns about the centre; across a quarter turn its sides go from the old
