@@ -116,10 +116,14 @@ public final class Daemon {
         Log.info("started on \(ControllerRunner.displayName); panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
         if let served = alreadyServed() { return served }
+        // What the compositor offers, before anything is announced: one that offers nothing to
+        // turn its outputs with ends the daemon here.
+        var failed: Exit?
+        guard let managers = connect(failing: &failed) else { return failed }
         runner.startControlServer(who: "the daemon")
         runner.start()
         followRotateWhen()
-        return attachConnection()
+        return attachConnection(managers)
     }
 
     /// The tablet-mode switches are read only while `rotate-when = "tablet-mode"` asks for them.
@@ -135,18 +139,27 @@ public final class Daemon {
         }
     }
 
-    /// Learns the compositor's globals and hooks the heads and toplevels to the controller.
-    private func attachConnection() -> Exit? {
+    /// Learns the compositor's globals: what it offers, or why the daemon cannot run beside it.
+    private func connect(failing exit: inout Exit?) -> (heads: OutputHeads, toplevels: ForeignToplevels?)? {
         // Two round trips: the globals, then what each bound global sends at once (heads, names).
         guard wl_display_roundtrip(display) >= 0, wl_display_roundtrip(display) >= 0 else {
             Log.error("the compositor closed the connection at once")
-            return .displayGone
+            exit = .displayGone
+            return nil
         }
         let managers = globals.takeManagers()
         guard let heads = managers.heads else {
-            Log.error("the compositor offers no wlr-output-management (zwlr_output_manager_v1): the daemon cannot rotate anything here, so it stops. Compositors built on wlroots 0.15 can load the plugin instead (`wlr-orient run`)")
-            return .noOutputManagement
+            Log.error("the compositor offers no wlr-output-management (zwlr_output_manager_v1), so nothing outside it can turn"
+                      + " its outputs: the daemon stops (weston, KWin and Mir turn the screen themselves, if at all)")
+            exit = .noOutputManagement
+            return nil
         }
+        return (heads, managers.toplevels)
+    }
+
+    /// Hooks the heads and toplevels the compositor offers to the controller.
+    private func attachConnection(_ managers: (heads: OutputHeads, toplevels: ForeignToplevels?)) -> Exit? {
+        let heads = managers.heads
         displaySource = LoopSource.readable(wl_display_get_fd(display), on: loop) { [unowned self] _ in readDisplay() }
         heads.done = { [unowned self] in headsDone() }
         heads.removed = { [unowned self] proxy in
@@ -236,7 +249,9 @@ public final class Daemon {
         display = again
         connected = true
         globals = Globals(display: again)
-        return attachConnection()
+        var failed: Exit?
+        guard let managers = connect(failing: &failed) else { return failed }
+        return attachConnection(managers)
     }
 
     /// Forgets everything the connection brought (the controller hears the panels and toplevels

@@ -81,6 +81,8 @@ def test_lock_status_unlock_and_toggle_from_the_command_line():
         # toggle: locks to what is shown now, then unlocks.
         r = cli(host, "toggle")
         assert "Locked to left-up" in r.stdout, r
+        # The orientation in the words a person reads (as the config takes them), not Swift's.
+        assert r.stdout.strip() == "Locked to left-up. HEADLESS-1 shows left-up.", r.stdout
         fake.set(dev, *BOTTOM_UP)
         host.log.wait(r"locked to left-up")
         assert status(host)["panels"][0]["shown"] == "left-up"

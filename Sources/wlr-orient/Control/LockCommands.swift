@@ -53,7 +53,7 @@ private func runLockCommand(_ command: ControlCommand, _ connection: ConnectionO
     case .success(let client):
         do {
             let (status, _) = try client.ask(.command(command))
-            let shown = status.panels.map { "\($0.name) shows \($0.shown)" }.joined(separator: ", ")
+            let shown = status.panels.map { "\($0.name) shows \($0.shown.rawValue)" }.joined(separator: ", ")
             print((status.lock.map { "Locked to \($0)." } ?? "Unlocked: the screen follows the device.")
                   + (shown.isEmpty ? "" : " \(shown)."))
         } catch {
