@@ -7,6 +7,8 @@ import os
 import shutil
 import subprocess
 
+import pytest
+
 from compositor import Compositor
 from fakeiio import BUILD, LEFT_UP, ROOT, FakeIIO, kernel_preload
 
@@ -18,6 +20,31 @@ def run_host(fake, extra_args=(), config="", extra_env=None):
     """The reference host started by `wlr-orient run`, loading no plugin of its own."""
     return Compositor(fake, plugin="", wrapper=[RUNNER, "run", "--"], extra_args=extra_args, config=config,
                       extra_env=extra_env)
+
+
+@pytest.mark.parametrize("wrapper", [["dbus-run-session", "--"], ["env", "X=1"], ["sh", "-c", 'exec "$0" "$@"']],
+                         ids=["dbus-run-session", "env", "sh"])
+def test_the_plugin_reaches_a_compositor_started_through_wrappers(tmp_path, wrapper):
+    """As many people start sway: `wlr-orient run -- dbus-run-session -- sway` and the like. The
+    wrappers pass the preload on; the compositor takes it out of its children's environment."""
+    fake = FakeIIO()
+    dev = fake.add_accel()
+    out = tmp_path / "child"
+    probe = "sh -c 'env > %s.env'" % out
+    host = Compositor(fake, plugin="", wrapper=[RUNNER, "run", "--"] + wrapper, extra_args=["-s", probe])
+    try:
+        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.wait_frame(0)
+        fake.set(dev, *LEFT_UP)
+        host.wait_frame(1)
+        for _ in range(100):
+            if os.path.exists(str(out) + ".env") and os.path.getsize(str(out) + ".env") > 0:
+                break
+            host.command("next-frame", r"^next-frame$")
+        environment = (tmp_path / "child.env").read_text()
+    finally:
+        assert host.stop() == 0
+    assert "wlr-orient-preload" not in environment and "WLR_ORIENT_PLUGIN" not in environment, environment
 
 
 def test_the_plugin_runs_inside_a_compositor_that_does_not_load_it(tmp_path):
@@ -67,10 +94,11 @@ def test_the_preload_changes_nothing_in_a_program_that_is_not_a_compositor():
                                env=dict(os.environ, LD_PRELOAD=PRELOAD, WLR_ORIENT_PLUGIN="/nowhere/plugin.so"))
     assert preloaded.returncode == plain.returncode == 0
     assert preloaded.stderr == "" and preloaded.stdout.startswith("hello\n")
-    # The same environment as without it, less its own two variables.
+    # The same environment as without it, and its own two variables passed on unchanged: it may
+    # be a wrapper on the way to the compositor (dbus-run-session, env, a login script).
     strip = lambda text: [l for l in text.splitlines() if not l.startswith(("LD_PRELOAD=", "WLR_ORIENT_PLUGIN="))]
     assert strip(preloaded.stdout) == strip(plain.stdout)
-    assert "LD_PRELOAD=" not in preloaded.stdout and "WLR_ORIENT_PLUGIN=" not in preloaded.stdout
+    assert "LD_PRELOAD=%s\n" % PRELOAD in preloaded.stdout and "WLR_ORIENT_PLUGIN=/nowhere/plugin.so\n" in preloaded.stdout
 
 
 def test_a_plugin_that_cannot_start_leaves_one_line_and_the_compositor_running(tmp_path):

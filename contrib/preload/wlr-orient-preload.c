@@ -8,8 +8,10 @@
  * frame path, just before it ends rendering an output. docs/compositors.md says why these calls.
  *
  * It reads $WLR_ORIENT_PLUGIN (the plugin's path), $WLR_ORIENT_CONFIG (a config file instead of
- * the XDG one) and $WLR_ORIENT_TRACE_FRAMES, and takes those and its own LD_PRELOAD entry out of
- * the environment as it loads, so the compositor's children never load it. In a process that
+ * the XDG one) and $WLR_ORIENT_TRACE_FRAMES as it loads, and takes those and its own LD_PRELOAD
+ * entry out of the environment in the first process that creates a Wayland display (or calls
+ * another wrapper): the compositor, however many wrappers started it (dbus-run-session, env, a
+ * login script), so that those pass it on and the compositor's children never load it. In a process that
  * never starts a wlroots backend it starts nothing (its wrappers only pass calls on). When it
  * cannot start the plugin it says so in one line on stderr and the compositor runs on without
  * rotation.
@@ -173,10 +175,14 @@ static void loaded_named(const char *prefix, char *out, size_t size) {
 /* Decided at the first wrapper's call: active if the wlroots this process calls is the one we
  * were built for (the library of that soname is loaded and defines the wlr_backend_start it
  * calls), else inert, with one line saying why. */
+static void leave_the_environment(void);
+
 static enum verdict verdict(void) {
 	if (preload.verdict != UNDECIDED) {
 		return preload.verdict;
 	}
+	/* This is the compositor (or what stands for it): nothing it starts carries us on. */
+	leave_the_environment();
 	void *ours = dlopen(WLROOTS_SONAME, RTLD_NOLOAD | RTLD_LAZY);
 	void *there = ours != NULL ? dlsym(ours, "wlr_backend_start") : NULL;
 	if (ours != NULL) {
@@ -218,13 +224,17 @@ static bool is_us(const char *entry, size_t length) {
 	return length >= n && memcmp(entry + length - n, name, n) == 0 && (length == n || entry[length - n - 1] == '/');
 }
 
-/* Out of the environment before anything runs: no child of the compositor loads us (other
- * preloaded libraries stay). */
+/* What `wlr-orient run` said, read as the library loads (a wrapper on the way passes it on). */
 __attribute__((constructor)) static void preload_init(void) {
 	const char *plugin = getenv("WLR_ORIENT_PLUGIN"), *config = getenv("WLR_ORIENT_CONFIG");
 	preload.plugin_path = plugin != NULL && plugin[0] != '\0' ? strdup(plugin) : NULL;
 	preload.host.config_path = config != NULL && config[0] != '\0' ? strdup(config) : NULL;
 	preload.trace_frames = getenv("WLR_ORIENT_TRACE_FRAMES") != NULL;
+}
+
+/* Out of the compositor's environment, before it starts anything: no child of it loads us
+ * (other preloaded libraries stay). */
+static void leave_the_environment(void) {
 	unsetenv("WLR_ORIENT_PLUGIN");
 	unsetenv("WLR_ORIENT_CONFIG");
 	unsetenv("WLR_ORIENT_TRACE_FRAMES");
