@@ -4,7 +4,8 @@
 #   Sources/CWlrGlue/include/xdg-shell-protocol.h   wlroots' xdg-shell header includes it
 #   Sources/CWlrGlue/include/wlr-orient-v1-protocol.h, generated/*.c   our protocol (protocol/)
 #   Sources/CWaylandClient/include/*-client-protocol.h, generated/*.c   the daemon's client side
-#       of output management, foreign toplevels, layer-shell and screencopy (protocol/wlr/)
+#       of output management, foreign toplevels, layer-shell and screencopy (protocol/wlr/), and
+#       of wp_viewporter (wayland-protocols)
 #   contrib/host/generated/wlr-layer-shell-unstable-v1-protocol.h   the reference host's layer-shell
 # The XML is checked against wayland-scanner's DTD (--strict). A file is replaced only when its
 # content changes, so that an unchanged protocol does not rebuild the plugin.
@@ -33,6 +34,10 @@ generate private-code "$xdg_shell" "$client/generated/xdg-shell-protocol.c"
 # The reference host (contrib/host) offers layer-shell: wlroots' header includes the server side.
 mkdir -p contrib/host/generated
 generate server-header protocol/wlr/wlr-layer-shell-unstable-v1.xml contrib/host/generated/wlr-layer-shell-unstable-v1-protocol.h
+# The shield's turning frames are drawn small and scaled up by the compositor (wp_viewporter).
+viewporter=/usr/share/wayland-protocols/stable/viewporter/viewporter.xml
+generate client-header "$viewporter" "$client/include/viewporter-client-protocol.h"
+generate private-code "$viewporter" "$client/generated/viewporter-protocol.c"
 for xml in protocol/wlr/*.xml; do
     name=$(basename "$xml" .xml)
     generate client-header "$xml" "$client/include/$name-client-protocol.h"

@@ -67,6 +67,8 @@ final class Globals: CallbackOwner {
         case "zwlr_screencopy_manager_v1" where shieldParts.screencopy == nil:
             shieldParts.screencopyVersion = min(version, Self.screencopyVersion)
             shieldParts.screencopy = OpaquePointer(wl_registry_bind(registry, name, glue_screencopy_manager_interface(), shieldParts.screencopyVersion))
+        case "wp_viewporter" where shieldParts.viewporter == nil:
+            shieldParts.viewporter = OpaquePointer(wl_registry_bind(registry, name, glue_viewporter_interface(), 1))
         case "wl_output":
             guard let output = OpaquePointer(wl_registry_bind(registry, name, glue_output_interface(), min(version, Self.outputVersion))) else { return }
             outputs[name] = output
@@ -123,6 +125,8 @@ struct ShieldParts {
     var layerShell: OpaquePointer?
     var screencopy: OpaquePointer?
     var screencopyVersion: UInt32 = 0
+    /// Optional: with it, a turning frame is drawn small and the compositor scales it up.
+    var viewporter: OpaquePointer?
 
     /// What is missing, by protocol name (empty: a shield can be laid).
     var missing: [String] {
@@ -131,6 +135,7 @@ struct ShieldParts {
     }
 
     mutating func destroy() {
+        if let viewporter { wp_viewporter_destroy(viewporter) }
         if let screencopy { zwlr_screencopy_manager_v1_destroy(screencopy) }
         // zwlr_layer_shell_v1.destroy is version 3's: before it, the proxy is only forgotten.
         if let layerShell { wl_proxy_destroy(layerShell) }

@@ -36,17 +36,24 @@ final class Shield: CallbackOwner {
     private var pool: OpaquePointer?
     /// The capture's target: the picture's memory, in the format the compositor copies in.
     private var copyTarget: OpaquePointer?
-    /// Buffer 0 shows the picture (opaque); 1 and 2 take turns with the transition's frames.
-    private var buffers: [OpaquePointer?] = [nil, nil, nil]
-    private var busy = [false, false, false]
-    private var nextDrawn = 1
+    /// Buffer 0 shows the picture (opaque); 1 and 2 take turns with the transition's frames at the
+    /// panel's size, 3 and 4 with its turning frames on the small canvas (where there is one).
+    private var buffers: [OpaquePointer?] = [nil, nil, nil, nil, nil]
+    private var busy = [false, false, false, false, false]
+    private var lastDrawn = 0
     /// The rows each frame buffer's last turned frame drew into.
-    private var drawnRows: [Range<Int>?] = [nil, nil, nil]
-    /// The picture scaled down, which the turning frames are drawn from.
+    private var drawnRows: [Range<Int>?] = [nil, nil, nil, nil, nil]
+    /// How many times smaller (each way) than the panel the turning frames are drawn
+    /// (`TransitionRun.turningDivisor`), on a canvas the compositor scales up (wp_viewporter); 1
+    /// where it cannot: then they are drawn at the panel's size, into buffers 1 and 2.
+    private var divisor = 1
+    private var canvasWidth = 0, canvasHeight = 0
+    /// The picture scaled down by `divisor`, which the turning frames are drawn from.
     private var small: UnsafeMutablePointer<pixels_picture>?
 
     // The overlay.
     private var surface: OpaquePointer?
+    private var viewport: OpaquePointer?
     private var layer: OpaquePointer?
     private var callback: OpaquePointer?
     private var timer: LoopSource?
@@ -130,8 +137,14 @@ final class Shield: CallbackOwner {
         self.width = Int(width)
         self.height = Int(height)
         self.stride = Int(stride)
+        if parts.viewporter != nil {
+            divisor = TransitionRun.turningDivisor(width: self.width, height: self.height)
+        }
+        canvasWidth = (self.width + divisor - 1) / divisor
+        canvasHeight = (self.height + divisor - 1) / divisor
         let one = self.stride * self.height
-        guard let shm = parts.shm, makeMemory(size: one * 3, shm: shm) else {
+        let canvasOne = divisor > 1 ? canvasWidth * 4 * canvasHeight : 0
+        guard let shm = parts.shm, makeMemory(size: one * 3 + canvasOne * 2, shm: shm) else {
             return report(.failed("no shared memory for the panel's picture"))
         }
         // The copy goes into the picture's memory in the format the compositor asked for; what
@@ -150,7 +163,20 @@ final class Shield: CallbackOwner {
             buffers[index] = buffer
             wl_buffer_add_listener(buffer, Self.bufferListener, callbackContext)
         }
+        for index in 3..<5 where divisor > 1 {
+            guard let buffer = wl_shm_pool_create_buffer(pool, Int32(offset(of: index)), Int32(canvasWidth), Int32(canvasHeight),
+                                                         Int32(canvasWidth * 4), Self.argb) else {
+                return report(.failed("no shared memory for the panel's picture"))
+            }
+            buffers[index] = buffer
+            wl_buffer_add_listener(buffer, Self.bufferListener, callbackContext)
+        }
         zwlr_screencopy_frame_v1_copy(capture, copyTarget)
+    }
+
+    /// Where buffer `index`'s pixels begin in the shared memory.
+    private func offset(of index: Int) -> Int {
+        index < 3 ? stride * height * index : stride * height * 3 + canvasWidth * 4 * canvasHeight * (index - 3)
     }
 
     private func makeMemory(size: Int, shm: OpaquePointer) -> Bool {
@@ -182,6 +208,7 @@ final class Shield: CallbackOwner {
             return report(.failed("the compositor cannot make the overlay"))
         }
         self.surface = surface
+        if let viewporter = parts.viewporter { viewport = wp_viewporter_get_viewport(viewporter, surface) }
         // An empty input region: touches and clicks go through to the apps beneath.
         if let region = wl_compositor_create_region(compositor) {
             wl_surface_set_input_region(surface, region)
@@ -229,7 +256,14 @@ final class Shield: CallbackOwner {
         }
         wl_surface_attach(surface, buffer, 0, 0)
         wl_surface_set_buffer_transform(surface, transform.rawValue)
-        wl_surface_set_buffer_scale(surface, scale)
+        if index >= 3, let viewport, let configured {
+            // The small canvas, stretched over the overlay by the compositor.
+            wl_surface_set_buffer_scale(surface, 1)
+            wp_viewport_set_destination(viewport, Int32(configured.width), Int32(configured.height))
+        } else {
+            if let viewport { wp_viewport_set_destination(viewport, -1, -1) }
+            wl_surface_set_buffer_scale(surface, scale)
+        }
         wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
         if let callback { wl_callback_destroy(callback) }
         callback = wl_surface_frame(surface)
@@ -251,25 +285,29 @@ final class Shield: CallbackOwner {
         guard let memory else { return }
         // The thread's CPU clock is a system call: read only for the debug line.
         let started = Log.showDebug ? Self.threadCPUMs : 0
-        // The frame buffer not held by the compositor; both held: try again shortly.
-        guard let index = [nextDrawn, 3 - nextDrawn].first(where: { !busy[$0] }) else { return wake(afterMs: 4) }
-        nextDrawn = 3 - index
-        let one = stride * height
-        let target = (memory + one * index).assumingMemoryBound(to: UInt32.self)
+        let onCanvas = placement.isMoved && divisor > 1
+        // Of the two buffers of its kind, the one not drawn last and not held by the compositor;
+        // both held: try again shortly.
+        let pair = onCanvas ? [3, 4] : [1, 2]
+        let order = pair[0] == lastDrawn ? [pair[1], pair[0]] : pair
+        guard let index = order.first(where: { !busy[$0] }) else { return wake(afterMs: 4) }
+        lastDrawn = index
+        let target = (memory + offset(of: index)).assumingMemoryBound(to: UInt32.self)
         let picture = memory.assumingMemoryBound(to: UInt32.self)
         let alpha = UInt32((min(max(placement.alpha, 0), 1) * 255).rounded())
-        let rowPixels = stride / 4
         if placement.isMoved {
+            // The canvas: the small one, or the buffer itself at the panel's size.
+            let (rowPixels, canvasRows) = onCanvas ? (canvasWidth, canvasHeight) : (stride / 4, height)
             // Transparent but for the picture: only the rows this buffer's last frame drew need
             // clearing (new shared memory is zero).
-            if let rows = drawnRows[index] { memset(target + rows.lowerBound * rowPixels, 0, rows.count * stride) }
+            if let rows = drawnRows[index] { memset(target + rows.lowerBound * rowPixels, 0, rows.count * rowPixels * 4) }
             drawnRows[index] = nil
-            if small == nil { small = pixels_picture_scaled_down(memory, stride, Int32(width), Int32(height), Int32(TransitionRun.turningSourceDivisor)) }
-            if let small, let canvas = placement.canvasDraw(width: width, height: height, canvasWidth: rowPixels, canvasHeight: height,
-                                                            scale: 1, pictureWidth: Int(small.pointee.width), pictureHeight: Int(small.pointee.height)) {
-                // The canvas is the buffer itself (scale 1), its used part at (left, top) and
-                // within the buffer (the core clips it).
-                if pixels_draw_turned(target, Int32(rowPixels), Int32(self.height), Int32(canvas.left), Int32(canvas.top), small,
+            if small == nil { small = pixels_picture_scaled_down(memory, stride, Int32(width), Int32(height), Int32(divisor)) }
+            if let small, let canvas = placement.canvasDraw(width: canvasWidth, height: canvasHeight, canvasWidth: rowPixels,
+                                                            canvasHeight: canvasRows, scale: 1,
+                                                            pictureWidth: Int(small.pointee.width), pictureHeight: Int(small.pointee.height)) {
+                // Scale 1: the canvas's used part at (left, top), within it (the core clips it).
+                if pixels_draw_turned(target, Int32(rowPixels), Int32(canvasRows), Int32(canvas.left), Int32(canvas.top), small,
                                       Int32(canvas.width), Int32(canvas.height),
                                       canvas.rows.map { pixels_span(start: Int32($0.start), end: Int32($0.end)) },
                                       canvas.pictureMap, alpha) {
@@ -277,11 +315,11 @@ final class Shield: CallbackOwner {
                 }
             }
         } else {
-            pixels_fade(target, picture, rowPixels * height, alpha)
+            pixels_fade(target, picture, stride / 4 * height, alpha)
         }
         present(buffer: index, under: steps.to)
         // For benchmarks/daemon_shield.py: when each frame went out and what drawing it cost.
-        Log.debug("shield frame at \(Int((monotonicMilliseconds() * 1000).rounded())) us, cpu \(Int(((Self.threadCPUMs - started) * 1000).rounded())) us, \(width)x\(height)")
+        Log.debug("shield frame at \(Int((monotonicMilliseconds() * 1000).rounded())) us, cpu \(Int(((Self.threadCPUMs - started) * 1000).rounded())) us, \(width)x\(height)\(onCanvas ? " on a 1/\(divisor) canvas" : "")")
     }
 
     /// This thread's CPU time, in milliseconds.
@@ -310,6 +348,8 @@ final class Shield: CallbackOwner {
         capture = nil
         if let callback { wl_callback_destroy(callback) }
         callback = nil
+        if let viewport { wp_viewport_destroy(viewport) }
+        viewport = nil
         if let layer { zwlr_layer_surface_v1_destroy(layer) }
         layer = nil
         if let surface { wl_surface_destroy(surface) }
@@ -317,7 +357,7 @@ final class Shield: CallbackOwner {
         if let copyTarget { wl_buffer_destroy(copyTarget) }
         copyTarget = nil
         for case let buffer? in buffers { wl_buffer_destroy(buffer) }
-        buffers = [nil, nil, nil]
+        buffers = [nil, nil, nil, nil, nil]
         if let pool { wl_shm_pool_destroy(pool) }
         pool = nil
         if let memory { munmap(memory, memorySize) }

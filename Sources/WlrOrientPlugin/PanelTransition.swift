@@ -17,7 +17,10 @@ final class PanelTransition {
     /// the renderer turns the full texture. Made once the first frame of the new transform is on
     /// its way (`frameCommitted`), not before it: reading the old frame takes a millisecond or
     /// more on a large panel, and the first frame shows the old one held still anyway.
-    private var turning: (picture: UnsafeMutablePointer<pixels_picture>, canvas: OpaquePointer)?
+    private var turning: Turning?
+    /// The smaller copy, the canvas it is turned into, and how many times smaller than the panel
+    /// both are (`TransitionRun.turningDivisor`).
+    typealias Turning = (picture: UnsafeMutablePointer<pixels_picture>, canvas: OpaquePointer, divisor: Int32)
     /// The renderer could not draw a placement, and the log said so.
     private var fadedInstead = false
     /// The old frame, locked until its smaller copy is made (a rotation only).
@@ -68,9 +71,12 @@ final class PanelTransition {
     nonisolated(unsafe) private static var toldReads: Set<UInt32> = []
 
     private static func turningCanvas(renderer: OpaquePointer, frame: OpaquePointer)
-        -> (UnsafeMutablePointer<pixels_picture>, OpaquePointer)? {
+        -> (UnsafeMutablePointer<pixels_picture>, OpaquePointer, divisor: Int32)? {
+        var width: Int32 = 0, height: Int32 = 0
+        orient_wlr_buffer_size(frame, &width, &height)
+        let divisor = Int32(TransitionRun.turningDivisor(width: Int(width), height: Int(height)))
         var how = GLUE_FRAME_UNREAD
-        let picture = glue_picture_scaled_down(renderer, frame, Int32(TransitionRun.turningSourceDivisor), &how)
+        let picture = glue_picture_scaled_down(renderer, frame, divisor, &how)
         if toldReads.insert(how.rawValue).inserted {
             switch how {
             case GLUE_FRAME_READ_MAPPED: Log.info("a rotation's old frame is read from its memory")
@@ -81,14 +87,11 @@ final class PanelTransition {
             }
         }
         guard let picture else { return nil }
-        let divisor = Int32(TransitionRun.turningCanvasDivisor)
-        var width: Int32 = 0, height: Int32 = 0
-        orient_wlr_buffer_size(frame, &width, &height)
         guard let canvas = glue_canvas_create(renderer, (width + divisor - 1) / divisor, (height + divisor - 1) / divisor) else {
             pixels_picture_destroy(picture)
             return nil
         }
-        return (picture, canvas)
+        return (picture, canvas, divisor)
     }
 
     deinit {
@@ -153,14 +156,14 @@ final class PanelTransition {
     }
 
     /// The moved picture turned on the CPU into the canvas, which the renderer scales up.
-    private func drawTurned(_ placement: OldFramePlacement, through turning: (picture: UnsafeMutablePointer<pixels_picture>, canvas: OpaquePointer),
+    private func drawTurned(_ placement: OldFramePlacement, through turning: Turning,
                             into frame: OpaquePointer, width: Int32, height: Int32) -> Bool {
         guard let texture = glue_canvas_texture(turning.canvas) else { return false }
         var canvasWidth: Int32 = 0, canvasHeight: Int32 = 0
         orient_wlr_texture_size(texture, &canvasWidth, &canvasHeight)
         guard let canvasDraw = placement.canvasDraw(width: Int(width), height: Int(height),
                                                     canvasWidth: Int(canvasWidth), canvasHeight: Int(canvasHeight),
-                                                    scale: TransitionRun.turningCanvasDivisor,
+                                                    scale: Int(turning.divisor),
                                                     pictureWidth: Int(turning.picture.pointee.width),
                                                     pictureHeight: Int(turning.picture.pointee.height)),
               glue_canvas_draw_turned(turning.canvas, turning.picture, Int32(canvasDraw.width), Int32(canvasDraw.height),

@@ -45,7 +45,7 @@ class Session:
     """The host (no plugin; the panel HEADLESS-1, optionally a second output) and the daemon."""
 
     def __init__(self, config="", pose=NORMAL, host_args=(), outputs='["HEADLESS-1"]', state=None, top="",
-                 tablet_switch=None, size="1280x800"):
+                 tablet_switch=None, size="1280x800", daemon_args=()):
         """`tablet_switch`: evemu event lines (seconds after the daemon opens it) for a fake
         tablet-mode switch, an evdev device that umockdev emulates (its capabilities: EV_SW,
         SW_TABLET_MODE)."""
@@ -56,11 +56,12 @@ class Session:
         self.host = Compositor(self.fake, plugin="", config=config, outputs=outputs, state=state, top=top,
                                extra_args=list(host_args), size=size)
         self.daemon = None
+        self.daemon_args = list(daemon_args)
         self.start_daemon()
 
     def start_daemon(self):
         env = dict(self.host.env, WAYLAND_DISPLAY=self.host.client_env["WAYLAND_DISPLAY"])
-        self.daemon = subprocess.Popen([BIN, "daemon", "--config", self.host.config_path], env=env,
+        self.daemon = subprocess.Popen([BIN, "daemon", "--config", self.host.config_path] + self.daemon_args, env=env,
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, text=True)
         self.log = Lines(self.daemon.stderr)

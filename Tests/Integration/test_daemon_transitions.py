@@ -7,18 +7,20 @@ panel is 480x300, so its portrait layout is 300x480."""
 import os
 import time
 
+import pytest
+
 from compositor import Client
 from fakeiio import LEFT_UP, NORMAL
 from test_daemon import Session
-from test_transitions import blend_fraction, old_picture_direction, read_ppm, same
+from test_transitions import blend_fraction, coverage_steps, old_picture_direction, read_ppm, same
 
 SHIELD = "wlr-orient-shield"
 
 
-def session(client_binary, transition, **options):
+def session(client_binary, transition, size="480x300", **options):
     """The host (panel 480x300), the daemon with this [transition] table, the card client in front
     and on screen."""
-    s = Session(config="[transition]\n" + transition, size="480x300", **options)
+    s = Session(config="[transition]\n" + transition, size=size, **options)
     s.log.wait(r"accelerometer: iio:device0")
     s.card = Client(client_binary, s.host.client_env, app_id="card0", card=True)
     s.host.out.wait(r"^focused card0$")
@@ -114,6 +116,26 @@ def test_a_rotation_from_outside_turns_the_old_picture_through_intermediate_angl
         assert all(b < a + 1 for a, b in zip(angles, angles[1:])), "the angle goes one way: %s" % angles
         assert sum(1 for a in angles if 10 < a < 80) >= 5, "intermediate angles: %s" % angles
         assert old_picture_direction(w, h, new) is None, "nothing of the old card is left"
+        assert no_overlay_left(s)
+    finally:
+        end(s)
+
+
+@pytest.mark.parametrize("size", ["480x300", "1024x640"])
+def test_the_whole_old_picture_turns_from_outside_and_what_it_covers_changes_little(client_binary, size):
+    """At the default duration and curve, as in the plugin. At 1024x640 the turning frames are drawn
+    on a canvas half the panel's size each way, which the host scales up (wp_viewporter)."""
+    s = session(client_binary, 'kind = "rotate"\n', size=size, daemon_args=["--debug"])
+    try:
+        _, _, old = s.host.raw_panel()
+        frames = turn_recorded(s, LEFT_UP, "left-up", os.path.join(s.host.dir, "rec"))
+        shares, largest = coverage_steps(old, [rgb for transform, (_, _, rgb) in frames if transform == 1])
+        assert len(shares) >= 8, shares
+        assert largest <= 0.10, "what the old picture covers jumps by %.2f of the panel: %s" % (largest, shares)
+        assert min(shares) >= 0.45, "it turns at full size: %s" % shares
+        drawn = [l for l in s.log.seen if "shield frame at" in l]
+        on_canvas = [l for l in drawn if "on a 1/2 canvas" in l]
+        assert on_canvas if size == "1024x640" else not on_canvas, drawn
         assert no_overlay_left(s)
     finally:
         end(s)

@@ -166,19 +166,39 @@ def test_a_rotation_whose_frame_cannot_be_had_fades_it_never_an_empty_frame(clie
 
 def old_picture_direction(w, h, rgb):
     """The direction (degrees, y down) from the panel's centre to the centroid of the old card's
-    green, whose red top quarter is missing from it: where the old picture's bottom points."""
+    green, whose red top quarter is missing from it: where the old picture's bottom points. Green
+    is the old layout's alone (the new one is blue and red), so any green at all is the old
+    picture's, however faint; the panel's edges cut it as it turns."""
     sx = sy = n = 0
     for y in range(0, h, 2):
         row = y * w * 3
         for x in range(0, w, 2):
-            i = row + x * 3
-            if rgb[i + 1] > 40 and rgb[i + 1] > rgb[i + 2]:
+            if rgb[row + x * 3 + 1] >= OLD_GREEN_LEAST:
                 sx += x
                 sy += y
                 n += 1
     if n < 300:
         return None
     return math.degrees(math.atan2(sy / n - h / 2, sx / n - w / 2))
+
+
+# The least green that counts as the old card's: under it, rounding in a blend can make it.
+OLD_GREEN_LEAST = 8
+
+
+def old_green_share(rgb):
+    """How much of the panel the old card's green covers, however faintly, and the most green
+    there is (255 x how opaque the old picture is)."""
+    green = rgb[1::3]
+    count = len(green) - sum(green.count(bytes([g])) for g in range(OLD_GREEN_LEAST))
+    return count / len(green), max(green)
+
+
+def coverage_steps(old, frames):
+    """What the old card's green covers of the panel, held (`old`) and then on each frame in which
+    the old picture is at least a tenth opaque, and the largest change between two of them."""
+    shares = [old_green_share(old)[0]] + [share for share, most in map(old_green_share, frames) if most >= 26]
+    return shares, max(abs(b - a) for a, b in zip(shares, shares[1:]))
 
 
 @pytest.mark.parametrize("buffers", BUFFERS)
@@ -207,6 +227,22 @@ def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new
             expected = "cannot be read"
         assert len(said) == 1 and expected in said[0], said
         assert not [l for l in host.log.available() if "fades out unturned" in l], "it turned, not faded"
+
+
+@pytest.mark.parametrize("buffers", BUFFERS)
+def test_the_whole_old_picture_turns_and_what_it_covers_changes_little_from_frame_to_frame(client_binary, buffers):
+    """At the default duration and curve: the old picture turns from full size, its corners cut by
+    the panel's edges, never stepping back (it used to drop to a quarter of the panel as it began to
+    move: three quarters of the panel in one frame)."""
+    with session('[transition]\nkind = "rotate"\n', client_binary, buffers=buffers) as (fake, dev, host, cards):
+        _, _, old = host.raw_panel()
+        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        assert kind == "rotate"
+        shares, largest = coverage_steps(old, [rgb for t, _, (_, _, rgb) in frames if t >= began - 0.001])
+        assert shares[0] > 0.7, "held, the old card's green is three quarters of the panel: %s" % shares[0]
+        assert len(shares) >= 8, shares
+        assert largest <= 0.10, "what the old picture covers jumps by %.2f of the panel: %s" % (largest, shares)
+        assert min(shares) >= 0.45, "it turns at full size: %s" % shares
 
 
 def test_a_client_answering_150_ms_late_is_never_shown_at_its_old_size(client_binary):

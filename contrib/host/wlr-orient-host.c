@@ -91,6 +91,7 @@
 #include <wlr/types/wlr_output_management_v1.h>
 #include <wlr/types/wlr_scene.h>
 #include <wlr/types/wlr_screencopy_v1.h>
+#include <wlr/types/wlr_viewporter.h>
 #include <wlr/types/wlr_seat.h>
 #include <wlr/types/wlr_switch.h>
 #include <wlr/types/wlr_touch.h>
@@ -1441,6 +1442,8 @@ int main(int argc, char *argv[]) {
 #endif
 	wlr_xdg_output_manager_v1_create(host.display, host.output_layout);
 	wlr_screencopy_manager_v1_create(host.display);
+	/* The daemon's shield draws its turning frames small and has them scaled up, as sway and labwc let it. */
+	wlr_viewporter_create(host.display);
 	host.output_manager = wlr_output_manager_v1_create(host.display);
 	host.output_manager_apply.notify = handle_output_manager_apply;
 	wl_signal_add(&host.output_manager->events.apply, &host.output_manager_apply);

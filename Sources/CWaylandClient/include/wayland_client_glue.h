@@ -1,7 +1,7 @@
 /*
  * What the daemon speaks to a compositor with: libwayland-client and the client side of the
- * output-management, foreign-toplevel, layer-shell and screencopy protocols, generated from
- * protocol/wlr/ at build time
+ * output-management, foreign-toplevel, layer-shell, screencopy and viewporter protocols, generated
+ * from their XML at build time
  * (scripts/generate-protocols.sh). Swift calls the generated inline requests and fills the
  * listener structs itself; nothing here decides anything.
  */
@@ -13,6 +13,7 @@
 #include "wlr-foreign-toplevel-management-unstable-v1-client-protocol.h"
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
+#include "viewporter-client-protocol.h"
 
 /* wl_registry_bind's `interface` argument for each global the daemon binds. */
 const struct wl_interface *glue_output_manager_interface(void);
@@ -22,6 +23,7 @@ const struct wl_interface *glue_compositor_interface(void);
 const struct wl_interface *glue_shm_interface(void);
 const struct wl_interface *glue_layer_shell_interface(void);
 const struct wl_interface *glue_screencopy_manager_interface(void);
+const struct wl_interface *glue_viewporter_interface(void);
 
 /* A shared-memory file of `size` bytes for wl_shm (memfd, sealed against shrinking); -1 on failure. */
 int glue_shm_file(size_t size);

@@ -69,30 +69,30 @@ public struct TransitionRun: Sendable {
         if plan.kind == .crossfade {
             return .old(OldFramePlacement(angle: 0, sizeProgress: 0, quarterTurns: 0, alpha: 1 - progress))
         }
-        // The picture steps back as it starts to turn: turning costs per pixel drawn (pixman: 2.5
-        // to 7 ns measured, the most while its source is not in cache), so a full-screen turn
-        // would cost 6 to 15 ms a frame on a software renderer.
+        // The whole picture turns, at full size, its corners cut by the panel's edges (as Android
+        // and KWin turn it): what it covers changes a little each frame, never in a step.
         return .old(OldFramePlacement(angle: Double(quarterTurns) * .pi / 2 * progress, sizeProgress: progress,
-                                      quarterTurns: quarterTurns, alpha: 1 - progress, areaLimit: Self.turningArea))
+                                      quarterTurns: quarterTurns, alpha: 1 - progress))
     }
 
-    /// The most of the panel's area the turning picture covers (half its width and height): it
-    /// bounds the pixels drawn on every frame of the turn. Measured at 1920x1200 (20 turns), with
-    /// pixman turning it: at 49% a frame's p99 was 7–8 ms, at 36% 5.3 ms, at 25% 4.4–4.6 ms; at
-    /// 25% turned on the CPU into a canvas (`turningCanvasDivisor`), 2.4–2.8 ms.
-    public static let turningArea = 0.25
+    /// How many times smaller (each way) than the panel the turning picture is while it moves: the
+    /// old frame is copied that much smaller once, and each frame turns the copy on the CPU into a
+    /// canvas of the same scale, which the renderer (or the compositor, for the daemon) scales up.
+    /// The smallest that keeps a frame's turned pixels within `turningPixelBudget`: 1 up to 512x512,
+    /// 3 at 1920x1200 (640x400), 4 at 2560x1600.
+    public static func turningDivisor(width: Int, height: Int) -> Int {
+        guard width > 0, height > 0 else { return 1 }
+        let divisor = (1...16).first { d in
+            let (w, h) = ((width + d - 1) / d, (height + d - 1) / d)
+            return w * h <= turningPixelBudget
+        }
+        return divisor ?? 16
+    }
 
-    /// How many times smaller (each way) the copy the turning picture is drawn from is: a
-    /// quarter (576 KB at 1920x1200), pixel for pixel the canvas at the picture's largest (half
-    /// the panel's width and height, at half resolution). Each frame reads it all back from
-    /// memory in a turned order: from a third (1 MB) a frame's p99 was 3.2–3.8 ms, from a
-    /// quarter 2.4–2.8.
-    public static let turningSourceDivisor = 4
-
-    /// How many times smaller (each way) than the panel the canvas the plugin turns that copy
-    /// into is: the renderer then only scales the canvas up (an untransformed draw, fast on
-    /// pixman), and a quarter of the pixels are turned.
-    public static let turningCanvasDivisor = 2
+    /// The most pixels a turning frame turns on the CPU. Measured on this kind of machine, turning
+    /// a picture at 45 degrees with nearest-neighbour fetches: 256k pixels (640x400) in 0.6–0.8 ms,
+    /// 576k (960x600) in 1.3–2.0 ms; a phone's core is about ten times slower.
+    public static let turningPixelBudget = 512 * 512
 
     /// How long before the first frame of a reveal the reveal counts from, at most.
     static let revealLeadMs = 1000.0 / 60
@@ -116,15 +116,12 @@ public struct OldFramePlacement: Sendable, Hashable {
     public var sizeProgress: Double
     public var quarterTurns: Int
     public var alpha: Double
-    /// The most of the panel's area it may cover (1: all of it); it steps back to stay within.
-    public var areaLimit: Double
 
-    public init(angle: Double, sizeProgress: Double, quarterTurns: Int, alpha: Double, areaLimit: Double = 1) {
+    public init(angle: Double, sizeProgress: Double, quarterTurns: Int, alpha: Double) {
         self.angle = angle
         self.sizeProgress = sizeProgress
         self.quarterTurns = quarterTurns
         self.alpha = alpha
-        self.areaLimit = areaLimit
     }
 
     /// As it was: unturned and opaque.
@@ -140,8 +137,8 @@ public struct OldFramePlacement: Sendable, Hashable {
     /// The row-major 3×3 matrix that maps the unit square onto the buffer (wlroots 0.15's
     /// `wlr_render_texture_with_matrix`, whose matrices are in the buffer's pixels on every
     /// renderer). The quad turns about the centre; across a quarter turn its sides go from the old
-    /// layout's (width × height) to the new one's, and while it turns it is scaled down just
-    /// enough to stay whole on the panel (no corner is cut) and within its area limit.
+    /// layout's (width × height) to the new one's. It is not scaled down to stay whole: what lies
+    /// beyond the panel is cut off, so that it covers nearly all of the panel on every frame.
     public func matrix(width: Double, height: Double) -> [Float] {
         let (w, h) = sides(width: width, height: height)
         let c = cos(angle), s = sin(angle)
@@ -157,16 +154,39 @@ public struct OldFramePlacement: Sendable, Hashable {
             w = width + (height - width) * sizeProgress
             h = height + (width - height) * sizeProgress
         }
-        let c = abs(cos(angle)), s = abs(sin(angle))
-        let whole = min(1, width / (w * c + h * s), height / (w * s + h * c))
-        let limit = min(max(areaLimit, 0), 1) * width * height
-        let fit = min(whole, w * h > 0 ? (limit / (w * h)).squareRoot() : 0)
-        return (w * fit, h * fit)
+        return (w, h)
     }
 
-    /// Turned or scaled: drawn from the smaller copy (the held and cross-fading frames are
+    /// Turned or reshaped: drawn from the smaller copy (the held and cross-fading frames are
     /// drawn from the full one, untransformed).
-    public var isMoved: Bool { angle != 0 || areaLimit < 1 }
+    public var isMoved: Bool { angle != 0 || (quarterTurns % 2 != 0 && sizeProgress != 0) }
+
+    /// How much of the panel (0…1) the picture covers: the quad cut by the panel's edges.
+    public func coverage(width: Double, height: Double) -> Double {
+        guard width > 0, height > 0 else { return 0 }
+        let m = matrix(width: width, height: height).map(Double.init)
+        var polygon = [(0.0, 0.0), (1, 0), (1, 1), (0, 1)].map { (x, y) in (m[0] * x + m[1] * y + m[2], m[3] * x + m[4] * y + m[5]) }
+        // Sutherland–Hodgman against each of the panel's four edges.
+        let edges: [((Double, Double)) -> Double] = [{ $0.0 }, { width - $0.0 }, { $0.1 }, { height - $0.1 }]
+        for inside in edges where !polygon.isEmpty {
+            var kept: [(Double, Double)] = []
+            for (i, b) in polygon.enumerated() {
+                let a = polygon[(i + polygon.count - 1) % polygon.count]
+                let (da, db) = (inside(a), inside(b))
+                if (da >= 0) != (db >= 0) {
+                    let t = da / (da - db)
+                    kept.append((a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t))
+                }
+                if db >= 0 { kept.append(b) }
+            }
+            polygon = kept
+        }
+        let twice = polygon.indices.reduce(0.0) { sum, i in
+            let (a, b) = (polygon[i], polygon[(i + 1) % polygon.count])
+            return sum + a.0 * b.1 - b.0 * a.1
+        }
+        return abs(twice) / 2 / (width * height)
+    }
 
     /// Where the quad lies on the buffer, as boxes (x, y, width, height): drawing through these
     /// scissors spares pixman the pixels the quad does not cover (its cost is per pixel drawn).
