@@ -1,9 +1,11 @@
 #!/usr/bin/python3
-"""The daemon's transitions from outside the compositor beside today's cut (issue #24, point 4),
-in one run on one compositor (Debian's phoc 0.24: layer-shell and screencopy, no plugin; headless
-with pixman, its panel 1920x1200) and one fake accelerometer. Prints named numbers.
+"""The daemon's transitions from outside the compositor beside the cut, on one compositor (Debian's
+phoc 0.24: layer-shell, screencopy and wp_viewporter, no plugin; headless with pixman) and one fake
+accelerometer, at each panel size (1920x1200 and 2560x1600); then, at 1920x1200, with the daemon
+limited to a quarter of one core (a cgroup CPU quota: a phone-class share of a core). Prints named
+numbers.
 
-    /usr/bin/python3 benchmarks/daemon_shield.py [--turns N]
+    /usr/bin/python3 benchmarks/daemon_shield.py [--turns N] [--sizes 1920x1200,2560x1600]
 
 For `kind = "none"` (the cut) and `"rotate"` and `"crossfade"` (the shield) in turn, the device
 turns N times between normal and left-up; for each turn:
@@ -13,11 +15,13 @@ turns N times between normal and left-up; for each turn:
   cover_ms     what the shield adds before the apply: from the daemon's decision to lay it to
                the commit that shows the picture under the old transform, when the apply goes (its --debug
                log; the detector's own latency, the same for every kind, is not in it);
-  frame_cpu_ms the daemon's CPU time drawing each transition frame (its --debug log);
+  frame_cpu_ms the daemon's CPU time drawing each transition frame (its --debug log): median, p95
+               and p99;
   missed       frames the transition skipped: a gap between two of its frames longer than 1.5
                refresh periods (60 Hz) counts each period beyond the first.
 """
 import argparse
+import contextlib
 import os
 import re
 import sys
@@ -34,23 +38,56 @@ PANEL = "HEADLESS-2"
 REFRESH_MS = 1000 / 60
 
 
-def phoc_1920x1200(app, where):
-    """phoc with the panel at 1920x1200 (a custom mode on the headless output)."""
-    ini = os.path.join(where, "phoc.ini")
-    with open(ini, "w") as f:
-        f.write("[core]\nxwayland=false\n[output:%s]\nmode = 1920x1200\n" % PANEL)
-    os.chmod(ini, 0o644)
-    return ["phoc", "-C", ini, "-E", app]
+def phoc_with_panel(mode):
+    """phoc with the panel at `mode` (a custom mode on the headless output)."""
+    def command(app, where):
+        ini = os.path.join(where, "phoc.ini")
+        with open(ini, "w") as f:
+            f.write("[core]\nxwayland=false\n[output:%s]\nmode = %s\n" % (PANEL, mode))
+        os.chmod(ini, 0o644)
+        return ["phoc", "-C", ini, "-E", app]
+    return command
 
 
-def run(kind, turns, client):
+@contextlib.contextmanager
+def quarter_of_a_core(pid):
+    """The process `pid` in a cgroup of its own whose CPU quota is 25 ms in every 100 ms (cgroup v1's
+    cpu controller, or v2's cpu.max); the cgroup goes once the process has."""
+    v1 = "/sys/fs/cgroup/cpu"
+    group = os.path.join(v1 if os.path.isdir(v1) else "/sys/fs/cgroup", "wlr-orient-bench-%d" % os.getpid())
+    os.mkdir(group)
+    try:
+        if os.path.exists(os.path.join(group, "cpu.max")):
+            limits = {"cpu.max": "25000 100000"}
+        else:
+            limits = {"cpu.cfs_period_us": "100000", "cpu.cfs_quota_us": "25000"}
+        for name, value in limits.items():
+            with open(os.path.join(group, name), "w") as f:
+                f.write(value)
+        with open(os.path.join(group, "cgroup.procs"), "w") as f:
+            f.write(str(pid))
+        yield
+    finally:
+        # Its processes, if any are left, back to the root before the group goes.
+        with open(os.path.join(group, "cgroup.procs")) as f:
+            left = f.read().split()
+        for p in left:
+            with contextlib.suppress(OSError), open(os.path.join(os.path.dirname(group), "cgroup.procs"), "w") as f:
+                f.write(p)
+        os.rmdir(group)
+
+
+def run(kind, turns, client, mode="1920x1200", quarter_core=False):
     transition = '[transition]\nkind = "%s"\n' % kind
-    s = Session(phoc_1920x1200, transition, client, run=False, outputs='["%s"]' % PANEL,
+    s = Session(phoc_with_panel(mode), transition, client, run=False, outputs='["%s"]' % PANEL,
                 extra_env=dict(PHOC_ENV, WLR_HEADLESS_OUTPUTS="2"))
-    applied, cover, cpu, missed, size = [], [], [], 0, None
+    applied, cover, cpu, missed, size, canvas = [], [], [], 0, None, 0
+    limit = contextlib.ExitStack()
     try:
         s.app_configure(timeout=30)
         s.start_daemon("--debug")
+        if quarter_core:
+            limit.enter_context(quarter_of_a_core(s.daemon.pid))
         s.follow()
         s.wait_shown("normal")
         for i in range(turns):
@@ -75,6 +112,7 @@ def run(kind, turns, client):
                     frames.append(int(m.group(1)) / 1000)
                     cpu.append(int(m.group(2)) / 1000)
                     size = (int(m.group(3)), int(m.group(4)))
+                    canvas += "canvas" in line
             for a, b in zip(frames, frames[1:]):
                 if b - a > 1.5 * REFRESH_MS:
                     missed += round((b - a) / REFRESH_MS) - 1
@@ -83,26 +121,41 @@ def run(kind, turns, client):
             time.sleep(max(0.0, written + 1.5 - time.monotonic()))
     finally:
         s.stop()
-    return applied, cover, cpu, missed, size
+        limit.close()
+    return applied, cover, cpu, missed, size, canvas
 
 
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--turns", type=int, default=20)
+    parser.add_argument("--sizes", default="1920x1200,2560x1600")
     args = parser.parse_args()
     client = build_client("/tmp")
-    for kind in ("none", "rotate", "crossfade"):
-        applied, cover, cpu, missed, size = run(kind, args.turns, client)
-        print("daemon_shield_%s_applied_ms_median %.2f" % (kind, percentile(applied, 50)))
-        print("daemon_shield_%s_applied_ms_p95 %.2f" % (kind, percentile(applied, 95)))
-        if kind != "none":
-            print("daemon_shield_%s_cover_ms_median %.2f" % (kind, percentile(cover, 50)))
-            print("daemon_shield_%s_cover_ms_p95 %.2f" % (kind, percentile(cover, 95)))
-            print("daemon_shield_%s_frame_cpu_ms_median %.2f" % (kind, percentile(cpu, 50)))
-            print("daemon_shield_%s_frame_cpu_ms_p99 %.2f" % (kind, percentile(cpu, 99)))
-            print("daemon_shield_%s_frames %d" % (kind, len(cpu)))
-            print("daemon_shield_%s_frames_missed %d" % (kind, missed))
-            print("daemon_shield_%s_panel %dx%d" % (kind, *(size or (0, 0))))
+    for mode in args.sizes.split(","):
+        for kind in ("none", "rotate", "crossfade"):
+            applied, cover, cpu, missed, size, canvas = run(kind, args.turns, client, mode)
+            name = "daemon_shield_%s_%s" % (kind, mode)
+            print("%s_applied_ms_median %.2f" % (name, percentile(applied, 50)))
+            print("%s_applied_ms_p95 %.2f" % (name, percentile(applied, 95)))
+            if kind != "none":
+                print("%s_cover_ms_median %.2f" % (name, percentile(cover, 50)))
+                print("%s_cover_ms_p95 %.2f" % (name, percentile(cover, 95)))
+                print("%s_frame_cpu_ms_median %.2f" % (name, percentile(cpu, 50)))
+                print("%s_frame_cpu_ms_p95 %.2f" % (name, percentile(cpu, 95)))
+                print("%s_frame_cpu_ms_p99 %.2f" % (name, percentile(cpu, 99)))
+                print("%s_frames %d" % (name, len(cpu)))
+                print("%s_frames_on_canvas %d" % (name, canvas))
+                print("%s_frames_missed %d" % (name, missed))
+                print("%s_panel %dx%d" % (name, *(size or (0, 0))))
+            sys.stdout.flush()
+    # A phone-class share of a core: the daemon alone is limited (the compositor is not).
+    for kind in ("rotate", "crossfade"):
+        _, _, cpu, missed, _, _ = run(kind, args.turns, client, "1920x1200", quarter_core=True)
+        name = "daemon_shield_quarter_core_%s_1920x1200" % kind
+        print("%s_frames %d" % (name, len(cpu)))
+        print("%s_frames_missed %d" % (name, missed))
+        print("%s_frame_cpu_ms_median %.2f" % (name, percentile(cpu, 50)))
+        sys.stdout.flush()
 
 
 if __name__ == "__main__":

@@ -8,7 +8,10 @@ host (headless, pixman, release plugin) with the test card client, turns the fak
 N times between normal and left-up, and reads the time the host spent in wlr_orient_render_output
 for every frame committed during a transition (its "record start times"; the transitions' spans
 from the plugin's log), in wall time (what a frame waits) and in the host thread's CPU time (the
-work alone, without the time the thread was preempted on a loaded machine). Beside it, from the
+work alone, without the time the thread was preempted on a loaded machine), and of that CPU time
+the renderer's share (its calls, timed by benchmarks/renderer_time.c preloaded into the host: a
+GPU renderer does that part) and the plugin's own (the rest: deciding, turning the small copy on
+the CPU). Beside it, from the
 same host run, the time memcpy takes to copy three frames' worth of bytes; and the time taken
 once per transition to take the old frame (outside the frames, when the device turns). Prints named numbers (name=value).
 """
@@ -17,10 +20,12 @@ import os
 import re
 import shutil
 import statistics
+import subprocess
 import sys
 import tempfile
 
-sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
 from compositor import Client, Compositor, build_client  # noqa: E402
 from fakeiio import LEFT_UP, NORMAL, ROOT, FakeIIO  # noqa: E402
 from stats import percentile  # noqa: E402
@@ -28,11 +33,20 @@ from stats import percentile  # noqa: E402
 SPAN = r"transition began (\S+) revealed \S+ ended (\S+) frames \d+ set-up (\S+) ms(?: turning copy (\S+) ms)?"
 
 
+def renderer_timer(scratch):
+    """benchmarks/renderer_time.c, built."""
+    out = os.path.join(scratch, "renderer_time.so")
+    subprocess.run(["cc", "-O2", "-shared", "-fPIC", "-o", out, os.path.join(HERE, "renderer_time.c"), "-ldl"], check=True)
+    os.chmod(scratch, 0o755)
+    return out
+
+
 def measure(client, plugin, size, kind, turns, scratch, curve=None):
     fake = FakeIIO()
     dev = fake.add_accel(raw=NORMAL)
+    preload = "%s %s" % (renderer_timer(scratch), fake.env()["LD_PRELOAD"])
     host = Compositor(fake, size=size, plugin=plugin, config='[transition]\nkind = "%s"\n' % kind
-                      + ('curve = "%s"\n' % curve if curve else ""))
+                      + ('curve = "%s"\n' % curve if curve else ""), extra_env={"LD_PRELOAD": preload})
     card = None
     try:
         host.wait_frame(0)
@@ -51,7 +65,7 @@ def measure(client, plugin, size, kind, turns, scratch, curve=None):
                 copies.append(float(m.group(4)))
         out = os.path.join(scratch, "%s-%s" % (kind, size))
         host.command("record stop " + out, r"^recorded ")
-        wall, cpu = [], []
+        wall, cpu, renderer = [], [], []
         with open(os.path.join(out, "frames.tsv")) as f:
             columns = next(f).rstrip("\n").split("\t")
             for line in f:
@@ -61,7 +75,8 @@ def measure(client, plugin, size, kind, turns, scratch, curve=None):
                 if any(begin <= t + 0.0005 and t < end - 0.0005 for begin, end in spans):
                     wall.append(float(row["orient_ms"]))
                     cpu.append(float(row["orient_cpu_ms"]))
-        return wall, cpu, float(memcpy.group(1)), set_ups, copies
+                    renderer.append(float(row["renderer_cpu_ms"]))
+        return wall, cpu, renderer, float(memcpy.group(1)), set_ups, copies
     finally:
         if card:
             card.stop()
@@ -78,13 +93,19 @@ def main():
         client = build_client(scratch)
         for size in ("1920x1200", "2560x1600"):
             for kind in ("rotate", "crossfade"):
-                wall, cpu, memcpy, set_ups, copies = measure(client, a.plugin, size, kind, a.turns, scratch)
+                wall, cpu, renderer, memcpy, set_ups, copies = measure(client, a.plugin, size, kind, a.turns, scratch)
+                own = [c - r for c, r in zip(cpu, renderer)]
                 name = "transition_%s_%s" % (kind, size)
                 print("%s_frames=%d" % (name, len(wall)))
                 print("%s_median_ms=%.3f" % (name, statistics.median(wall)))
                 print("%s_p99_ms=%.3f" % (name, percentile(wall, 99)))
                 print("%s_cpu_median_ms=%.3f" % (name, statistics.median(cpu)))
                 print("%s_cpu_p99_ms=%.3f" % (name, percentile(cpu, 99)))
+                # Of that CPU time: the plugin's own, and the renderer's (which a GPU takes over).
+                print("%s_own_cpu_median_ms=%.3f" % (name, statistics.median(own)))
+                print("%s_own_cpu_p95_ms=%.3f" % (name, percentile(own, 95)))
+                print("%s_renderer_cpu_median_ms=%.3f" % (name, statistics.median(renderer)))
+                print("%s_renderer_cpu_p95_ms=%.3f" % (name, percentile(renderer, 95)))
                 print("%s_memcpy_3_frames_ms=%.3f" % (name, memcpy))
                 print("%s_p99_over_memcpy=%.2f" % (name, percentile(wall, 99) / memcpy))
                 # Taking the old frame, once per transition, in the sensor's event (not in a frame).

@@ -71,6 +71,35 @@ static inline uint32_t faded(uint32_t pixel, uint32_t alpha) {
 	return ag << 8 | rb;
 }
 
+/* floor(a / b) for b > 0. */
+static int64_t floor_div(int64_t a, int64_t b) {
+	return a >= 0 ? a / b : -((-a + b - 1) / b);
+}
+
+/* Narrows first..last to the steps k at which start + k * step lies within low...high. */
+static void steps_within(int64_t start, int64_t step, int64_t low, int64_t high, int64_t *first, int64_t *last) {
+	if (step == 0) {
+		if (start < low || start > high) {
+			*last = *first - 1;
+		}
+		return;
+	}
+	int64_t from, to;
+	if (step > 0) {
+		from = -floor_div(start - low, step);          /* ceil((low - start) / step) */
+		to = floor_div(high - start, step);
+	} else {
+		from = -floor_div(high - start, -step);        /* ceil((start - high) / -step) */
+		to = floor_div(start - low, -step);
+	}
+	if (from > *first) {
+		*first = from;
+	}
+	if (to < *last) {
+		*last = to;
+	}
+}
+
 bool pixels_draw_turned(uint32_t *canvas, int canvas_width, int canvas_height, int left, int top,
 		const struct pixels_picture *picture, int width, int height, const struct pixels_span *rows,
 		const double map[6], uint32_t alpha) {
@@ -89,19 +118,39 @@ bool pixels_draw_turned(uint32_t *canvas, int canvas_width, int canvas_height, i
 			return false;
 		}
 	}
-	const uint32_t pw = (uint32_t)picture->width, ph = (uint32_t)picture->height;
+	const int64_t pw = picture->width, ph = picture->height;
 	const int64_t dx = llround(map[0] * 65536), dy = llround(map[3] * 65536);
 	for (int y = 0; y < height; y++) {
 		uint32_t *row = canvas + (size_t)(top + y) * canvas_width + left;
-		/* The picture's point under the centre of the span's first pixel, then a step a pixel. */
-		double x0 = rows[y].start + 0.5;
+		/* The picture's point under the centre of the span's first pixel, then a step a pixel
+		 * (16.16 fixed point). */
+		int start = rows[y].start, count = rows[y].end - rows[y].start;
+		double x0 = start + 0.5;
 		int64_t u = llround((map[0] * x0 + map[1] * (y + 0.5) + map[2]) * 65536);
 		int64_t v = llround((map[3] * x0 + map[4] * (y + 0.5) + map[5]) * 65536);
-		for (int x = rows[y].start; x < rows[y].end; x++, u += dx, v += dy) {
-			/* Floor, then one unsigned compare each way (negative ones wrap to large). */
-			uint32_t px = (uint32_t)(u >> 16), py = (uint32_t)(v >> 16);
-			uint32_t pixel = (px < pw && py < ph && u >= 0 && v >= 0) ? picture->pixels[(size_t)py * pw + px] : 0;
-			row[x] = alpha == 255 || pixel == 0 ? pixel : faded(pixel, alpha);
+		/* The pixels whose point falls on the picture, worked out once a row, so that the loop
+		 * over them tests nothing; the rest are transparent. */
+		int64_t first = 0, last = count - 1;
+		steps_within(u, dx, 0, pw * 65536 - 1, &first, &last);
+		steps_within(v, dy, 0, ph * 65536 - 1, &first, &last);
+		if (first > last) {
+			memset(row + start, 0, (size_t)count * 4);
+			continue;
+		}
+		memset(row + start, 0, (size_t)first * 4);
+		memset(row + start + last + 1, 0, (size_t)(count - 1 - last) * 4);
+		u += first * dx;
+		v += first * dy;
+		uint32_t *out = row + start + first, *end = row + start + last + 1;
+		const uint32_t *pixels = picture->pixels;
+		if (alpha == 255) {
+			for (; out < end; out++, u += dx, v += dy) {
+				*out = pixels[(size_t)(v >> 16) * (size_t)pw + (size_t)(u >> 16)];
+			}
+		} else {
+			for (; out < end; out++, u += dx, v += dy) {
+				*out = faded(pixels[(size_t)(v >> 16) * (size_t)pw + (size_t)(u >> 16)], alpha);
+			}
 		}
 	}
 	return true;

@@ -169,6 +169,7 @@ struct recorded_frame {
 	int transform;
 	double orient_ms;   /* spent in wlr_orient_render_output */
 	double orient_cpu_ms; /* of it, on this thread's CPU time (not counting time preempted) */
+	double renderer_cpu_ms; /* of that, in the renderer's calls (benchmarks/renderer_time.c; else 0) */
 	int width, height;
 	uint32_t *pixels;   /* NULL when only times are recorded */
 };
@@ -186,6 +187,7 @@ struct host_output {
 	char *pending_dump;            /* a "dump" asked before any frame: answered at the first */
 	double orient_ms;              /* the plugin's share of the frame being committed */
 	double orient_cpu_ms;          /* the same, in this thread's CPU time */
+	double renderer_cpu_ms;        /* of that, in the renderer's calls */
 	double presented;              /* when the frame being committed was presented */
 	double refresh_started;        /* when the refresh that commits it began (before the render) */
 	bool refreshing;               /* within that refresh: a commit now is this host's own frame */
@@ -444,6 +446,19 @@ static double monotonic_seconds(void) {
 	return clock_seconds(CLOCK_MONOTONIC);
 }
 
+/* The renderer's share of the plugin's time, where benchmarks/renderer_time.c is preloaded to
+ * count it; else 0. */
+static double renderer_cpu_ms(void) {
+	static double (*counter)(void);
+	static bool looked;
+	if (!looked) {
+		looked = true;
+		void *everything = dlopen(NULL, RTLD_NOW);
+		counter = everything != NULL ? (double (*)(void))dlsym(everything, "orient_bench_renderer_cpu_ms") : NULL;
+	}
+	return counter != NULL ? counter() : 0;
+}
+
 #if HOST_STATES
 /*
  * The frame path of a compositor on wlr_scene from wlroots 0.18 that gives the plugin its
@@ -467,11 +482,13 @@ static bool render_output(struct host_output *o) {
 	if (scene_needs_frame(o->scene_output) && wlr_scene_output_build_state(o->scene_output, &state, NULL) &&
 			(state.committed & WLR_OUTPUT_STATE_BUFFER)) {
 		double before = monotonic_seconds(), cpu_before = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+		double renderer_before = renderer_cpu_ms();
 		if (host->orient_render_output_state != NULL) {
 			host->orient_render_output_state(host->orient, o->output, &state);
 		}
 		o->orient_ms = (monotonic_seconds() - before) * 1000;
 		o->orient_cpu_ms = (clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_before) * 1000;
+		o->renderer_cpu_ms = renderer_cpu_ms() - renderer_before;
 		committed = wlr_output_commit_state(o->output, &state);
 	}
 	wlr_output_state_finish(&state);
@@ -512,11 +529,13 @@ static bool render_output(struct host_output *o) {
 	wlr_scene_render_output(host->scene, output, o->scene_output->x, o->scene_output->y, &damage);
 	pixman_region32_fini(&damage);
 	double before = monotonic_seconds(), cpu_before = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
+	double renderer_before = renderer_cpu_ms();
 	if (host->orient_render_output != NULL) {
 		host->orient_render_output(host->orient, output);
 	}
 	o->orient_ms = (monotonic_seconds() - before) * 1000;
 	o->orient_cpu_ms = (clock_seconds(CLOCK_THREAD_CPUTIME_ID) - cpu_before) * 1000;
+	o->renderer_cpu_ms = renderer_cpu_ms() - renderer_before;
 	wlr_renderer_end(host->renderer);
 	if (!wlr_output_commit(output)) {
 		wlr_output_rollback(output);
@@ -584,7 +603,7 @@ static void record_frame(struct host_output *o, struct wlr_buffer *buffer) {
 		.presented = o->presented,
 #endif
 		.transform = o->output->transform, .orient_ms = o->orient_ms,
-		.orient_cpu_ms = o->orient_cpu_ms,
+		.orient_cpu_ms = o->orient_cpu_ms, .renderer_cpu_ms = o->renderer_cpu_ms,
 		.width = buffer->width, .height = buffer->height,
 	};
 	void *data;
@@ -1132,7 +1151,7 @@ static bool write_record(struct host_output *o, const char *dir) {
 	if (index == NULL) {
 		return false;
 	}
-	fprintf(index, "index\tpresented\ttransform\torient_ms\torient_cpu_ms\tfile\n");
+	fprintf(index, "index\tpresented\ttransform\torient_ms\torient_cpu_ms\trenderer_cpu_ms\tfile\n");
 	for (int i = 0; i < o->recorded; i++) {
 		struct recorded_frame *r = &o->record[i];
 		char name[32] = "-";
@@ -1144,8 +1163,8 @@ static bool write_record(struct host_output *o, const char *dir) {
 				return false;
 			}
 		}
-		fprintf(index, "%d\t%.6f\t%d\t%.4f\t%.4f\t%s\n", i, r->presented, r->transform, r->orient_ms,
-			r->orient_cpu_ms, name);
+		fprintf(index, "%d\t%.6f\t%d\t%.4f\t%.4f\t%.4f\t%s\n", i, r->presented, r->transform, r->orient_ms,
+			r->orient_cpu_ms, r->renderer_cpu_ms, name);
 	}
 	fclose(index);
 	snprintf(path, sizeof(path), "%s/idle.tsv", dir);
