@@ -57,6 +57,7 @@ int main(void) {
 	(void)create;
 	wlr_orient_destroy(NULL);
 	wlr_orient_render_output_state(NULL, NULL, NULL);
+	wlr_orient_prepare_output_state(NULL, NULL, NULL);
 	return host.display == NULL ? 0 : 1;
 }
 PROGRAM

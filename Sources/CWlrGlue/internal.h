@@ -37,6 +37,7 @@
 #include <wlr/interfaces/wlr_buffer.h>
 #endif
 #if ORIENT_WLR_AT_LEAST(0, 17)
+#include <wlr/interfaces/wlr_output.h> /* wlr_output_send_request_state */
 #include <wlr/render/pass.h>
 #include <wlr/types/wlr_compositor.h>
 #endif

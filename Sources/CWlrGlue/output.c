@@ -14,6 +14,7 @@
 struct output_watch {
 	struct orient_wlr_watch base;
 	struct wl_listener commit;
+	struct wl_listener frame;
 };
 
 /* The frame a commit showed, NULL if it carried none. */
@@ -30,15 +31,29 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 	watch->base.events.output.committed(watch->base.events.context, committed_buffer(data));
 }
 
+static void output_handle_frame(struct wl_listener *listener, void *data) {
+	struct output_watch *watch = wl_container_of(listener, watch, frame);
+	watch->base.events.output.frame(watch->base.events.context);
+}
+
 struct orient_wlr_watch *orient_wlr_watch_output(struct wlr_output *output, const struct orient_wlr_output_events *events) {
 	if (output == NULL || events == NULL) {
 		return NULL;
 	}
 	const struct orient_wlr_watch_listener listeners[] = {
 		{ &output->events.commit, offsetof(struct output_watch, commit), output_handle_commit },
+		{ &output->events.frame, offsetof(struct output_watch, frame), output_handle_frame },
 	};
-	return orient_wlr_watch_create(sizeof(struct output_watch), &output->events.destroy,
+	struct orient_wlr_watch *base = orient_wlr_watch_create(sizeof(struct output_watch), &output->events.destroy,
 		(union orient_wlr_watch_events){ .output = *events }, events->destroyed, listeners, ORIENT_WLR_LENGTH(listeners));
+	if (base != NULL) {
+		/* First of the frame's listeners: a frame the plugin commits then goes before the host's
+		 * own frame handler renders and takes the output's one pending frame. */
+		struct output_watch *watch = wl_container_of(base, watch, base);
+		wl_list_remove(&watch->frame.link);
+		wl_list_insert(&output->events.frame.listener_list, &watch->frame.link);
+	}
+	return base;
 }
 
 /* --- What it is --- */
@@ -122,11 +137,76 @@ static bool commit_transform_showing(struct wlr_output *output, int transform, s
 #endif
 }
 
-bool orient_wlr_output_set_transform(struct wlr_output *output, int transform, struct wlr_texture *shown) {
+#if ORIENT_WLR_AT_LEAST(0, 16)
+/* Whether the output would take `transform` (with no frame). */
+static bool transform_acceptable(struct wlr_output *output, int transform) {
+#if ORIENT_WLR_AT_LEAST(0, 17)
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_transform(&state, (enum wl_output_transform)transform);
+	bool ok = wlr_output_test_state(output, &state);
+	wlr_output_state_finish(&state);
+	return ok;
+#else
+	wlr_output_set_transform(output, (enum wl_output_transform)transform);
+	bool ok = wlr_output_test(output);
+	wlr_output_rollback(output);
+	return ok;
+#endif
+}
+#endif
+
+enum orient_wlr_transform_commit orient_wlr_output_set_transform(struct wlr_output *output, int transform,
+		struct wlr_texture *shown) {
+	if (output == NULL || transform < 0 || transform > 7) {
+		return ORIENT_WLR_TRANSFORM_REFUSED;
+	}
+	if (shown != NULL && commit_transform_showing(output, transform, shown)) {
+		return ORIENT_WLR_TRANSFORM_COMMITTED;
+	}
+#if ORIENT_WLR_AT_LEAST(0, 16)
+	if (shown != NULL && output->enabled) {
+		return transform_acceptable(output, transform) ? ORIENT_WLR_TRANSFORM_LATER : ORIENT_WLR_TRANSFORM_REFUSED;
+	}
+#endif
+	return commit_transform(output, transform) ? ORIENT_WLR_TRANSFORM_COMMITTED : ORIENT_WLR_TRANSFORM_REFUSED;
+}
+
+bool orient_wlr_transform_rides_frames(void) {
+	return ORIENT_WLR_AT_LEAST(0, 17);
+}
+
+void orient_wlr_output_state_set_transform(struct wlr_output_state *state, int transform) {
+#if ORIENT_WLR_AT_LEAST(0, 17)
+	if (state != NULL && transform >= 0 && transform <= 7) {
+		wlr_output_state_set_transform(state, (enum wl_output_transform)transform);
+	}
+#else
+	(void)state;
+	(void)transform;
+#endif
+}
+
+bool orient_wlr_output_request_transform(struct wlr_output *output, int transform) {
+#if ORIENT_WLR_AT_LEAST(0, 17)
 	if (output == NULL || transform < 0 || transform > 7) {
 		return false;
 	}
-	return (shown != NULL && commit_transform_showing(output, transform, shown)) || commit_transform(output, transform);
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	wlr_output_state_set_transform(&state, (enum wl_output_transform)transform);
+	wlr_output_send_request_state(output, &state);
+	wlr_output_state_finish(&state);
+	return true;
+#else
+	(void)output;
+	(void)transform;
+	return false;
+#endif
+}
+
+bool orient_wlr_output_enabled(struct wlr_output *output) {
+	return output != NULL && output->enabled;
 }
 
 void orient_wlr_output_schedule_frame(struct wlr_output *output) {

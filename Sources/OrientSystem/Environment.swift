@@ -12,6 +12,11 @@ public func setEnvironmentValue(_ name: String, _ value: String) {
 }
 
 /// The process's working directory (nil if it cannot be known).
+/// The name the kernel gives this process (its executable's, at most 15 bytes: /proc/self/comm).
+public var processName: String {
+    String((readSmallFile("/proc/self/comm") ?? "").prefix { $0 != "\n" })
+}
+
 public func currentDirectory() -> String? {
     guard let cwd = getcwd(nil, 0) else { return nil }
     defer { free(cwd) }

@@ -75,6 +75,9 @@ public final class LoopSource {
         if let source { wl_event_source_fd_update(source, mask) }
     }
 
+    /// An idle source that has run (libwayland has removed it).
+    public var isSpent: Bool { handler.spent }
+
     /// Takes the source off the loop (safe twice, from within its own callback, and after an
     /// idle source ran: libwayland has removed that one itself).
     public func remove() {

@@ -40,6 +40,13 @@ public func wlr_orient_render_output_state(_ orient: UnsafeMutablePointer<wlr_or
     Plugin.owner(impl)?.renderOutput(output, state: state)
 }
 
+@_cdecl("wlr_orient_prepare_output_state")
+public func wlr_orient_prepare_output_state(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: OpaquePointer?,
+                                            _ state: OpaquePointer?) {
+    guard let orient, let output, let state, let impl = glue_orient_impl(orient) else { return }
+    Plugin.owner(impl)?.prepareOutput(output, state: state)
+}
+
 @_cdecl("wlr_orient_set_front")
 public func wlr_orient_set_front(_ orient: UnsafeMutablePointer<wlr_orient>?, _ output: OpaquePointer?,
                                  _ toplevel: OpaquePointer?) {

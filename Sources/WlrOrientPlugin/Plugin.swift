@@ -134,42 +134,73 @@ final class Plugin: CallbackOwner {
             let run = TransitionRun(plan: plan, from: panel.transform, to: OutputTransform(for: orientation), at: monotonicMilliseconds())
             transition = PanelTransition(renderer: renderer, frame: frame, run: run)
         }
-        // The transform's commit is the transition's first frame where that is the old frame.
-        let first = transition.flatMap { $0.plan.beginsWithTheOldFrame ? $0.oldFrame : nil }
-        committingTransform = true
-        let shown = panel.show(orientation, showing: first)
-        committingTransform = false
-        guard shown else {
-            if panel.current != orientation { dispatch(.panelShowing(id, panel.current)) }
-            return
+        let accepted = panel.turn(Panel.Turn(orientation: orientation, transition: transition), renderer: host.renderer,
+                                  hostBuildsFrames: hostBuildsStates, askHost: askHostToTurn)
+        if !accepted, panel.current != orientation { dispatch(.panelShowing(id, panel.current)) }
+    }
+
+    /// The panel shows the turn's transform: the host hears of it, and its transition begins.
+    /// Landed in the host's own commit, the rest waits for the loop to be idle (the host's
+    /// handlers of that commit, which re-configure its clients, have run by then).
+    private func landed(_ panel: Panel, _ turn: Panel.Turn) {
+        guard turn.ridesHostFrames else { return finishTurn(on: panel, turn) }
+        let source = LoopSource.idle(on: wl_display_get_event_loop(host.display)) { [weak self, weak panel] in
+            guard let self, let panel, panels.contains(where: { $0 === panel }) else { return }
+            finishTurn(on: panel, turn)
         }
-        Log.info("\(panel.name): \(orientation.rawValue) (transform \(orientation.outputTransform))"
-                 + (transition.map { ", \($0.plan.kind.rawValue) transition" } ?? ""))
+        if let source { landings.append(source) } else { finishTurn(on: panel, turn) }
+    }
+
+    /// Idle callbacks that finish turns landed in the host's commits (kept until they ran).
+    private var landings: [LoopSource] = []
+
+    private func finishTurn(on panel: Panel, _ turn: Panel.Turn) {
+        landings.removeAll { $0.isSpent }
+        Log.info("\(panel.name): \(turn.orientation.rawValue) (transform \(turn.orientation.outputTransform))"
+                 + (turn.transition.map { ", \($0.plan.kind.rawValue) transition" } ?? ""))
         orient_wlr_publish_output_configuration(host.output_manager, host.output_layout)
         glue_orient_emit_output_transformed(orient, panel.output)
-        // The host has re-configured its clients by now: the old frame waits for their answers.
-        transition?.awaitConfigures(of: Array(toplevels.values))
         panel.transition?.giveWay(at: monotonicMilliseconds(), panel: panel.name)
-        panel.transition = transition
+        panel.transition = turn.transition
+        // The host has re-configured its clients by now: the old frame waits for their answers.
+        turn.transition?.awaitConfigures(of: Array(toplevels.values))
     }
 
     // MARK: the frame path
 
     /// Whether the host calls wlr_orient_render_output or _state (else there are no transitions).
     private var hostRenders = false
-    /// While a panel commits its new transform (and may draw that commit's frame itself).
-    private var committingTransform = false
+    /// Whether it hands the plugin the output states it builds (then a turn can ride them).
+    private var hostBuildsStates = false
+    /// Whether the compositor is asked to apply each turn itself (`HostRelayout`).
+    private lazy var askHostToTurn = HostRelayout.asksCompositor(named: processName)
 
     /// The host is making a frame of `output`: while a transition runs, it draws its part. `state`:
     /// the output state the host built (wlroots 0.17 on); nil: the renderer is between begin and
     /// end on the output's buffer (0.15 to 0.17).
+    /// The host is about to build a frame of `output` into `state` (wlroots 0.17 on): a turn
+    /// waiting for a frame adds its transform first, so that the host renders under it.
+    func prepareOutput(_ output: OpaquePointer, state: OpaquePointer) {
+        hostBuildsStates = true
+        panels.first(where: { $0.output == output })?.carryPendingTurn(in: state, built: false) { _ in }
+    }
+
     func renderOutput(_ output: OpaquePointer, state: OpaquePointer?) {
         // Our own commit of a transform, drawing its first frame, is no frame of the host's
         // (under `wlr-orient run` the preload sees the renderer end and the commit of it too).
-        guard !committingTransform else { return }
+        guard !panels.contains(where: \.committingItself) else { return }
         hostRenders = true
-        guard let panel = panels.first(where: { $0.output == output }), let transition = panel.transition, !transition.finished,
-              let renderer = host.renderer else { return }
+        if state != nil { hostBuildsStates = true }
+        guard let panel = panels.first(where: { $0.output == output }), let renderer = host.renderer else { return }
+        if let state, panel.carryPendingTurn(in: state, built: true, drawPicture: { picture in
+            guard let frame = orient_wlr_frame_of_state(renderer, output, state) else { return }
+            var width: Int32 = 0, height: Int32 = 0
+            orient_wlr_frame_size(frame, &width, &height)
+            var whole = orient_wlr_box(x: 0, y: 0, width: width, height: height)
+            orient_wlr_frame_draw(frame, picture, OldFramePlacement.held.matrix(width: Double(width), height: Double(height)), 1, &whole, 1)
+            orient_wlr_frame_end(frame)
+        }) { return }
+        guard let transition = panel.transition, !transition.finished else { return }
         let frame = state.map { orient_wlr_frame_of_state(renderer, output, $0) } ?? orient_wlr_frame_rendering(renderer, output)
         guard let frame else { return }
         transition.render(into: frame, now: monotonicMilliseconds(), panel: panel.name)
@@ -199,6 +230,7 @@ final class Plugin: CallbackOwner {
             mapPositionalDevices()
             dispatch(.panelRemoved(gone.id))
         }
+        panel.landed = { [unowned self] panel, turn in landed(panel, turn) }
         panels.append(panel)
         mapPositionalDevices()
         Log.info("\(name): a built-in panel (\(panel.shape.rawValue)); it follows the device")

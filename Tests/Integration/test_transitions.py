@@ -51,13 +51,21 @@ def recorded(host, directory):
 BUFFERS = ["mapped", "gpu"]
 
 
-def start(fake, config, client_binary, tile=False, late_ms=None, clients=1, buffers="mapped"):
+def start(fake, config, client_binary, tile=False, late_ms=None, clients=1, buffers="mapped", flips_pending=False):
+    """`flips_pending`: the host's panel takes no frame for 14 ms after each one, as DRM while a
+    page flip is in flight (fakes/flip-pending.c), and it logs at debug level."""
     extra_env = {}
+    preload = [fake.env()["LD_PRELOAD"]]
     if buffers in ("gpu", "unreadable"):
-        extra_env["LD_PRELOAD"] = "%s %s" % (fake_library("no-cpu-access"), fake.env()["LD_PRELOAD"])
+        preload.insert(0, fake_library("no-cpu-access"))
+    if flips_pending:
+        preload.insert(0, fake_library("flip-pending"))
+    if len(preload) > 1:
+        extra_env["LD_PRELOAD"] = " ".join(preload)
     if buffers == "unreadable":
         extra_env["WLR_ORIENT_FAKE_NO_READ_BACK"] = "1"
-    host = Compositor(fake, size=SIZE, config=config, extra_args=["--tile"] if tile else [], extra_env=extra_env)
+    args = (["--tile"] if tile else []) + (["--debug"] if flips_pending else [])
+    host = Compositor(fake, size=SIZE, config=config, extra_args=args, extra_env=extra_env)
     host.wait_frame(0)
     cards = []
     for i in range(clients):
@@ -243,6 +251,42 @@ def test_the_whole_old_picture_turns_and_what_it_covers_changes_little_from_fram
         assert len(shares) >= 8, shares
         assert largest <= 0.10, "what the old picture covers jumps by %.2f of the panel: %s" % (largest, shares)
         assert min(shares) >= 0.45, "it turns at full size: %s" % shares
+
+
+@pytest.mark.parametrize("kind", ["rotate", "crossfade", "none"])
+def test_no_turn_commits_a_transform_alone_not_even_while_a_frame_is_pending(client_binary, kind):
+    """A transform committed without a frame waits in the kernel for the next vblank on DRM, on the
+    compositor's thread. From wlroots 0.16 the plugin turns the panel with a frame of its own that
+    shows the picture unmoved, or, where the panel cannot take a frame yet (a flip in flight:
+    fakes/flip-pending.c), with the compositor's next one. Turns are made in the middle of
+    transitions, while the host renders every refresh, so that some find a flip pending. wlroots
+    0.15 commits a transform alone where its frame cannot go (it has no other way): there the
+    turns are checked, not the count."""
+    # The client answers 1 s late: a cut holds the old frame until then (its timeout is longer), and
+    # the host renders every refresh meanwhile, as through a transition.
+    config = '[transition]\nkind = "%s"\nduration-ms = 1500\ntimeout-ms = 2000\n' % kind
+    with session(config, client_binary, flips_pending=True, late_ms=1000) as (fake, dev, host, cards):
+        _, _, before = host.raw_panel()
+        for i in range(10):
+            pose, name = (LEFT_UP, "left-up") if i % 2 == 0 else (NORMAL, "normal")
+            fake.set(dev, *pose)
+            host.log.wait(r"HEADLESS-1: %s \(transform \w+\)" % name, timeout=10)
+            # Into the transition (or, for a cut, the hold): the host renders every refresh.
+            host.command("next-frame", r"^next-frame$")
+        host.log.next(lambda l: re.search(SPAN, l) and "gave way" not in l, 10, "the last transition's end")
+        host.command("next-frame", r"^next-frame$")
+        host.command("next-frame", r"^next-frame$")
+        lines = host.log.available()
+        waited = [l for l in lines if "a frame is pending" in l]
+        refused = [l for l in lines if "[flip-pending] refused" in l]
+        bare = int(host.command("bare-commits", r"^bare-commits (\d+)$").group(1))
+        if host_wlroots() >= (0, 18):
+            assert bare == 0, "%d commits carried a transform and no frame" % bare
+            assert waited, "no turn found a frame pending (the fake refused %d frames): %s" % (
+                len(refused), [l for l in lines if "transform" in l or "transition" in l][-30:])
+        # Back to normal, and nothing of the turns left on screen.
+        assert host.status()["panels"][0]["shown"] == "normal"
+        assert same(host.raw_panel()[2], before), "the plain landscape card, as before the turns"
 
 
 def test_a_client_answering_150_ms_late_is_never_shown_at_its_old_size(client_binary):

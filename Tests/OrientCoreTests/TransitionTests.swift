@@ -333,3 +333,12 @@ import Testing
         #expect(fade.matrix(width: 480, height: 300) == OldFramePlacement.held.matrix(width: 480, height: 300))
     }
 }
+
+@Suite struct HostRelayoutTests {
+    @Test func onlySwayIsAskedToApplyATurnItself() {
+        #expect(HostRelayout.asksCompositor(named: "sway"))
+        for name in ["labwc", "cage", "phoc", "wayfire", "wlr-orient-host", "river", ""] {
+            #expect(!HostRelayout.asksCompositor(named: name), "\(name) re-arranges on the plugin's commit")
+        }
+    }
+}

@@ -23,7 +23,8 @@ import pytest
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Integration"))
 from compositor import build_client  # noqa: E402
 from debian_compositors import AS_NOBODY, NOBODY, RUNNER, end, sway  # noqa: E402
-from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO, Lines  # noqa: E402
+from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO, Lines, fake_library  # noqa: E402
+from test_transitions import old_picture_direction  # noqa: E402
 
 BUILD = os.environ.get("WLR_ORIENT_BUILD", "")
 WLROOTS = os.environ.get("WLR_ORIENT_WLROOTS", "")
@@ -74,9 +75,9 @@ class Session:
     """A compositor started as nobody by `wlr-orient run`, its app our test client (a card: red
     top band), a fake accelerometer held as `pose`."""
 
-    def __init__(self, command, client_binary, config="", pose=NORMAL, top="", daemon=False):
+    def __init__(self, command, client_binary, config="", pose=NORMAL, top="", daemon=False, preload=()):
         """With `daemon`, the compositor runs as it is and `wlr-orient daemon` beside it (its log
-        in `self.daemon_log`)."""
+        in `self.daemon_log`). `preload`: libraries put before the fake's in its LD_PRELOAD."""
         if not BUILD or not os.path.exists(RUNNER):
             pytest.fail("WLR_ORIENT_BUILD names no build: run these through scripts/test-roots.sh")
         self.fake = FakeIIO()
@@ -102,6 +103,8 @@ class Session:
         self.env = self.fake.env(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=os.path.join(self.dir, "state"),
                                  HOME=self.dir, WLR_BACKENDS="headless", WLR_RENDERER="pixman",
                                  WLR_LIBINPUT_NO_DEVICES="1", WLR_XWAYLAND="/bin/false", GSETTINGS_BACKEND="memory")
+        if preload:
+            self.env["LD_PRELOAD"] = " ".join(list(preload) + [self.env["LD_PRELOAD"]])
         runner = [] if daemon else [RUNNER, "run", "--config", self.config, "--"]
         self.p = subprocess.Popen(AS_NOBODY + runner + args,
                                   env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -224,6 +227,61 @@ def test_an_app_rule_turns_the_panel_while_the_app_has_focus(name, command, cove
         status = s.until(lambda st: st["front"] is not None, "the app in front", timeout=30)
         assert status["front"]["app_id"] == APP_ID and status["front"]["source"] == "rule", status
         s.until(lambda st: st["panels"][0]["shown"] in ("normal", "bottom-up"), "a landscape orientation for the app")
+    finally:
+        s.stop()
+
+
+def sway_verbose(app, where):
+    """sway, its log at info level: the plugin's lines are in it."""
+    return sway(app, where) + ["-V"]
+
+
+# Where Debian has a sway on this wlroots (0.18: 1.10.1, 0.20: 1.12); none on 0.19.
+SWAY_HERE = [kind for kind in ("rotate", "crossfade") if "sway" in names(HERE)]
+
+
+@pytest.mark.parametrize("kind", SWAY_HERE)
+def test_under_run_sway_turns_and_fades_the_old_frame_where_the_cpu_cannot_map_it(kind, client):
+    """sway renders into buffers the CPU cannot map on a real tablet (GLES2, Vulkan: GBM):
+    fakes/no-cpu-access.c refuses the plugin the mapping of sway's pixman buffers, so the plugin
+    reads the old frame back through the renderer. Slowed (3 s) so that grim's captures land in the
+    transition: a rotation shows the old card at angles between the quarter turns, a cross-fade a
+    mix of the two layouts, and both end on the plain new orientation."""
+    s = Session(sway_verbose, client, preload=[fake_library("no-cpu-access")],
+                config='[transition]\nkind = "%s"\nduration-ms = 3000\ntimeout-ms = 500\ncurve = "linear"\n' % kind)
+    try:
+        s.until(lambda st: bool(st["panels"]), "the panel")
+        for _ in range(100):
+            before = s.screenshot()
+            if before.getpixel((before.size[0] // 2, 3)) == RED:
+                break
+        w, h = before.size
+        assert before.getpixel((w // 2, h // 2)) == (0, 255, 0), "the landscape card in front"
+        s.fake.set(s.dev, *LEFT_UP)
+        s.log.wait(r"left-up \(transform rotated90\), %s transition" % kind, timeout=20)
+        shots = []
+        while not any("%s transition began" % kind in line for line in s.log.available()):
+            assert len(shots) < 300, "the transition did not end: %s" % s.log.seen[-6:]
+            shots.append(s.screenshot())
+        said = [line for line in s.log.seen if "a rotation's old frame" in line]
+        if kind == "rotate":
+            assert said and "read back through the renderer" in said[0], said
+            # grim gives the turned picture: the old card's green, turning, lies off the axes.
+            directions = [old_picture_direction(*shot.size, shot.tobytes()) for shot in shots]
+            between = [d for d in directions if d is not None and 10 < abs(d) % 90 < 80]
+            assert len(between) >= 2, "no capture caught the turn between the axes: %s" % directions
+        else:
+            mixes = [shot.getpixel((shot.size[0] // 2, shot.size[1] // 2)) for shot in shots]
+            assert [p for p in mixes if p[0] == 0 and 0 < p[1] < 255 and 0 < p[2] < 255], "no blend: %s; %s" % (
+                mixes, [l for l in s.log.seen if "wlr-orient" in l][-12:])
+        assert not any("fades out unturned" in line for line in s.log.seen), "it turned, not faded"
+        for _ in range(100):   # the plain new orientation: the portrait card (blue), no green
+            after = s.screenshot()
+            if after.size[0] < after.size[1] and after.getpixel((after.size[0] // 2, after.size[1] // 2)) == (0, 0, 255):
+                break
+        assert after.size[0] < after.size[1] and old_picture_direction(*after.size, after.tobytes()) is None, \
+            [l for l in s.log.seen if "wlr-orient" in l][-12:]
+        assert s.p.poll() is None
     finally:
         s.stop()
 

@@ -49,6 +49,8 @@
  *                      wlr_orient_render_output in wall time and in the thread's CPU time,
  *                      file), frame-NNNN.ppm (raw panel pixels) and idle.tsv (the monotonic
  *                      time of each refresh that committed no new frame)
+ *   bare-commits       answers "bare-commits N": the output commits so far that carried no
+ *                      frame (a transform alone: on DRM, a wait for the next vblank)
  *   refuse-configurations on|off  every output configuration test and apply fails (or not)
  *   add-output WxH     a new headless output; answers "added-output NAME"
  *   remove-output NAME destroys an output (unplugged); answers "removed-output NAME"
@@ -149,6 +151,8 @@ struct host {
 	wlr_orient_destroy_func orient_destroy;
 	void (*orient_render_output)(struct wlr_orient *, struct wlr_output *);
 	void (*orient_render_output_state)(struct wlr_orient *, struct wlr_output *, struct wlr_output_state *);
+	void (*orient_prepare_output_state)(struct wlr_orient *, struct wlr_output *, struct wlr_output_state *);
+	int bare_commits;              /* output commits that carried no frame (the plugin must make none) */
 	void (*orient_set_front)(struct wlr_orient *, struct wlr_output *, struct wlr_xdg_toplevel *);
 
 	struct wl_listener new_output;
@@ -462,7 +466,8 @@ static double renderer_cpu_ms(void) {
 #if HOST_STATES
 /*
  * The frame path of a compositor on wlr_scene from wlroots 0.18 that gives the plugin its
- * transitions: build the scene's output state, wlr_orient_render_output_state (the plugin draws
+ * transitions: wlr_orient_prepare_output_state (a turn waiting for a frame adds its transform),
+ * build the scene's output state, wlr_orient_render_output_state (the plugin draws
  * the old frame of a rotation into its buffer), commit it. While a transition runs the plugin
  * damages the whole output each frame, so the scene builds every refresh.
  */
@@ -479,6 +484,9 @@ static bool render_output(struct host_output *o) {
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
 	bool committed = false;
+	if (host->orient_prepare_output_state != NULL) {
+		host->orient_prepare_output_state(host->orient, o->output, &state);
+	}
 	if (scene_needs_frame(o->scene_output) && wlr_scene_output_build_state(o->scene_output, &state, NULL) &&
 			(state.committed & WLR_OUTPUT_STATE_BUFFER)) {
 		double before = monotonic_seconds(), cpu_before = clock_seconds(CLOCK_THREAD_CPUTIME_ID);
@@ -643,6 +651,7 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 	struct wlr_buffer *buffer = event->buffer;
 #endif
 	if (buffer == NULL) {
+		o->host->bare_commits++;
 		return;
 	}
 	if (o->last_frame != NULL) {
@@ -1294,6 +1303,8 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		} else {
 			printf("refresh failed\n");
 		}
+	} else if (strncmp(line, "bare-commits", 12) == 0) {
+		printf("bare-commits %d\n", host->bare_commits);
 	} else if (strncmp(line, "next-frame", 10) == 0 && !wl_list_empty(&host->outputs)) {
 		struct host_output *o = wl_container_of(host->outputs.next, o, link);
 		o->report_next_frame = true;
@@ -1366,6 +1377,7 @@ static void load_plugin(struct host *host, const char *path) {
 	*(void **)&host->orient_set_front = dlsym(host->plugin_handle, "wlr_orient_set_front");
 	*(void **)&host->orient_render_output = dlsym(host->plugin_handle, "wlr_orient_render_output");
 	*(void **)&host->orient_render_output_state = dlsym(host->plugin_handle, "wlr_orient_render_output_state");
+	*(void **)&host->orient_prepare_output_state = dlsym(host->plugin_handle, "wlr_orient_prepare_output_state");
 	if (create == NULL || host->orient_destroy == NULL) {
 		wlr_log(WLR_ERROR, "%s is not a wlr-orient plugin (no wlr_orient_create/destroy); running without it", path);
 		dlclose(host->plugin_handle);

@@ -74,6 +74,7 @@ static struct {
 	struct wlr_orient *orient;
 	void (*render_output)(struct wlr_orient *, struct wlr_output *);
 	void (*render_output_state)(struct wlr_orient *, struct wlr_output *, struct wlr_output_state *);
+	void (*prepare_output_state)(struct wlr_orient *, struct wlr_output *, struct wlr_output_state *);
 	bool scene_builds;                 /* the compositor builds its frames with wlr_scene (0.18+) */
 	struct wlr_output *rendering;      /* attached for rendering, not committed or rolled back */
 	int committing;                    /* inside wlr_output_commit/_test */
@@ -274,6 +275,7 @@ static void handle_display_destroy(struct wl_listener *listener, void *data) {
 	preload.orient = NULL;
 	preload.render_output = NULL;
 	preload.render_output_state = NULL;
+	preload.prepare_output_state = NULL;
 }
 
 static void start_plugin(void) {
@@ -296,12 +298,14 @@ static void start_plugin(void) {
 	wlr_orient_create_func create = (wlr_orient_create_func)dlsym(handle, "wlr_orient_create");
 	*(void **)&preload.render_output = dlsym(handle, "wlr_orient_render_output");
 	*(void **)&preload.render_output_state = dlsym(handle, "wlr_orient_render_output_state");
+	*(void **)&preload.prepare_output_state = dlsym(handle, "wlr_orient_prepare_output_state");
 	*(void **)&preload.destroy = dlsym(handle, "wlr_orient_destroy");
 	preload.orient = create != NULL ? create(&preload.host) : NULL;
 	if (preload.orient == NULL) {
 		say("the plugin did not start (see its log above): running without rotation");
 		preload.render_output = NULL;
 		preload.render_output_state = NULL;
+		preload.prepare_output_state = NULL;
 		return;
 	}
 	preload.display_destroy.notify = handle_display_destroy;
@@ -462,6 +466,10 @@ bool wlr_scene_output_build_state(struct wlr_scene_output *scene_output, struct 
 		const struct wlr_scene_output_state_options *options) {
 	if (REAL(wlr_scene_output_build_state) == NULL) {
 		return false;
+	}
+	/* A turn waiting for a frame adds its transform first: the scene renders under it. */
+	if (verdict() == ACTIVE && preload.prepare_output_state != NULL && scene_output != NULL && state != NULL) {
+		preload.prepare_output_state(preload.orient, scene_output->output, state);
 	}
 	bool built = REAL(wlr_scene_output_build_state)(scene_output, state, options);
 	if (verdict() == ACTIVE) {

@@ -75,6 +75,8 @@ struct orient_wlr_output_events {
 	void *context;
 	/* A commit reached the output; `buffer` is the frame it showed, NULL if it carried none. */
 	void (*committed)(void *context, struct wlr_buffer *buffer);
+	/* The output is ready for a new frame: called before the host's own frame handler. */
+	void (*frame)(void *context);
 	void (*destroyed)(void *context);
 };
 struct orient_wlr_watch *orient_wlr_watch_output(struct wlr_output *output, const struct orient_wlr_output_events *events);
@@ -83,11 +85,32 @@ const char *orient_wlr_output_name(struct wlr_output *output);
 void orient_wlr_output_size(struct wlr_output *output, int *width, int *height);
 /* Its wl_output transform (0 to 7). */
 int orient_wlr_output_transform(struct wlr_output *output);
-/* Tests a new transform, then commits it; false (and nothing changed) if either fails. With
- * `shown` (a texture of the frame the output shows), the commit carries a new frame in which
- * it is drawn unmoved, and so is the first frame under the new transform; where the output
- * cannot take a frame now (one is still pending), the transform alone is committed. */
-bool orient_wlr_output_set_transform(struct wlr_output *output, int transform, struct wlr_texture *shown);
+/* What became of a transform the plugin commits itself. */
+enum orient_wlr_transform_commit {
+	ORIENT_WLR_TRANSFORM_COMMITTED,
+	/* The output takes the transform but not a frame now (one is still pending): commit it again,
+	 * with its frame, when the output is ready for the next one. */
+	ORIENT_WLR_TRANSFORM_LATER,
+	ORIENT_WLR_TRANSFORM_REFUSED,
+};
+/* Commits a new transform. With `shown` (a texture of the frame the output shows), the commit
+ * carries a new frame in which it is drawn unmoved, the first frame under the new transform;
+ * where that frame cannot go now, from wlroots 0.16 the answer is LATER on an output that shows
+ * frames: a transform committed alone there waits in the kernel for the next vblank (DRM), on the
+ * compositor's thread. wlroots 0.15, an output that shows nothing, and a NULL `shown` (no picture
+ * to show) commit the transform alone. */
+enum orient_wlr_transform_commit orient_wlr_output_set_transform(struct wlr_output *output, int transform,
+	struct wlr_texture *shown);
+/* Whether a transform can ride the frames the host builds (wlroots 0.17 on: a frame is an output
+ * state, orient_wlr_output_state_set_transform). */
+bool orient_wlr_transform_rides_frames(void);
+/* Adds `transform` to a frame the host is building or has built. */
+void orient_wlr_output_state_set_transform(struct wlr_output_state *state, int transform);
+/* Asks the compositor to apply `transform` to the output as its own configuration (the output's
+ * request_state event, wlroots 0.17 on); false where the release has no such event. */
+bool orient_wlr_output_request_transform(struct wlr_output *output, int transform);
+/* Whether the output is enabled (shows frames). */
+bool orient_wlr_output_enabled(struct wlr_output *output);
 void orient_wlr_output_schedule_frame(struct wlr_output *output);
 /* While held, every frame of the output is composited by the renderer: no client buffer is
  * scanned out directly (a transition draws into each frame). Holds are counted. */

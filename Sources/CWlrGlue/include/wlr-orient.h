@@ -110,10 +110,12 @@ void wlr_orient_render_output(struct wlr_orient *orient, struct wlr_output *outp
  * The same for wlroots 0.17 and later, where a frame is an output state: after the compositor
  * built the state it will commit for `output` (for a host on wlr_scene, wlr_scene_output_build_state)
  * and before it commits it, the plugin draws into the state's buffer with a render pass and marks
- * the state's damage whole. The sequence of a host on wlr_scene:
+ * the state's damage whole. Before it builds the state, wlr_orient_prepare_output_state. The
+ * sequence of a host on wlr_scene:
  *
  *     struct wlr_output_state state;
  *     wlr_output_state_init(&state);
+ *     wlr_orient_prepare_output_state(orient, output, &state);
  *     wlr_scene_output_build_state(scene_output, &state, NULL);
  *     wlr_orient_render_output_state(orient, output, &state);
  *     wlr_output_commit_state(output, &state);
@@ -123,6 +125,19 @@ void wlr_orient_render_output(struct wlr_orient *orient, struct wlr_output *outp
  * buffer may be a client's own. A host that never calls it gets no transitions. NULL is fine.
  */
 void wlr_orient_render_output_state(struct wlr_orient *orient, struct wlr_output *output, struct wlr_output_state *state);
+
+/*
+ * wlroots 0.17 and later: call it before building the state of `output`'s next frame. The plugin
+ * turns a panel with a frame of its own that shows the picture unmoved (a commit with a buffer,
+ * which never waits for a vblank); where the output cannot take that frame (one is still pending:
+ * a page flip in flight), the turn rides the host's next frame instead: here the plugin adds the
+ * new transform to the state (so that the host renders under it), and in
+ * wlr_orient_render_output_state draws the picture over it. Without this call the transform is
+ * still added there; without either, the plugin commits its frame when the output is next ready
+ * for one. The plugin never commits a transform alone on an output that shows frames: on DRM such
+ * a commit blocks the host's thread until the next vblank. NULL is fine.
+ */
+void wlr_orient_prepare_output_state(struct wlr_orient *orient, struct wlr_output *output, struct wlr_output_state *state);
 
 /*
  * Optional, for compositors that know better than keyboard focus which toplevel is in front on
