@@ -108,7 +108,7 @@ bool pixels_draw_turned(uint32_t *canvas, int canvas_width, int canvas_height, i
 		return false;
 	}
 	for (int y = 0; y < height; y++) {
-		if (rows[y].start < 0 || rows[y].end > width) {
+		if (rows[y].start < 0 || rows[y].start > rows[y].end || rows[y].end > width) {
 			return false;
 		}
 	}

@@ -188,7 +188,7 @@ void orient_wlr_output_state_set_transform(struct wlr_output_state *state, int t
 }
 
 bool orient_wlr_output_request_transform(struct wlr_output *output, int transform) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_AT_LEAST(0, 18)
 	if (output == NULL || transform < 0 || transform > 7) {
 		return false;
 	}
@@ -201,6 +201,24 @@ bool orient_wlr_output_request_transform(struct wlr_output *output, int transfor
 #else
 	(void)output;
 	(void)transform;
+	return false;
+#endif
+}
+
+int orient_wlr_output_state_transform(struct wlr_output_state *state) {
+#if ORIENT_WLR_AT_LEAST(0, 17)
+	return state != NULL && (state->committed & WLR_OUTPUT_STATE_TRANSFORM) ? (int)state->transform : -1;
+#else
+	(void)state;
+	return -1;
+#endif
+}
+
+bool orient_wlr_output_state_disables(struct wlr_output_state *state) {
+#if ORIENT_WLR_AT_LEAST(0, 17)
+	return state != NULL && (state->committed & WLR_OUTPUT_STATE_ENABLED) && !state->enabled;
+#else
+	(void)state;
 	return false;
 #endif
 }

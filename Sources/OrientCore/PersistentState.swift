@@ -13,6 +13,16 @@ public struct PersistentState: Sendable, Hashable {
 }
 
 extension PersistentState {
+    /// What to write when this session's state is `self`, it last knew `known` (what it read at
+    /// start, or asked to save last), and the file holds `onDisk` now: what this session changed,
+    /// and what another session (a second login of the same user, `wlr-orient lock` run outside
+    /// any session) wrote, for each thing the state holds. So a lock set in one session survives
+    /// the other's saves of how the device was held.
+    public func merged(known: PersistentState, onDisk: PersistentState) -> PersistentState {
+        PersistentState(lock: lock != known.lock ? lock : onDisk.lock,
+                        lastFelt: lastFelt != known.lastFelt ? lastFelt : onDisk.lastFelt)
+    }
+
     /// The text of `state.toml`, written by the plugin and the CLI alike (reading it is
     /// OrientConfig's `StateStore`).
     public var fileText: String {

@@ -14,6 +14,8 @@ public final class ControllerRunner {
     /// Where state.toml goes; nil when the saved state could not be read (then writing would
     /// wipe the user's lock).
     private let stateDirectory: String?
+    /// The saved state read at start: what this session knows of the file until it saves.
+    private var startState = PersistentState()
     /// The config file to watch for changes: the one in use, else where the user's would be.
     private var watchedConfigFile: String
     private var loop: OpaquePointer?
@@ -41,6 +43,7 @@ public final class ControllerRunner {
             inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
             controller = Controller(config: inputs.config, state: inputs.state, desktop: inputs.desktop,
                                     coverEvidence: coverEvidence, turnsHeads: turnsHeads)
+            startState = inputs.state
             configFile = inputs.configFile
             stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
         case .failure(let why):
@@ -60,7 +63,13 @@ public final class ControllerRunner {
         self.loop = loop
         self.perform = perform
         self.configApplied = configApplied
-        if let stateDirectory { stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop) }
+        if let stateDirectory {
+            // Another session of the same user may have written since: read through the helper,
+            // as at start (no parser runs in this process), on the saver's thread.
+            stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop, known: startState) {
+                PluginInputsReader.readState()
+            }
+        }
         reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: configPath)) { [unowned self] in
             reloaded($0)
         }

@@ -31,6 +31,13 @@ public enum PluginInputsReader {
         }
     }
 
+    /// The saved state as the file holds it now (`plugin-inputs --state-only`), or nil.
+    public static func readState(helper: String? = nil) -> PersistentState? {
+        guard case .success(let output) = run([helper ?? helperPath(), "plugin-inputs", "--state-only"]),
+              case .success(let inputs) = PluginInputs.decode(output) else { return nil }
+        return inputs.state
+    }
+
     /// The helper's command line (`helper`: a given program, else `helperPath()`).
     public static func arguments(configPath: String?, helper: String? = nil) -> [String] {
         var args = [helper ?? helperPath(), "plugin-inputs"]

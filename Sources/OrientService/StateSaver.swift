@@ -7,9 +7,15 @@ import OrientSystem
 /// the first: the turn that asks for a save is still being drawn then, and on a machine with few
 /// cores the writing thread would take the CPU from the compositor's first frame of it. Failures
 /// come back to the event loop through a pipe and are logged there (a compositor's log handler
-/// need not be thread-safe).
+/// need not be thread-safe). What it writes is merged with what the file holds then (read through
+/// `readDisk`, on that thread): only what this session changed replaces what is there.
 public final class StateSaver: @unchecked Sendable {
     private let file: StateFile
+    /// The file's state now (nil: unreadable, then this session's state is written whole).
+    private let readDisk: () -> PersistentState?
+    /// The state this session last knew: read at start, then each one it asked to save. Only the
+    /// writing thread touches it.
+    private var known: PersistentState
     private let monitor = Monitor()
     // Guarded by `monitor`.
     private var pending: PersistentState?
@@ -21,8 +27,11 @@ public final class StateSaver: @unchecked Sendable {
     private var failurePipe: (read: FileDescriptor, write: FileDescriptor)?
     private var failureSource: LoopSource?
 
-    public init(file: StateFile, loop: OpaquePointer?) {
+    public init(file: StateFile, loop: OpaquePointer?, known: PersistentState = PersistentState(),
+                readDisk: @escaping () -> PersistentState? = { nil }) {
         self.file = file
+        self.known = known
+        self.readDisk = readDisk
         if case .success(let pipe) = FileDescriptor.pipe(), case .success = pipe.read.setNonBlocking(),
            case .success = pipe.write.setNonBlocking() {
             failurePipe = pipe
@@ -37,7 +46,7 @@ public final class StateSaver: @unchecked Sendable {
     /// Queues `state` to be written; returns at once.
     public func save(_ state: PersistentState) {
         guard thread != nil else {
-            if case .failure(let why) = file.save(state) { Log.error("cannot save the state: \(why)") }
+            if case .failure(let why) = write(state) { Log.error("cannot save the state: \(why)") }
             return
         }
         monitor.locked {
@@ -82,12 +91,19 @@ public final class StateSaver: @unchecked Sendable {
                 defer { pending = nil }
                 return (pending, stopping)
             }
-            if let state, case .failure(let why) = file.save(state) {
+            if let state, case .failure(let why) = write(state) {
                 monitor.locked { failures.append("cannot save the state: \(why)") }
                 if let failurePipe { _ = [UInt8(1)].withUnsafeBytes { failurePipe.write.write($0) } }
             }
             if stop, state == nil { return }
         }
+    }
+
+    /// `state` merged with the file as it is now, written.
+    private func write(_ state: PersistentState) -> Result<Void, Problem> {
+        let merged = readDisk().map { state.merged(known: known, onDisk: $0) } ?? state
+        known = state
+        return file.save(merged)
     }
 
     /// On the event loop: logs what the thread could not save.

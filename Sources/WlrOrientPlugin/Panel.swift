@@ -31,9 +31,13 @@ final class Panel: CompositorObject {
     let onDestroy: (Panel) -> Void
     private var failureLogged = false
     /// A turn the output could not take at once (a frame was still pending on it): it lands with
-    /// the next frame, the host's own (which carries it: `rideHostFrame`) or one the plugin
+    /// the next frame, the host's own (which carries it: `ridesHostFrames`) or one the plugin
     /// commits when the output is ready for it.
-    private(set) var pending: Turn?
+    private(set) var pending: Turn? {
+        // While a turn waits, every frame is composited: the one that carries it gets the
+        // picture drawn into it, which a client's buffer scanned out directly must not.
+        didSet { if (oldValue == nil) != (pending == nil) { orient_wlr_output_hold_composited(output, pending != nil) } }
+    }
     /// While the plugin commits a frame of its own (under `wlr-orient run` the preload sees it
     /// too: it is no frame of the host's to draw into).
     private(set) var committingItself = false
@@ -64,10 +68,7 @@ final class Panel: CompositorObject {
             orient_wlr_buffer_unlock(previous)
         }
         if let turn = pending, turn.ridesHostFrames, transform == turn.orientation.outputTransform {
-            // The host's frame carried the turn.
-            pending = nil
-            current = turn.orientation
-            landed(self, turn)
+            land(turn)   // the host's frame carried it
         }
         guard let running = transition else { return }
         if running.finished {
@@ -94,32 +95,67 @@ final class Panel: CompositorObject {
         /// It lands with the host's next frame (the host builds output states and hands them to
         /// the plugin), not with one the plugin commits.
         var ridesHostFrames = false
+        /// The compositor is asked (again when the output is next ready for a frame) to apply it.
+        var asksHost = false
+        /// Which turn of the panel it is (`latestTurn`): a landing told late is told of it alone.
+        var number = 0
+        /// How many times it has waited for a frame.
+        var waits = 0
+
+        init(orientation: Orientation, transition: PanelTransition?) {
+            self.orientation = orientation
+            self.transition = transition
+        }
     }
+
+    /// The number of the latest turn that landed.
+    private(set) var latestTurn = 0
+    private var turnsStarted = 0
+    /// A turn that had waited for a frame was refused in the end.
+    var refused: (Panel) -> Void = { _ in }
+    private var rendererForRetry: OpaquePointer?
+    private var hostBuildsFramesForRetry = false
+
+    /// How many frames a turn waits for before it gives up on carrying one: its transform then goes
+    /// alone (a frame that keeps failing is not a flip in flight).
+    static let mostWaits = 3
 
     /// Turns the panel to `turn.orientation`: at once with a frame of its own that shows the
     /// panel's picture unmoved (the transition's old frame, else the last frame), or, where the
     /// output cannot take a frame now, with the next one. Never by committing the transform alone
-    /// while the panel shows frames (wlroots 0.16 on): on DRM that waits for a vblank. False (and
+    /// while the panel shows a picture (wlroots 0.16 on): on DRM that waits for a vblank. False (and
     /// a line, once) if the output refuses the transform.
     /// `askHost`: the compositor is first asked to apply the transform itself, through the
-    /// output's request_state (`HostRelayout`); where it does at once, with a frame it builds (the
-    /// picture drawn into it, as into any frame that carries a turn), that is the turn.
+    /// output's request_state (`HostRelayout`); where it does, with a frame it builds (the picture
+    /// drawn into it, as into any frame that carries a turn), that is the turn; where it does not
+    /// at once, it is asked again when the output is next ready for a frame.
     func turn(_ turn: Turn, renderer: OpaquePointer?, hostBuildsFrames: Bool, askHost: Bool = false) -> Bool {
         // A turn still waiting for its frame gives way (back to where the panel is: nothing to do).
         pending = nil
         guard turn.orientation != current else { return false }
-        if askHost, hostBuildsFrames, askHostToApply(turn) { return true }
-        switch commitItself(turn, renderer: renderer) {
+        var turn = turn
+        turnsStarted += 1
+        turn.number = turnsStarted
+        rendererForRetry = renderer
+        hostBuildsFramesForRetry = hostBuildsFrames
+        if askHost, hostBuildsFrames {
+            turn.asksHost = true
+            if askHostToApply(turn) { return true }
+            wait(turn)
+            return true
+        }
+        return commitOrWait(turn)
+    }
+
+    /// The plugin's own frame carries the turn now, or the turn waits for the next frame.
+    private func commitOrWait(_ turn: Turn) -> Bool {
+        switch commitItself(turn, alone: turn.waits >= Self.mostWaits) {
         case ORIENT_WLR_TRANSFORM_COMMITTED:
-            current = turn.orientation
-            landed(self, turn)
+            land(turn)
         case ORIENT_WLR_TRANSFORM_LATER:
             var waiting = turn
-            waiting.ridesHostFrames = hostBuildsFrames && orient_wlr_transform_rides_frames()
-            pending = waiting
-            Log.debug("\(name): a frame is pending; \(turn.orientation.rawValue) lands with the next one"
-                      + (waiting.ridesHostFrames ? " (the compositor's)" : ""))
-            orient_wlr_output_damage_whole(output)
+            waiting.ridesHostFrames = hostBuildsFramesForRetry && orient_wlr_transform_rides_frames()
+            wait(waiting)
         default:
             if !failureLogged {
                 Log.error("\(name): the output refused transform \(turn.orientation.outputTransform) for \(turn.orientation.rawValue); staying \(current.rawValue)")
@@ -130,48 +166,70 @@ final class Panel: CompositorObject {
         return true
     }
 
-    private var rendererForRetry: OpaquePointer?
+    private func wait(_ turn: Turn) {
+        pending = turn
+        Log.debug("\(name): \(turn.orientation.rawValue) waits for the next frame"
+                  + (turn.asksHost ? " (the compositor is asked again then)" : turn.ridesHostFrames ? " (the compositor's)" : ""))
+        orient_wlr_output_damage_whole(output)
+    }
+
+    private func land(_ turn: Turn) {
+        pending = nil
+        current = turn.orientation
+        latestTurn = turn.number
+        landed(self, turn)
+    }
 
     /// Whether the compositor applied the turn when asked (then it has landed).
     private func askHostToApply(_ turn: Turn) -> Bool {
         var asked = turn
         asked.ridesHostFrames = true
         pending = asked
-        guard orient_wlr_output_request_transform(output, turn.orientation.outputTransform.rawValue),
-              pending == nil else {
-            pending = nil
-            return false
-        }
-        return true
+        let landedNow = orient_wlr_output_request_transform(output, turn.orientation.outputTransform.rawValue) && pending == nil
+        if !landedNow { pending = nil }
+        return landedNow
     }
 
-    /// The transform, with a frame that shows the picture on the panel unmoved.
-    private func commitItself(_ turn: Turn, renderer: OpaquePointer?) -> orient_wlr_transform_commit {
-        rendererForRetry = renderer
+    /// The transform, with a frame that shows the picture on the panel unmoved (`alone`: without).
+    private func commitItself(_ turn: Turn, alone: Bool) -> orient_wlr_transform_commit {
         var made: OpaquePointer?
-        if turn.transition == nil, let renderer, let lastFrame { made = orient_wlr_texture_from_buffer(renderer, lastFrame) }
+        if !alone, turn.transition == nil, let renderer = rendererForRetry, let lastFrame {
+            made = orient_wlr_texture_from_buffer(renderer, lastFrame)
+        }
         defer { orient_wlr_texture_destroy(made) }
+        if alone { Log.info("\(name): no frame could carry \(turn.orientation.rawValue) after \(turn.waits) tries; its transform goes alone") }
         committingItself = true
         defer { committingItself = false }
-        return orient_wlr_output_set_transform(output, turn.orientation.outputTransform.rawValue, turn.transition?.oldFrame ?? made)
+        return orient_wlr_output_set_transform(output, turn.orientation.outputTransform.rawValue, alone ? nil : turn.transition?.oldFrame ?? made)
     }
 
-    /// The output is ready for a frame (before the host's own handler): a turn that waits for a
-    /// frame of the plugin's own goes now.
+    /// The output is ready for a frame (before the host's own handler): a turn that waits for the
+    /// compositor's answer is asked again, one that waits for a frame of the plugin's own goes now.
     private func readyForFrame() {
-        guard let turn = pending, !turn.ridesHostFrames else { return }
+        guard var turn = pending, turn.asksHost || !turn.ridesHostFrames else { return }
         pending = nil
-        _ = self.turn(turn, renderer: rendererForRetry, hostBuildsFrames: false)
+        turn.waits += 1
+        if turn.asksHost {
+            if askHostToApply(turn) { return }
+            if turn.waits < Self.mostWaits { return wait(turn) }
+            turn.asksHost = false
+        }
+        if !commitOrWait(turn) { refused(self) }
     }
 
     /// The host is building a frame: a turn that waits for it rides it, with the panel's picture
     /// drawn unmoved over the host's rendering (`drawPicture`) and the new transform added.
-    /// `built`: the host's rendering is in the state (else the state is still to be built).
+    /// `built`: the host's rendering is in the state (else the state is still to be built). A
+    /// state that switches the output off, or sets another transform (the compositor's own
+    /// command), carries no turn.
     @discardableResult
     func carryPendingTurn(in state: OpaquePointer, built: Bool, drawPicture: (OpaquePointer) -> Void) -> Bool {
-        guard let turn = pending, turn.ridesHostFrames else { return false }
+        guard let turn = pending, turn.ridesHostFrames, !orient_wlr_output_state_disables(state) else { return false }
+        let target = turn.orientation.outputTransform.rawValue
+        let set = orient_wlr_output_state_transform(state)
+        guard set < 0 || set == target else { return false }
         if built, let picture = turn.transition?.oldFrame { drawPicture(picture) }
-        orient_wlr_output_state_set_transform(state, turn.orientation.outputTransform.rawValue)
+        orient_wlr_output_state_set_transform(state, target)
         return true
     }
 

@@ -94,6 +94,8 @@ final class Plugin: CallbackOwner {
         protocolServer.take()?.destroy()
         controlStart.take()?.remove()
         displayDestroy.take()?.remove()
+        landings.forEach { $0.remove() }
+        landings = []
         watches.forEach { $0.remove() }
         panels.forEach { $0.detach() }
         toplevels.values.forEach { $0.detach() }
@@ -145,7 +147,10 @@ final class Plugin: CallbackOwner {
     private func landed(_ panel: Panel, _ turn: Panel.Turn) {
         guard turn.ridesHostFrames else { return finishTurn(on: panel, turn) }
         let source = LoopSource.idle(on: wl_display_get_event_loop(host.display)) { [weak self, weak panel] in
-            guard let self, let panel, panels.contains(where: { $0 === panel }) else { return }
+            guard let self else { return }
+            defer { landings.removeAll { $0.isSpent } }
+            // A later turn that landed since is the one the host hears of.
+            guard let panel, panels.contains(where: { $0 === panel }), panel.latestTurn == turn.number else { return }
             finishTurn(on: panel, turn)
         }
         if let source { landings.append(source) } else { finishTurn(on: panel, turn) }
@@ -231,6 +236,7 @@ final class Plugin: CallbackOwner {
             dispatch(.panelRemoved(gone.id))
         }
         panel.landed = { [unowned self] panel, turn in landed(panel, turn) }
+        panel.refused = { [unowned self] panel in dispatch(.panelShowing(panel.id, panel.current)) }
         panels.append(panel)
         mapPositionalDevices()
         Log.info("\(name): a built-in panel (\(panel.shape.rawValue)); it follows the device")

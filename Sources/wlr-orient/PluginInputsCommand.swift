@@ -18,9 +18,18 @@ struct PluginInputsCommand: ParsableCommand {
     @Option(help: "The config file the compositor names (default: the XDG search path).")
     var config: String?
 
+    @Flag(help: "Only the saved state (what a session reads before it saves its own).")
+    var stateOnly = false
+
     func run() throws {
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
         var inputs = PluginInputs()
+        if stateOnly {
+            let (state, warnings) = StateStore(directory: paths.stateDirectory, shield: ForkedParseShield()).load()
+            (inputs.state, inputs.stateDirectory, inputs.messages) = (state, paths.stateDirectory, warnings)
+            FileHandle.standardOutput.write(Data(inputs.encoded().utf8))
+            return
+        }
         var source = ConfigSource(explicitPath: config, paths: paths, shield: ForkedParseShield())
         for d in source.reload(fileExists: { FileManager.default.fileExists(atPath: $0) }) {
             inputs.configErrors.append(d.description)

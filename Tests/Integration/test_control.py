@@ -7,6 +7,7 @@ import socket
 import stat
 import subprocess
 import threading
+import time
 
 import pytest
 
@@ -133,6 +134,54 @@ def test_the_lock_survives_a_restart_of_the_compositor():
         assert status(again)["lock"] == "landscape"
     finally:
         assert again.stop() == 0
+
+
+def saved_state(host, has, timeout=10):
+    """state.toml's text once it holds `has` (the plugin saves on a thread of its own, 100 ms after
+    it was asked; nothing is said when it has written)."""
+    deadline = time.monotonic() + timeout
+    while True:
+        text = open(host.state_file).read() if os.path.exists(host.state_file) else ""
+        if has in text or time.monotonic() > deadline:
+            return text
+        time.sleep(0.02)
+
+
+def test_two_sessions_of_one_user_keep_each_others_lock():
+    """Two logins of one user share state.toml: each writes only what it changed, reading what the
+    other wrote, so a lock set in one survives the other's saves of how the device is held, and
+    reaches the next login."""
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    first = Compositor(fake)
+    shared = os.path.dirname(first.state_file)
+    os.makedirs(shared, exist_ok=True)
+
+    def share(path):
+        os.rmdir(os.path.dirname(path))
+        os.symlink(shared, os.path.dirname(path))
+    second = Compositor(fake, make_state=share)
+    try:
+        socket_path(first)
+        socket_path(second)
+        assert cli(first, "lock", "portrait").returncode == 0
+        assert 'lock = "portrait"' in saved_state(first, 'lock = "portrait"')
+    finally:
+        assert first.stop() == 0
+    try:
+        # The second session, unlocked, turns with the device and saves how it is held.
+        fake.set(dev, *LEFT_UP)
+        second.log.wait(r"HEADLESS-1: left-up \(transform")
+    finally:
+        assert second.stop() == 0   # a save still pending is written before it ends
+    text = open(second.state_file).read()
+    assert 'felt = "left-up"' in text and 'lock = "portrait"' in text, text
+    third = Compositor(fake, state=text)
+    try:
+        socket_path(third)
+        assert status(third)["lock"] == "portrait"
+    finally:
+        assert third.stop() == 0
 
 
 def test_watch_prints_every_change_as_it_happens():

@@ -277,7 +277,7 @@ def test_no_turn_commits_a_transform_alone_not_even_while_a_frame_is_pending(cli
         host.command("next-frame", r"^next-frame$")
         host.command("next-frame", r"^next-frame$")
         lines = host.log.available()
-        waited = [l for l in lines if "a frame is pending" in l]
+        waited = [l for l in lines if "waits for the next frame" in l]
         refused = [l for l in lines if "[flip-pending] refused" in l]
         bare = int(host.command("bare-commits", r"^bare-commits (\d+)$").group(1))
         if host_wlroots() >= (0, 18):

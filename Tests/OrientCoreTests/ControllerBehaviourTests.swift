@@ -278,3 +278,21 @@ private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape]
         #expect((back["a"] as? [Any])?.count == 2)
     }
 }
+
+@Suite struct PersistentStateMergeTests {
+    let portrait = MaskSpec(parsing: "portrait"), landscape = MaskSpec(parsing: "landscape")
+
+    @Test func whatThisSessionChangedWinsAndTheRestIsTheFiles() {
+        let known = PersistentState(lock: nil, lastFelt: .normal)
+        let onDisk = PersistentState(lock: portrait, lastFelt: .bottomUp)
+        // Only the felt orientation changed here: the other session's lock and nothing else of ours.
+        #expect(PersistentState(lock: nil, lastFelt: .leftUp).merged(known: known, onDisk: onDisk)
+                == PersistentState(lock: portrait, lastFelt: .leftUp))
+        // This session locked: its lock, the file's felt orientation.
+        #expect(PersistentState(lock: landscape, lastFelt: .normal).merged(known: known, onDisk: onDisk)
+                == PersistentState(lock: landscape, lastFelt: .bottomUp))
+        // This session unlocked: unlocked, whatever the file says.
+        #expect(PersistentState(lock: nil, lastFelt: .normal).merged(known: PersistentState(lock: portrait, lastFelt: .normal), onDisk: onDisk)
+                == PersistentState(lock: nil, lastFelt: .bottomUp))
+    }
+}

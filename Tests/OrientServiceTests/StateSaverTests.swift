@@ -28,6 +28,33 @@ extension OnTheEventLoop {
             #expect(access(file.path + ".tmp", F_OK) != 0, "the temporary file stayed")
         }
 
+        /// Two sessions of one user: what one changed survives what the other saves after it.
+        @Test func aSaveWritesOnlyWhatThisSessionChangedOverWhatTheFileHoldsNow() throws {
+            let file = StateFile(directory: directory + "/wlr-orient")
+            let atStart = PersistentState(lastFelt: .normal)
+            // Another session has locked the panel since this one read the file.
+            var onDisk = PersistentState(lock: MaskSpec(parsing: "portrait"), lastFelt: .normal)
+            let saver = StateSaver(file: file, loop: loop.loop, known: atStart) { onDisk }
+            saver.save(PersistentState(lastFelt: .leftUp))
+            saver.finish()
+            #expect(readFile(file.path) == PersistentState(lock: MaskSpec(parsing: "portrait"), lastFelt: .leftUp).fileText)
+            // This session unlocks: its change wins over the file's lock.
+            onDisk = PersistentState(lock: MaskSpec(parsing: "portrait"), lastFelt: .rightUp)
+            let second = StateSaver(file: file, loop: loop.loop, known: PersistentState(lock: MaskSpec(parsing: "landscape"))) { onDisk }
+            second.save(PersistentState())
+            second.finish()
+            #expect(readFile(file.path) == PersistentState(lastFelt: .rightUp).fileText)
+        }
+
+        @Test func anUnreadableFileIsOverwrittenWithThisSessionsState() throws {
+            let file = StateFile(directory: directory + "/wlr-orient")
+            let saver = StateSaver(file: file, loop: loop.loop, known: PersistentState(lastFelt: .normal)) { nil }
+            let state = PersistentState(lock: MaskSpec(parsing: "landscape"), lastFelt: .bottomUp)
+            saver.save(state)
+            saver.finish()
+            #expect(readFile(file.path) == state.fileText)
+        }
+
         @Test func aSaveThatFailsIsLoggedOnTheLoopAndTheFileIsUntouched() throws {
             let log = LogCapture()
             // A file where the directory should be: the save cannot create it.

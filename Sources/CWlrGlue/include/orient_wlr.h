@@ -106,8 +106,12 @@ enum orient_wlr_transform_commit orient_wlr_output_set_transform(struct wlr_outp
 bool orient_wlr_transform_rides_frames(void);
 /* Adds `transform` to a frame the host is building or has built. */
 void orient_wlr_output_state_set_transform(struct wlr_output_state *state, int transform);
+/* The transform a state sets, -1 if it sets none; whether it switches the output off. */
+int orient_wlr_output_state_transform(struct wlr_output_state *state);
+bool orient_wlr_output_state_disables(struct wlr_output_state *state);
 /* Asks the compositor to apply `transform` to the output as its own configuration (the output's
- * request_state event, wlroots 0.17 on); false where the release has no such event. */
+ * request_state event, asked from wlroots 0.18: sway 1.9, on 0.17, commits a requested state as it
+ * is); false before. */
 bool orient_wlr_output_request_transform(struct wlr_output *output, int transform);
 /* Whether the output is enabled (shows frames). */
 bool orient_wlr_output_enabled(struct wlr_output *output);

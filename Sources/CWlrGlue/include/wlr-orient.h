@@ -134,7 +134,8 @@ void wlr_orient_render_output_state(struct wlr_orient *orient, struct wlr_output
  * new transform to the state (so that the host renders under it), and in
  * wlr_orient_render_output_state draws the picture over it. Without this call the transform is
  * still added there; without either, the plugin commits its frame when the output is next ready
- * for one. The plugin never commits a transform alone on an output that shows frames: on DRM such
+ * for one. The plugin commits no transform alone on an output that shows frames while it has a
+ * picture of it (given a renderer, once the output has shown a frame): on DRM such
  * a commit blocks the host's thread until the next vblank. NULL is fine.
  */
 void wlr_orient_prepare_output_state(struct wlr_orient *orient, struct wlr_output *output, struct wlr_output_state *state);
