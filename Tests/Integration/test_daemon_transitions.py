@@ -141,6 +141,31 @@ def test_the_whole_old_picture_turns_from_outside_and_what_it_covers_changes_lit
         end(s)
 
 
+def test_a_crossfade_from_outside_is_drawn_on_the_small_canvas_where_the_compositor_scales_it(client_binary):
+    """At 1024x640 the fading frames, like the turning ones, are drawn on a canvas half the
+    panel's size each way and scaled up by the host (wp_viewporter): every frame between the held
+    picture and the new layout is a blend of the two at the panel's centre, and ends on the new."""
+    s = session(client_binary, 'kind = "crossfade"\nduration-ms = 600\ncurve = "linear"\n', size="1024x640",
+                daemon_args=["--debug"])
+    try:
+        w, h, old = s.host.raw_panel()
+        frames = turn_recorded(s, LEFT_UP, "left-up", os.path.join(s.host.dir, "rec"))
+        new = s.host.raw_panel()[2]
+        assert same(frames[-1][1][2], new), "it ends on the plain new orientation"
+        centre = (h // 2 * w + w // 2) * 3
+        o, n = old[centre:centre + 3], new[centre:centre + 3]
+        assert o != n
+        mixes = [rgb[centre:centre + 3] for transform, (_, _, rgb) in frames if transform == 1]
+        blends = [m for m in mixes if m not in (o, n)]
+        assert len(blends) >= 5, "blended frames at the centre: %s" % mixes
+        assert all(min(a, b) <= c <= max(a, b) for m in blends for a, b, c in zip(o, n, m)), blends
+        drawn = [l for l in s.log.seen if "shield frame at" in l]
+        assert drawn and all("on a 1/2 canvas" in l for l in drawn), drawn[:3]
+        assert no_overlay_left(s)
+    finally:
+        end(s)
+
+
 def turn_recorded_cut(s):
     s.host.command("record start times", r"^recording$")
     s.fake.set(s.dev, *LEFT_UP)
