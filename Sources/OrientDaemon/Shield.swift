@@ -56,6 +56,8 @@ final class Shield: CallbackOwner {
     private var viewport: OpaquePointer?
     private var layer: OpaquePointer?
     private var callback: OpaquePointer?
+    /// When the frame event (or the wake) the next frame answers came: for the debug line.
+    private var frameAskedMs: Double?
     private var timer: LoopSource?
     private var configured: (width: Int, height: Int)?
     /// Removed: nothing of it may be made again (a failure reported while a list of commands is
@@ -109,7 +111,10 @@ final class Shield: CallbackOwner {
                 Log.debug("shield covered after \(Int(((monotonicMilliseconds() - startedMs) * 1000).rounded())) us")
                 onCovered()
             case .draw(let placement): draw(placement)
-            case .wake(let afterMs): wake(afterMs: afterMs)
+            case .wake(let afterMs):
+                // The frame this answers waits: the wake is the one the next frame answers.
+                frameAskedMs = nil
+                wake(afterMs: afterMs)
             case .remove: remove()
             case .info(let line): Log.info(line)
             }
@@ -275,8 +280,10 @@ final class Shield: CallbackOwner {
     private func frameDone() {
         if let callback { wl_callback_destroy(callback) }
         callback = nil
+        let now = monotonicMilliseconds()
+        frameAskedMs = now
         report(.presented)
-        report(.frame(at: monotonicMilliseconds()))
+        report(.frame(at: now))
     }
 
     // MARK: the transition
@@ -323,7 +330,11 @@ final class Shield: CallbackOwner {
         }
         present(buffer: index, under: steps.to)
         // For benchmarks/daemon_shield.py: when each frame went out and what drawing it cost.
-        Log.debug("shield frame at \(Int((monotonicMilliseconds() * 1000).rounded())) us, cpu \(Int(((Self.threadCPUMs - started) * 1000).rounded())) us, \(width)x\(height)\(onCanvas ? " on a 1/\(divisor) canvas" : "")")
+        // The frame event it answers tells apart a frame the daemon was late to draw from one the
+        // compositor was late to ask for.
+        let asked = frameAskedMs.map { ", asked at \(Int(($0 * 1000).rounded())) us" } ?? ""
+        frameAskedMs = nil
+        Log.debug("shield frame at \(Int((monotonicMilliseconds() * 1000).rounded())) us, cpu \(Int(((Self.threadCPUMs - started) * 1000).rounded())) us, \(width)x\(height)\(onCanvas ? " on a 1/\(divisor) canvas" : "")\(asked)")
     }
 
     /// This thread's CPU time, in milliseconds.
@@ -335,7 +346,12 @@ final class Shield: CallbackOwner {
 
     private func wake(afterMs: Double) {
         if timer == nil {
-            timer = LoopSource.timer(on: loop) { [unowned self] in report(.frame(at: monotonicMilliseconds())) }
+            timer = LoopSource.timer(on: loop) { [unowned self] in
+                let now = monotonicMilliseconds()
+                // Both buffers were held: the frame still answers the event that asked for it.
+                if frameAskedMs == nil { frameAskedMs = now }
+                report(.frame(at: now))
+            }
         }
         timer?.arm(milliseconds: Int32(max(1, afterMs.rounded(.up))))
     }
