@@ -192,3 +192,42 @@ void orient_wlr_publish_output_configuration(struct wlr_output_manager_v1 *manag
 	}
 	wlr_output_manager_v1_set_configuration(manager, config);
 }
+
+/* --- Watching wlr-output-management --- */
+
+struct output_manager_watch {
+	struct orient_wlr_watch base;
+	struct wl_listener apply;
+};
+
+static void output_manager_handle_apply(struct wl_listener *listener, void *data) {
+	struct output_manager_watch *watch = wl_container_of(listener, watch, apply);
+	struct wlr_output_configuration_v1 *config = data;
+	struct wlr_output_configuration_head_v1 *head;
+	wl_list_for_each(head, &config->heads, link) {
+		if (head->state.enabled && head->state.output != NULL) {
+			watch->base.events.output_manager.applying(watch->base.events.context, head->state.output,
+				(int)head->state.transform);
+		}
+	}
+}
+
+struct orient_wlr_watch *orient_wlr_watch_output_manager(struct wlr_output_manager_v1 *manager,
+		const struct orient_wlr_output_manager_events *events) {
+	if (manager == NULL || events == NULL) {
+		return NULL;
+	}
+	const struct orient_wlr_watch_listener listeners[] = {
+		{ &manager->events.apply, offsetof(struct output_manager_watch, apply), output_manager_handle_apply },
+	};
+	struct orient_wlr_watch *base = orient_wlr_watch_create(sizeof(struct output_manager_watch), &manager->events.destroy,
+		(union orient_wlr_watch_events){ .output_manager = *events }, NULL, listeners, ORIENT_WLR_LENGTH(listeners));
+	if (base != NULL) {
+		/* First of the apply's listeners: the plugin hears whose the transform is before the
+		 * compositor's handler commits it. */
+		struct output_manager_watch *watch = wl_container_of(base, watch, base);
+		wl_list_remove(&watch->apply.link);
+		wl_list_insert(&manager->events.apply.listener_list, &watch->apply.link);
+	}
+	return base;
+}

@@ -49,6 +49,7 @@ union orient_wlr_watch_events {
 	struct orient_wlr_backend_events backend;
 	struct orient_wlr_shell_events shell;
 	struct orient_wlr_seat_events seat;
+	struct orient_wlr_output_manager_events output_manager;
 	struct orient_wlr_output_events output;
 	struct orient_wlr_toplevel_events toplevel;
 	struct orient_wlr_input_events input;

@@ -43,6 +43,10 @@ final class Panel: CompositorObject {
     private(set) var committingItself = false
     /// A turn landed: the output shows the new transform (called once per turn).
     var landed: (Panel, Turn) -> Void = { _, _ in }
+    /// Someone else committed another transform on the output (it shows `current` now).
+    var setElsewhere: (Panel) -> Void = { _ in }
+    /// The transform the output was last seen with, by us or in a commit.
+    private var knownTransform: OutputTransform
 
     private let loop: OpaquePointer?
 
@@ -52,6 +56,7 @@ final class Panel: CompositorObject {
         self.name = String(cString: orient_wlr_output_name(output))
         self.onDestroy = onDestroy
         self.current = Self.transform(of: output).orientation
+        self.knownTransform = Self.transform(of: output)
         var events = orient_wlr_output_events(
             context: callbackContext,
             committed: { context, buffer in Panel.owner(context)?.committed(buffer) },
@@ -69,6 +74,16 @@ final class Panel: CompositorObject {
         }
         if let turn = pending, turn.ridesHostFrames, transform == turn.orientation.outputTransform {
             land(turn)   // the host's frame carried it
+        }
+        // Another transform, not ours: the compositor's own change (its reload, the output
+        // switched on again, its own command) or a client's through output management. A turn
+        // still waiting gives way to it; the controller decides what follows.
+        let now = transform
+        if !committingItself, now != knownTransform, orient_wlr_output_enabled(output) {
+            knownTransform = now
+            current = now.orientation
+            pending = nil
+            setElsewhere(self)
         }
         guard let running = transition else { return }
         if running.finished {
@@ -176,6 +191,7 @@ final class Panel: CompositorObject {
     private func land(_ turn: Turn) {
         pending = nil
         current = turn.orientation
+        knownTransform = turn.orientation.outputTransform
         latestTurn = turn.number
         landed(self, turn)
     }

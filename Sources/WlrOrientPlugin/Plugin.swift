@@ -64,6 +64,12 @@ final class Plugin: CallbackOwner {
                 new_toplevel: { context, surface in Plugin.owner(context)?.addToplevel(surface) })
             watches += [Watch(orient_wlr_watch_shell(shell, &events))].compactMap { $0 }
         }
+        if let manager = host.output_manager {
+            var events = orient_wlr_output_manager_events(
+                context: context,
+                applying: { context, output, transform in Plugin.owner(context)?.clientApplies(transform, on: output) })
+            watches += [Watch(orient_wlr_watch_output_manager(manager, &events))].compactMap { $0 }
+        }
         if let seat = host.seat {
             var events = orient_wlr_seat_events(
                 context: context,
@@ -96,6 +102,8 @@ final class Plugin: CallbackOwner {
         displayDestroy.take()?.remove()
         landings.forEach { $0.remove() }
         landings = []
+        afterCommits.take()?.remove()
+        setElsewhere = []
         watches.forEach { $0.remove() }
         panels.forEach { $0.detach() }
         toplevels.values.forEach { $0.detach() }
@@ -171,6 +179,45 @@ final class Plugin: CallbackOwner {
         turn.transition?.awaitConfigures(of: Array(toplevels.values))
     }
 
+    // MARK: transforms set by others
+
+    /// Transforms a client asked for through output management, by output, until the loop is next
+    /// idle (the compositor commits them in between).
+    private var appliedByClient: [OpaquePointer: Int32] = [:]
+    /// Panels someone else turned, and who, told to the controller when the loop is idle: what it
+    /// decides may commit the output again, which must not happen inside the output's commit.
+    private var setElsewhere: [(panel: Panel, by: PanelSetter)] = []
+    private var afterCommits: LoopSource?
+
+    private func clientApplies(_ transform: Int32, on output: OpaquePointer?) {
+        guard let output else { return }
+        appliedByClient[output] = transform
+        whenIdle()
+    }
+
+    private func setElsewhere(_ panel: Panel) {
+        let by: PanelSetter = appliedByClient[panel.output] == panel.transform.rawValue ? .outputManagement : .compositor
+        Log.debug("\(panel.name): transform \(panel.transform) set by \(by.who)")
+        // Its picture under another transform: the transition running has no meaning left.
+        panel.transition?.giveWay(at: monotonicMilliseconds(), panel: panel.name)
+        setElsewhere.removeAll { $0.panel === panel }
+        setElsewhere.append((panel, by))
+        whenIdle()
+    }
+
+    private func whenIdle() {
+        guard afterCommits == nil else { return }
+        afterCommits = LoopSource.idle(on: wl_display_get_event_loop(host.display)) { [unowned self] in
+            afterCommits = nil
+            appliedByClient = [:]
+            let told = setElsewhere
+            setElsewhere = []
+            for (panel, by) in told where panels.contains(where: { $0 === panel }) {
+                dispatch(.panelSetElsewhere(panel.id, panel.current, by: by, at: monotonicMilliseconds() / 1000))
+            }
+        }
+    }
+
     // MARK: the frame path
 
     /// Whether the host calls wlr_orient_render_output or _state (else there are no transitions).
@@ -237,6 +284,7 @@ final class Plugin: CallbackOwner {
         }
         panel.landed = { [unowned self] panel, turn in landed(panel, turn) }
         panel.refused = { [unowned self] panel in dispatch(.panelShowing(panel.id, panel.current)) }
+        panel.setElsewhere = { [unowned self] panel in setElsewhere(panel) }
         panels.append(panel)
         mapPositionalDevices()
         Log.info("\(name): a built-in panel (\(panel.shape.rawValue)); it follows the device")

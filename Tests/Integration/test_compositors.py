@@ -6,6 +6,7 @@ panel's raw pixels (Debian's wlroots screencopy example, no transform applied) s
 as the device is held, with nothing stale of the transition; `wlr-orient lock` and an `[[app]]`
 rule work there too. The plugin logs at INFO, which these compositors do not print: the tests
 read its status over the control socket (`wlr-orient watch --json`)."""
+import json
 import os
 import shutil
 import subprocess
@@ -146,6 +147,27 @@ def test_sway_turns_with_the_device():
         lock_landscape(s)
         assert swaymsg(s, "-t", "get_outputs")[0]["transform"] in ("normal", "180")
         s.app_configured((width, height))
+        assert s.p.poll() is None, "sway runs on"
+    finally:
+        s.stop()
+
+
+def test_sway_reload_puts_the_panel_back_and_the_plugin_turns_it_again():
+    """sway applies its own output config on `reload` (normal, with no transform line): the
+    plugin sees the compositor's change and turns the panel back to the device's orientation."""
+    require("sway")
+    s = Session(lambda app, where: sway(app, where) + ["-V"], "")   # -V: the plugin's lines too
+    try:
+        start(s, sway_sockets=True)
+        s.fake.set(s.dev, *LEFT_UP)
+        s.wait_shown("left-up")
+        for _ in range(2):
+            swaymsg(s, "reload")
+            s.log.wait(r"HEADLESS-1: the compositor set normal \(its own change", timeout=15)
+            s.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), none transition", timeout=15)
+            assert swaymsg(s, "-t", "get_outputs")[0]["transform"] == "270"
+            status = json.loads(s.cli("status", "--json").stdout)
+            assert status["panels"][0]["shown"] == "left-up" and status["panels"][0]["set_by"] is None, status
         assert s.p.poll() is None, "sway runs on"
     finally:
         s.stop()

@@ -42,7 +42,10 @@ struct ControllerHarness {
 
     @discardableResult
     mutating func send(_ event: ControllerEvent) -> [ControllerCommand] {
-        if case .panelShowing(let p, let o) = event { shown[p] = o }   // what the host reports it shows
+        switch event {   // what the host reports it shows
+        case .panelShowing(let p, let o), .panelSetElsewhere(let p, let o, _, _): shown[p] = o
+        default: break
+        }
         record(controller.handle(event))
         return last
     }

@@ -195,6 +195,7 @@ struct host_output {
 	double presented;              /* when the frame being committed was presented */
 	double refresh_started;        /* when the refresh that commits it began (before the render) */
 	bool refreshing;               /* within that refresh: a commit now is this host's own frame */
+	int width, height, refresh;    /* its mode when the `output … off` command switched it off */
 	bool recording, record_pixels;
 	struct recorded_frame *record; /* RECORD_MAX entries while recording */
 	int recorded;
@@ -844,6 +845,65 @@ static bool configure_outputs(struct host *host, struct wlr_output_configuration
 	return ok;
 }
 
+/* The compositor's own output command (as a compositor's config or IPC would): a transform
+ * (`transform` >= 0), or the output switched off or on (`enable` 0 or 1; on again at the size it
+ * had). Published to output-management clients as any change is. */
+static bool command_output(struct host *host, struct host_output *o, int transform, int enable) {
+	struct wlr_output *output = o->output;
+	if (enable == 0 && output->enabled) {
+		o->width = output->width, o->height = output->height, o->refresh = output->refresh;
+	}
+#if HOST_STATES
+	struct wlr_output_state state;
+	wlr_output_state_init(&state);
+	if (transform >= 0) {
+		wlr_output_state_set_transform(&state, (enum wl_output_transform)transform);
+	}
+	if (enable >= 0) {
+		wlr_output_state_set_enabled(&state, enable == 1);
+		if (enable == 1) {
+			wlr_output_state_set_custom_mode(&state, o->width, o->height, o->refresh);
+		}
+	}
+	bool ok = wlr_output_commit_state(output, &state);
+	wlr_output_state_finish(&state);
+#else
+	if (transform >= 0) {
+		wlr_output_set_transform(output, (enum wl_output_transform)transform);
+	}
+	if (enable >= 0) {
+		wlr_output_enable(output, enable == 1);
+		if (enable == 1) {
+			wlr_output_set_custom_mode(output, o->width, o->height, o->refresh);
+		}
+	}
+	bool ok = wlr_output_commit(output);
+	if (!ok) {
+		wlr_output_rollback(output);
+	}
+#endif
+	if (ok && enable == 0) {
+		wlr_output_layout_remove(host->output_layout, output);
+	} else if (ok && enable == 1) {
+		wlr_output_layout_add_auto(host->output_layout, output);
+	}
+	if (ok) {
+		publish_outputs(host);
+		relayout(host);
+	}
+	return ok;
+}
+
+static struct host_output *output_named(struct host *host, const char *name) {
+	struct host_output *o;
+	wl_list_for_each(o, &host->outputs, link) {
+		if (strcmp(o->output->name, name) == 0) {
+			return o;
+		}
+	}
+	return NULL;
+}
+
 static void handle_output_manager_config(struct host *host, struct wlr_output_configuration_v1 *config, bool commit) {
 	bool ok = configure_outputs(host, config, commit);
 	printf("output configuration %s %s\n", commit ? "apply" : "test", ok ? "succeeded" : "failed");
@@ -1332,6 +1392,13 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		} else {
 			printf("record failed %s\n", path);
 		}
+	} else if (sscanf(line, "transform %255s %d", word, &count) == 2) {
+		struct host_output *output = output_named(host, word);
+		printf(output != NULL && command_output(host, output, count, -1) ? "transform %s %d\n" : "transform failed %s %d\n", word, count);
+	} else if (sscanf(line, "output %255s %15s", word, path) == 2 && (strcmp(path, "on") == 0 || strcmp(path, "off") == 0)) {
+		struct host_output *output = output_named(host, word);
+		bool on = strcmp(path, "on") == 0;
+		printf(output != NULL && command_output(host, output, -1, on) ? "output %s %s\n" : "output failed %s %s\n", word, path);
 	} else if (sscanf(line, "refuse-configurations %255s", word) == 1) {
 		host->refuse_configurations = strcmp(word, "on") == 0;
 		printf("refuse-configurations %s\n", word);

@@ -69,6 +69,16 @@ void orient_wlr_layout_for_each(struct wlr_output_layout *layout, void *context,
 /* The current state of every output in the layout, to wlr-output-management. */
 void orient_wlr_publish_output_configuration(struct wlr_output_manager_v1 *manager, struct wlr_output_layout *layout);
 
+/* A client asks, through wlr-output-management, for a configuration the compositor is about to
+ * apply (called before the compositor's own handler): once for each output it leaves enabled, with
+ * the transform it sets there. */
+struct orient_wlr_output_manager_events {
+	void *context;
+	void (*applying)(void *context, struct wlr_output *output, int transform);
+};
+struct orient_wlr_watch *orient_wlr_watch_output_manager(struct wlr_output_manager_v1 *manager,
+	const struct orient_wlr_output_manager_events *events);
+
 /* --- Outputs --- */
 
 struct orient_wlr_output_events {

@@ -25,6 +25,12 @@ public struct Controller: Sendable {
         var shown: Orientation
         /// What device ∩ lock ∩ the app in front allowed at the last decision.
         var allowed: OrientationMask = .all
+        /// Who else set what it shows, while that is kept (nil: we did).
+        var setBy: PanelSetter?
+        /// When the compositor last undid our orientation here (seconds; the recent ones).
+        var undoneAt: [Double] = []
+        /// The next turn puts back what the compositor undid: a cut, as the compositor's was.
+        var turnsBack = false
     }
 
     /// The app in front on a panel, and what it asks.
@@ -225,6 +231,8 @@ public struct Controller: Sendable {
                 refused[id] = panels[i].shown
                 panels[i].shown = o
             }
+        case .panelSetElsewhere(let id, let o, let by, let t):
+            setElsewhere(id, o, by: by, at: t, into: &out)
         case .toplevelAdded(let id, let appID, let covers):
             toplevels[id] = ToplevelRecord(appID: appID, covers: covers, declaration: toplevels[id]?.declaration)
             retell.insert(id)   // what it was told is forgotten with the old record
@@ -285,6 +293,32 @@ public struct Controller: Sendable {
         return out
     }
 
+    /// Someone else set a panel's transform (see `PanelSetter`): the compositor's own change is
+    /// turned back, a client's is kept until the decision moves.
+    private mutating func setElsewhere(_ id: PanelID, _ o: Orientation, by: PanelSetter, at t: Double,
+                                       into out: inout [ControllerCommand]) {
+        guard let i = panels.firstIndex(where: { $0.id == id }), panels[i].shown != o else { return }
+        let ours = panels[i].shown
+        panels[i].shown = o
+        panels[i].turnsBack = false
+        var keep = by == .outputManagement
+        if by == .compositor {
+            panels[i].undoneAt = panels[i].undoneAt.filter { t - $0 < PanelSetter.undoWindow } + [t]
+            keep = panels[i].undoneAt.count >= PanelSetter.mostUndoes
+        }
+        let name = panels[i].name
+        guard keep else {
+            panels[i].turnsBack = true
+            refused[id] = nil
+            return out.append(.log(.info, "\(name): the compositor set \(o.rawValue) (its own change: a reload, the output switched on, a new output); turning back to the device's orientation"))
+        }
+        panels[i].setBy = by
+        refused[id] = ours   // not asked again until the decision moves elsewhere
+        out.append(.log(.info, by == .compositor
+            ? "\(name): the compositor keeps setting \(o.rawValue); showing that until the device turns"
+            : "\(name): set to \(o.rawValue) by \(by.who); showing that until the device turns"))
+    }
+
     /// Whether a toplevel is, or may be about to be, the app in front on some panel: the one
     /// launching, the focused one, or one the host named. Any other cannot decide anything.
     private func mayBeInFront(_ id: ToplevelID) -> Bool {
@@ -338,7 +372,7 @@ public struct Controller: Sendable {
             lock: state.lock, felt: state.lastFelt, rotateWhen: config.rotateWhen, tabletMode: tabletMode,
             rotating: rotating, sensorRunning: sensorRunning,
             sensor: sensorRunning ? sensorSaid ?? SensorStatus(state: .looking) : .released,
-            panels: panels.map { .init(name: $0.name, shape: $0.shape, shown: $0.shown, allowed: $0.allowed) },
+            panels: panels.map { .init(name: $0.name, shape: $0.shape, shown: $0.shown, allowed: $0.allowed, setBy: $0.setBy) },
             front: front)
     }
 
@@ -452,11 +486,16 @@ public struct Controller: Sendable {
             if let no = refused[panels[i].id] {
                 if no == decision.target { continue }
                 refused[panels[i].id] = nil
+                panels[i].setBy = nil   // the decision moved: the panel follows it again
             }
             if decision.target != panels[i].shown {
                 panels[i].shown = decision.target
-                shows.append(.show(panels[i].id, decision.target, transition: transitionPlan(front: front)))
+                panels[i].setBy = nil
+                var plan = transitionPlan(front: front)
+                if panels[i].turnsBack { plan.kind = .none }
+                shows.append(.show(panels[i].id, decision.target, transition: plan))
             }
+            panels[i].turnsBack = false
         }
         droppedLogged.formIntersection(stillDropped)
 

@@ -4,7 +4,7 @@
 extension ControllerStatus: Decodable {
     private enum Keys: String, CodingKey {
         case lock, felt, rotateWhen = "rotate_when", tabletMode = "tablet_mode", rotating, sensor, panels, front
-        case name, shape, shown, allowed
+        case name, shape, shown, allowed, setBy = "set_by"
         case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
         case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms"
@@ -27,7 +27,8 @@ extension ControllerStatus: Decodable {
             panels.append(Panel(name: try p.decode(String.self, forKey: .name),
                                 shape: try Self.word(p.decode(String.self, forKey: .shape), PanelShape.init(rawValue:), .shape, p),
                                 shown: try Self.word(p.decode(String.self, forKey: .shown), Orientation.init(rawValue:), .shown, p),
-                                allowed: try Self.mask(p, .allowed)))
+                                allowed: try Self.mask(p, .allowed),
+                                setBy: try p.decodeIfPresent(String.self, forKey: .setBy).map { try Self.word($0, PanelSetter.init(rawValue:), .setBy, p) }))
         }
         self.panels = panels
         guard try c.contains(.front) && !c.decodeNil(forKey: .front) else {

@@ -6,6 +6,12 @@ public struct ControllerStatus: Sendable, Hashable {
         public var shown: Orientation
         /// What device ∩ lock ∩ the app in front allow on it now.
         public var allowed: OrientationMask
+        /// Who else set what it shows, while that is kept (nil: it follows the device).
+        public var setBy: PanelSetter?
+
+        public init(name: String, shape: PanelShape, shown: Orientation, allowed: OrientationMask, setBy: PanelSetter? = nil) {
+            (self.name, self.shape, self.shown, self.allowed, self.setBy) = (name, shape, shown, allowed, setBy)
+        }
     }
 
     /// The app in front and what it asks, with where each part came from.
@@ -49,7 +55,8 @@ public struct ControllerStatus: Sendable, Hashable {
                 .object([("name", .string(p.name)), ("shape", .string(p.shape.rawValue)),
                          ("shown", .string(p.shown.rawValue)),
                          ("transform", .int(Int(p.shown.outputTransform.rawValue))),
-                         ("allowed", words(p.allowed))])
+                         ("allowed", words(p.allowed)),
+                         ("set_by", p.setBy.map { .string($0.rawValue) } ?? .null)])
             })),
         ]
         if let f = front {

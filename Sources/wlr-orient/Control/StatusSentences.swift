@@ -5,14 +5,16 @@ extension ControllerStatus {
     /// Sentences for people (`status` without --json).
     var sentences: [String] {
         var lines: [String] = []
-        lines.append(lock.map { "Locked to \($0)." } ?? "Not locked: the screen follows the device.")
+        let heldElsewhere = panels.contains { $0.setBy != nil }
+        lines.append(lock.map { "Locked to \($0)." } ?? (heldElsewhere ? "Not locked." : "Not locked: the screen follows the device."))
         if let felt { lines.append("The device is held \(felt.rawValue).") } else { lines.append("How the device is held is not known yet.") }
         if !rotating {
             lines.append("Not in tablet mode: the panel stays upright until the tablet-mode switch is on.")
         }
         if panels.isEmpty { lines.append("No built-in panel is connected.") }
         for p in panels {
-            lines.append("\(p.name) (a \(p.shape.rawValue) panel) shows \(p.shown.rawValue); allowed now: \(Self.words(p.allowed)).")
+            let setter = p.setBy.map { ", set by \($0.who) (kept until the device turns)" } ?? ""
+            lines.append("\(p.name) (a \(p.shape.rawValue) panel) shows \(p.shown.rawValue)\(setter); allowed now: \(Self.words(p.allowed)).")
         }
         if let f = front {
             let app = f.appID.isEmpty ? "an app without app_id" : f.appID
@@ -35,7 +37,7 @@ extension ControllerStatus {
 
     /// One line per change, for `watch` without --json.
     var summary: String {
-        let shown = panels.map { "\($0.name) \($0.shown.rawValue)" }.joined(separator: ", ")
+        let shown = panels.map { "\($0.name) \($0.shown.rawValue)\($0.setBy.map { " (set by \($0.who))" } ?? "")" }.joined(separator: ", ")
         var parts = [shown.isEmpty ? "no panel" : shown, "lock \(lock?.description ?? "none")", "held \(felt?.rawValue ?? "unknown")"]
         if let f = front { parts.append("front \(f.appID.isEmpty ? "?" : f.appID) (\(f.givenAs), \(f.orientationsSource.kind))") }
         if !rotating { parts.append("laptop mode") }

@@ -1,0 +1,27 @@
+/// Who, other than us, set what a panel shows (its transform), and what that means.
+///
+/// - The compositor itself (its config reloaded, an output switched off and on, a new output, its
+///   own output command) puts a panel back where its config says, which is no wish of the user:
+///   the panel is turned back to our orientation at once, with a cut (the compositor has already
+///   cut). The user's way to hold an orientation is our lock. A compositor that undoes our turn
+///   again and again (`PanelSetter.mostUndoes` within `undoWindow` seconds) is followed instead,
+///   like a client, so that the two never fight.
+/// - A client, through wlr-output-management (wlr-randr, kanshi), acts for the person: what it set
+///   is kept until the decision moves (the device turns, the lock or the app in front changes),
+///   and `status` names who set it.
+public enum PanelSetter: String, Sendable, Hashable, CaseIterable {
+    case compositor
+    case outputManagement = "output-management"
+
+    /// In words, for the log and `status`.
+    public var who: String {
+        switch self {
+        case .compositor: "the compositor"
+        case .outputManagement: "a client through output management"
+        }
+    }
+
+    /// How many undoes within `undoWindow` seconds are followed rather than turned back.
+    static let mostUndoes = 3
+    static let undoWindow = 10.0
+}
