@@ -78,6 +78,7 @@ set +e
 WLR_ORIENT_BUILD=/work/src/$build WLR_ORIENT_BIN=/work/src/$build/wlr-orient \
     python3 -m pytest -q -p no:cacheprovider Tests/Roots Tests/Integration/test_plugin.py Tests/Integration/test_apps.py \
     Tests/Integration/test_protocol.py Tests/Integration/test_transitions.py Tests/Integration/test_control.py \
+    Tests/Integration/test_outside_changes.py \
     Tests/Integration/test_daemon.py Tests/Integration/test_daemon_transitions.py \
     -k "$left_out" 2>&1 | tee "$log" | tail -n 15
 set -e

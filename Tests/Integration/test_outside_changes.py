@@ -39,7 +39,7 @@ def test_the_compositors_own_transform_is_turned_back_within_two_frames():
             off = host.command("output HEADLESS-1 off", r"^output (failed )?HEADLESS-1 off$")
             if not off.group(1):
                 host.command("output HEADLESS-1 on", r"^output HEADLESS-1 on$")
-                host.wait_frame(1)
+                host.command("next-frame", r"^next-frame$")
             assert host.randr_transform() == "90"
         assert host.p.poll() is None
     finally:

@@ -286,6 +286,97 @@ def test_under_run_sway_turns_and_fades_the_old_frame_where_the_cpu_cannot_map_i
         s.stop()
 
 
+def randr_transforms(s):
+    """Each output's transform as wlr-randr (the compositor's output management) says, by name."""
+    out = subprocess.run(AS_NOBODY + ["wlr-randr"], env=s.client_env(), capture_output=True, text=True, timeout=30).stdout
+    transforms, name = {}, None
+    for line in out.splitlines():
+        if line and not line[0].isspace():
+            name = line.split()[0]
+        elif "Transform:" in line and name:
+            transforms[name] = line.split()[-1]
+    return transforms
+
+
+def steady(s, want, what, seconds=1.0):
+    """Waits until wlr-randr shows `want` (a dict of transforms by output), then checks that it
+    stays so for `seconds` (a compositor's change undone late would show in between)."""
+    deadline = time.monotonic() + 20
+    while randr_transforms(s) != want:
+        assert time.monotonic() < deadline, "%s: wlr-randr says %s, not %s; %s" % (what, randr_transforms(s), want,
+                                                                                  s.log.available()[-6:])
+        time.sleep(0.05)
+    end_at = time.monotonic() + seconds
+    while time.monotonic() < end_at:
+        assert randr_transforms(s) == want, what
+        time.sleep(0.1)
+
+
+SWAY_CHANGES = ["reload", "disable-enable", "create_output"] if SWAY_HERE else []
+
+
+@pytest.mark.parametrize("change", SWAY_CHANGES)
+def test_sway_puts_the_panel_back_and_the_plugin_turns_it_again(change, client):
+    """sway applies its own output config on `reload`, when an output is switched on again and when
+    an output is created (normal: its config has no transform): the plugin sees the change and
+    turns every panel back to the device's orientation; status says so, naming nobody."""
+    s = Session(sway_verbose, client, pose=LEFT_UP)
+    try:
+        s.shown("left-up")
+        steady(s, {"HEADLESS-1": "90"}, "held left-up", seconds=0)
+        ipc = s.socket("sway-ipc.", ".sock")
+
+        def swaymsg(*args):
+            r = subprocess.run(AS_NOBODY + ["swaymsg", "-s", ipc] + list(args), env=s.client_env(),
+                               capture_output=True, text=True, timeout=30)
+            assert r.returncode == 0, (args, r.stdout, r.stderr)
+
+        for _ in range(2):
+            if change == "reload":
+                swaymsg("reload")
+            elif change == "disable-enable":
+                swaymsg("output HEADLESS-1 disable")
+                swaymsg("output HEADLESS-1 enable")
+            if change == "reload":
+                s.log.wait(r"HEADLESS-1: the compositor set normal \(its own change", timeout=20)
+            if change != "create_output":
+                steady(s, {"HEADLESS-1": "90"}, "after %s" % change)
+        if change == "create_output":
+            swaymsg("create_output")
+            s.until(lambda st: len(st["panels"]) == 2 and all(p["shown"] == "left-up" for p in st["panels"]), "two panels")
+            steady(s, {"HEADLESS-1": "90", "HEADLESS-2": "90"}, "after create_output")
+        status = s.status()
+        assert all(p["shown"] == "left-up" and p["set_by"] is None for p in status["panels"]), status
+        assert s.p.poll() is None, "sway runs on"
+    finally:
+        s.stop()
+
+
+# Where a client's transform is kept until the device turns: the compositors with output
+# management of ours to test it in.
+RANDR_HERE = [entry for entry in HERE if entry[0] in ("sway", "labwc")]
+
+
+@pytest.mark.parametrize("name,command,covers", RANDR_HERE, ids=names(RANDR_HERE))
+def test_a_transform_set_with_wlr_randr_is_kept_until_the_device_turns(name, command, covers, client):
+    s = Session(command, client, pose=LEFT_UP)
+    try:
+        s.shown("left-up")
+        steady(s, {"HEADLESS-1": "90"}, "held left-up", seconds=0)
+        r = subprocess.run(AS_NOBODY + ["wlr-randr", "--output", "HEADLESS-1", "--transform", "180"], env=s.client_env(),
+                           capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0, r.stderr
+        status = s.until(lambda st: st["panels"][0]["set_by"] == "output-management", "wlr-randr's transform, named")
+        assert status["panels"][0]["shown"] == "bottom-up", status
+        steady(s, {"HEADLESS-1": "180"}, "kept while the device stays")
+        s.fake.set(s.dev, *NORMAL)
+        s.until(lambda st: st["panels"][0]["shown"] == "normal" and st["panels"][0]["set_by"] is None, "the device's again")
+        steady(s, {"HEADLESS-1": "normal"}, "the device turned")
+        assert s.p.poll() is None, "%s runs on" % name
+    finally:
+        s.stop()
+
+
 # The compositors beside which `wlr-orient daemon` animates (they offer wlr-layer-shell and
 # wlr-screencopy); the others get a cut, and the daemon says so once.
 WITHOUT_LAYER_SHELL = {"cage"}  # a kiosk: one app, no layer surfaces

@@ -195,7 +195,7 @@ struct host_output {
 	double presented;              /* when the frame being committed was presented */
 	double refresh_started;        /* when the refresh that commits it began (before the render) */
 	bool refreshing;               /* within that refresh: a commit now is this host's own frame */
-	int width, height, refresh;    /* its mode when the `output … off` command switched it off */
+	int off_width, off_height, off_refresh; /* its mode when `output … off` switched it off */
 	bool recording, record_pixels;
 	struct recorded_frame *record; /* RECORD_MAX entries while recording */
 	int recorded;
@@ -562,6 +562,9 @@ static int refresh_period_ms(struct host_output *o) {
 
 /* A refresh of the panel: the scene's frame (with the plugin's part) if anything changed. */
 static void output_refresh(struct host_output *o) {
+	if (o->scene_output == NULL) {
+		return; /* out of the layout (switched off): nothing of the scene to show */
+	}
 	/* A refresh that commits nothing during a transition is one the animation missed. 0.15's
 	 * headless backend refreshes on a timer whether or not anything changed; from 0.18 it sends
 	 * a frame only after a commit or when asked for one, so while recording the host keeps the
@@ -735,6 +738,45 @@ static void publish_outputs(struct host *host) {
 	wlr_output_manager_v1_set_configuration(host->output_manager, config);
 }
 
+/* The host's record of an output, NULL for none. */
+static struct host_output *host_output_of(struct host *host, struct wlr_output *output) {
+	struct host_output *o;
+	wl_list_for_each(o, &host->outputs, link) {
+		if (o->output == output) {
+			return o;
+		}
+	}
+	return NULL;
+}
+
+/* An output enters the layout (at x, y; anywhere free with `automatic`), with a scene output of
+ * its own. Leaving the layout destroys its scene output (wlr_scene's layout helper): forgotten
+ * then, and made again when it comes back, so that no frame renders through a freed one. */
+static void output_enter_layout(struct host *host, struct host_output *o, bool automatic, int x, int y) {
+#if HOST_STATES
+	struct wlr_output_layout_output *l_output = automatic ? wlr_output_layout_add_auto(host->output_layout, o->output)
+		: wlr_output_layout_add(host->output_layout, o->output, x, y);
+#else
+	if (automatic) {
+		wlr_output_layout_add_auto(host->output_layout, o->output);
+	} else {
+		wlr_output_layout_add(host->output_layout, o->output, x, y);
+	}
+#endif
+	o->scene_output = wlr_scene_get_scene_output(host->scene, o->output);
+	if (o->scene_output == NULL) {
+		o->scene_output = wlr_scene_output_create(host->scene, o->output);
+#if HOST_STATES
+		wlr_scene_output_layout_add_output(host->scene_layout, l_output, o->scene_output);
+#endif
+	}
+}
+
+static void output_leave_layout(struct host *host, struct host_output *o) {
+	wlr_output_layout_remove(host->output_layout, o->output);
+	o->scene_output = wlr_scene_get_scene_output(host->scene, o->output);
+}
+
 static void handle_new_output(struct wl_listener *listener, void *data) {
 	struct host *host = wl_container_of(listener, host, new_output);
 	struct wlr_output *output = data;
@@ -773,13 +815,8 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	wl_list_insert(host->outputs.prev, &o->link); /* in creation order: the first is the panel */
 #if HOST_STATES
 	o->refresh = wl_event_loop_add_timer(wl_display_get_event_loop(host->display), handle_refresh_timer, o);
-	struct wlr_output_layout_output *l_output = wlr_output_layout_add_auto(host->output_layout, output);
-	o->scene_output = wlr_scene_output_create(host->scene, output);
-	wlr_scene_output_layout_add_output(host->scene_layout, l_output, o->scene_output);
-#else
-	wlr_output_layout_add_auto(host->output_layout, output);
-	o->scene_output = wlr_scene_output_create(host->scene, output);
 #endif
+	output_enter_layout(host, o, true, 0, 0);
 	publish_outputs(host);
 }
 
@@ -804,12 +841,14 @@ static bool configure_outputs(struct host *host, struct wlr_output_configuration
 		struct wlr_output_state state;
 		wlr_output_state_init(&state);
 		wlr_output_head_v1_state_apply(&head->state, &state);
-		ok = wlr_output_commit_state(head->state.output, &state) && ok;
+		bool committed = wlr_output_commit_state(head->state.output, &state);
+		ok = committed && ok;
 		wlr_output_state_finish(&state);
-		if (head->state.enabled) {
-			wlr_output_layout_add(host->output_layout, head->state.output, head->state.x, head->state.y);
-		} else {
-			wlr_output_layout_remove(host->output_layout, head->state.output);
+		struct host_output *o = host_output_of(host, head->state.output);
+		if (committed && o != NULL && head->state.enabled) {
+			output_enter_layout(host, o, false, head->state.x, head->state.y);
+		} else if (committed && o != NULL) {
+			output_leave_layout(host, o);
 		}
 	}
 #else
@@ -834,11 +873,16 @@ static bool configure_outputs(struct host *host, struct wlr_output_configuration
 			wlr_output_rollback(output);
 			continue;
 		}
-		ok = wlr_output_commit(output) && ok;
-		if (head->state.enabled) {
-			wlr_output_layout_add(host->output_layout, output, head->state.x, head->state.y);
-		} else {
-			wlr_output_layout_remove(host->output_layout, output);
+		bool committed = wlr_output_commit(output);
+		ok = committed && ok;
+		if (!committed) {
+			wlr_output_rollback(output);
+		}
+		struct host_output *o = host_output_of(host, output);
+		if (committed && o != NULL && head->state.enabled) {
+			output_enter_layout(host, o, false, head->state.x, head->state.y);
+		} else if (committed && o != NULL) {
+			output_leave_layout(host, o);
 		}
 	}
 #endif
@@ -851,7 +895,7 @@ static bool configure_outputs(struct host *host, struct wlr_output_configuration
 static bool command_output(struct host *host, struct host_output *o, int transform, int enable) {
 	struct wlr_output *output = o->output;
 	if (enable == 0 && output->enabled) {
-		o->width = output->width, o->height = output->height, o->refresh = output->refresh;
+		o->off_width = output->width, o->off_height = output->height, o->off_refresh = output->refresh;
 	}
 #if HOST_STATES
 	struct wlr_output_state state;
@@ -862,7 +906,7 @@ static bool command_output(struct host *host, struct host_output *o, int transfo
 	if (enable >= 0) {
 		wlr_output_state_set_enabled(&state, enable == 1);
 		if (enable == 1) {
-			wlr_output_state_set_custom_mode(&state, o->width, o->height, o->refresh);
+			wlr_output_state_set_custom_mode(&state, o->off_width, o->off_height, o->off_refresh);
 		}
 	}
 	bool ok = wlr_output_commit_state(output, &state);
@@ -874,7 +918,7 @@ static bool command_output(struct host *host, struct host_output *o, int transfo
 	if (enable >= 0) {
 		wlr_output_enable(output, enable == 1);
 		if (enable == 1) {
-			wlr_output_set_custom_mode(output, o->width, o->height, o->refresh);
+			wlr_output_set_custom_mode(output, o->off_width, o->off_height, o->off_refresh);
 		}
 	}
 	bool ok = wlr_output_commit(output);
@@ -883,9 +927,9 @@ static bool command_output(struct host *host, struct host_output *o, int transfo
 	}
 #endif
 	if (ok && enable == 0) {
-		wlr_output_layout_remove(host->output_layout, output);
+		output_leave_layout(host, o);
 	} else if (ok && enable == 1) {
-		wlr_output_layout_add_auto(host->output_layout, output);
+		output_enter_layout(host, o, true, 0, 0);
 	}
 	if (ok) {
 		publish_outputs(host);
