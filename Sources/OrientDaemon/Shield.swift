@@ -106,6 +106,7 @@ final class Shield: CallbackOwner {
             case .capture: startCapture()
             case .lay: lay()
             case .show(let transform): show(transform)
+            case .showAhead(let transform): present(buffer: 0, under: transform, ahead: true)
             case .covered:
                 // For benchmarks/daemon_shield.py: the time the shield adds before the apply.
                 Log.debug("shield covered after \(Int(((monotonicMilliseconds() - startedMs) * 1000).rounded())) us")
@@ -242,8 +243,11 @@ final class Shield: CallbackOwner {
 
     /// The scale that makes the panel's buffer, under `transform`, the overlay's configured size
     /// (nil: none does, as at a fractional scale).
-    private func scale(under transform: OutputTransform) -> Int32? {
-        guard let configured, configured.width > 0, configured.height > 0 else { return nil }
+    /// `ahead`: at the size the overlay will have once the panel shows `steps.to` (a quarter turn
+    /// swaps the configured size).
+    private func scale(under transform: OutputTransform, ahead: Bool = false) -> Int32? {
+        guard var configured, configured.width > 0, configured.height > 0 else { return nil }
+        if ahead, steps.from.rawValue % 2 != steps.to.rawValue % 2 { configured = (configured.height, configured.width) }
         let (w, h) = transform.rawValue % 2 == 0 ? (width, height) : (height, width)
         let scale = w / configured.width
         return scale >= 1 && scale * configured.width == w && scale * configured.height == h ? Int32(scale) : nil
@@ -254,9 +258,9 @@ final class Shield: CallbackOwner {
         present(buffer: 0, under: transform)
     }
 
-    private func present(buffer index: Int, under transform: OutputTransform) {
+    private func present(buffer index: Int, under transform: OutputTransform, ahead: Bool = false) {
         guard let surface, let buffer = buffers[index] else { return }
-        guard let scale = scale(under: transform) else {
+        guard let scale = scale(under: transform, ahead: ahead) else {
             return report(.failed("the overlay's size (\(configured.map { "\($0.width)x\($0.height)" } ?? "none")) is not the panel's \(width)x\(height) at a whole scale"))
         }
         wl_surface_attach(surface, buffer, 0, 0)

@@ -50,7 +50,7 @@ struct Run: ParsableCommand {
         // The plugin and the preload work with the wlroots they were built against only.
         let builtFor = Self.builtFor(preload: preload)
         if let other = Self.linkedWlroots(compositor), other != builtFor.soname {
-            printError("wlr-orient run: \(compositor) uses \(other), not wlroots \(builtFor.release) (\(builtFor.soname)) that the plugin is built for: starting it without rotation")
+            printError("wlr-orient run: \(compositor) uses \(other), not wlroots \(builtFor.release) (\(builtFor.soname)) that the plugin is built for: starting it without rotation; `wlr-orient daemon` run beside it turns the screen from outside if it offers wlr-output-management")
         } else if preload.contains(":") || preload.contains(" ") {
             // LD_PRELOAD splits its list at colons and spaces: such a path would name other files.
             printError("wlr-orient run: \(preload) has a ':' or a space in its path, which LD_PRELOAD cannot carry; install wlr-orient where the path has neither")

@@ -134,7 +134,7 @@ def test_every_rule_the_code_cites_is_in_docs_design():
     """Issue #27, point 3: "rule 5" in a comment or a test name points at docs/DESIGN.md."""
     with open(os.path.join(ROOT, "docs", "DESIGN.md")) as f:
         rules = {int(n) for n in re.findall(r"^(\d+)\. \*\*", f.read(), re.M)}
-    assert rules == set(range(1, 13)), sorted(rules)
+    assert len(rules) >= 13 and rules == set(range(1, max(rules) + 1)), sorted(rules)
     cited = {}
     for top in ("Sources", "Tests"):
         for directory, _, files in os.walk(os.path.join(ROOT, top)):

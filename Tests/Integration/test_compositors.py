@@ -152,6 +152,37 @@ def test_sway_turns_with_the_device():
         s.stop()
 
 
+def environment_of(executable):
+    """The environment of the running process whose program is `executable` (the app)."""
+    for pid in filter(str.isdigit, os.listdir("/proc")):
+        try:
+            if os.readlink("/proc/%s/exe" % pid) == executable:
+                with open("/proc/%s/environ" % pid, "rb") as f:
+                    return [entry.decode(errors="replace") for entry in f.read().split(b"\0") if entry]
+        except OSError:
+            continue
+    raise AssertionError("no process runs %s" % executable)
+
+
+@pytest.mark.parametrize("wrapper", [["dbus-run-session", "--"], ["env", "X=1"], ["sh", "-c", 'exec "$0" "$@"']],
+                         ids=["dbus-run-session", "env", "sh"])
+def test_sway_started_through_a_wrapper_turns_and_its_children_have_no_preload(wrapper, client_binary):
+    """`wlr-orient run -- dbus-run-session -- sway` and the like, as people start sway: the
+    wrappers pass the preload on, sway takes it, and the app sway starts has none of it."""
+    require("sway")
+    require(wrapper[0])
+    s = Session(lambda app, where: wrapper + sway(app, where), "", client_binary)
+    try:
+        start(s, sway_sockets=True)
+        s.fake.set(s.dev, *LEFT_UP)
+        s.wait_shown("left-up")
+        assert swaymsg(s, "-t", "get_outputs")[0]["transform"] == "270"
+        env = environment_of(s.client)
+        assert not [e for e in env if "wlr-orient-preload" in e or e.startswith("WLR_ORIENT_PLUGIN=")], env
+    finally:
+        s.stop()
+
+
 def test_sway_reload_puts_the_panel_back_and_the_plugin_turns_it_again():
     """sway applies its own output config on `reload` (normal, with no transform line): the
     plugin sees the compositor's change and turns the panel back to the device's orientation."""

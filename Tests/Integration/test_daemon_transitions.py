@@ -5,6 +5,7 @@ panel pixels, as presented): every frame of a turn is checked, not a sample of t
 client draws green when landscape-shaped, blue when portrait-shaped, its top quarter red; the
 panel is 480x300, so its portrait layout is 300x480."""
 import os
+import signal
 import time
 
 import pytest
@@ -116,6 +117,59 @@ def test_a_rotation_from_outside_turns_the_old_picture_through_intermediate_angl
         assert all(b < a + 1 for a, b in zip(angles, angles[1:])), "the angle goes one way: %s" % angles
         assert sum(1 for a in angles if 10 < a < 80) >= 5, "intermediate angles: %s" % angles
         assert old_picture_direction(w, h, new) is None, "nothing of the old card is left"
+        assert no_overlay_left(s)
+    finally:
+        end(s)
+
+
+@pytest.mark.parametrize("late", [False, True], ids=["on-time", "daemon-30ms-late"])
+def test_no_frame_of_a_turn_from_outside_is_neither_the_old_picture_nor_the_new_layout(client_binary, late):
+    """20 quarter turns, every frame the host commits recorded raw: each is the old picture, the
+    new layout, or a blend of the two (a cross-fade); never the old-size overlay cut off beside the
+    turned layout. With `late`, the daemon is stopped for 30 ms as soon as the host has applied the
+    turn: the picture must already be there under the new transform, not wait for its answer."""
+    s = session(client_binary, 'kind = "crossfade"\nduration-ms = 100\ntimeout-ms = 100\ncurve = "linear"\n')
+    try:
+        broken = []
+        for i in range(20):
+            pose, shown = (LEFT_UP, "left-up") if i % 2 == 0 else (NORMAL, "normal")
+            _, _, old = s.host.raw_panel()
+            s.host.command("record start", r"^recording$")
+            s.fake.set(s.dev, *pose)
+            if late:
+                s.host.out.wait(r"^output configuration apply succeeded$")
+                os.kill(s.daemon.pid, signal.SIGSTOP)
+                time.sleep(0.03)
+                os.kill(s.daemon.pid, signal.SIGCONT)
+            s.log.wait(r"HEADLESS-1: %s \(transform" % shown)
+            s.log.wait(r"HEADLESS-1: the shield is gone", timeout=15)
+            s.host.command("next-frame", r"^next-frame$")
+            s.host.command("next-frame", r"^next-frame$")
+            frames = [read_ppm(path)[2] for _, _, path in s.host.record_stop(os.path.join(s.host.dir, "rec%d" % i))]
+            new = s.host.raw_panel()[2]
+            assert not same(old, new) and same(frames[-1], new), "turn %d ends on the new layout" % i
+            for n, rgb in enumerate(frames):
+                if not same(rgb, old) and not same(rgb, new) and blend_fraction(old, new, rgb)[1] > 6:
+                    broken.append((i, n, len(frames)))
+        assert not broken, "frames neither old, new nor a blend (turn, frame, of): %s" % broken
+        assert no_overlay_left(s)
+    finally:
+        end(s)
+
+
+def test_a_compositor_that_leaves_the_overlay_unresized_gets_a_clean_cut_and_one_true_line(client_binary):
+    """qtile 0.32 does not re-configure layer surfaces when an output turns; the host can be told
+    to do the same. The shield does not wait for a size that never comes: it goes at once."""
+    s = session(client_binary, 'kind = "rotate"\nduration-ms = 300\ntimeout-ms = 150\n')
+    try:
+        s.host.command("layers-stay on", r"^layers-stay on$")
+        s.fake.set(s.dev, *LEFT_UP)
+        s.log.wait(r"HEADLESS-1: left-up \(transform")
+        s.log.wait(r"the compositor did not give the overlay the turned panel's size within 50 ms of the turn; "
+                   r"the panel turns without a transition")
+        assert "wlr-orient: HEADLESS-1: the shield is gone" in s.log.seen
+        assert sum("did not give the overlay" in line for line in s.log.seen) == 1
+        assert not [line for line in s.log.seen if "not the panel's" in line], "no false line about a scale"
         assert no_overlay_left(s)
     finally:
         end(s)

@@ -164,7 +164,8 @@ def test_a_compositor_on_another_wlroots_starts_without_the_preload(tmp_path):
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "uses libwlroots.so.11, not wlroots 0.15." in lines[0] \
         and "(libwlroots.so.10) that the plugin is built for" in lines[0] \
-        and "without rotation" in lines[0], result.stderr
+        and "without rotation; `wlr-orient daemon` run beside it turns the screen from outside if it offers " \
+            "wlr-output-management" in lines[0], result.stderr
 
 
 CLIENTS = os.path.join(ROOT, "Tests", "Integration", "clients")
@@ -247,7 +248,8 @@ def test_a_preload_built_for_another_wlroots_passes_every_call_on_and_says_one_l
     try:
         line = host.log.wait(r"\[wlr-orient preload\] .*", timeout=30).group(0)
         assert line == ("[wlr-orient preload] this compositor uses libwlroots.so.10, not the wlroots the preload is "
-                        "built for (libwlroots-0.18.so): running without rotation"), line
+                        "built for (libwlroots-0.18.so): running without rotation; `wlr-orient daemon` run beside it "
+                        "turns the screen from outside if it offers wlr-output-management"), line
         host.wait_frame(0)
         client = Client(client_binary, host.client_env)
         client.wait_configure(1280, 800)
@@ -261,3 +263,26 @@ def test_a_preload_built_for_another_wlroots_passes_every_call_on_and_says_one_l
         assert host.stop() == 0
     log = "\n".join(host.log.available())
     assert len(preload_lines(log)) == 1 and "[wlr-orient]" not in log
+
+
+def test_a_compositor_that_starts_no_backend_is_told_of_in_one_line(tmp_path):
+    """A program on this wlroots that makes a Wayland display and, 5 s on, has started no backend
+    the preload could see: `run` started no plugin there, and says so once."""
+    program = tmp_path / "displays.c"
+    program.write_text('#include <wayland-server-core.h>\n#include <wlr/util/log.h>\n'
+                       'static int quit(void *display) { wl_display_terminate(display); return 0; }\n'
+                       'int main(void) {\n  wlr_log_init(WLR_ERROR, NULL);\n'
+                       '  struct wl_display *display = wl_display_create();\n'
+                       '  struct wl_event_source *t = wl_event_loop_add_timer(wl_display_get_event_loop(display), quit, display);\n'
+                       '  wl_event_source_timer_update(t, 6000);\n  wl_display_run(display);\n'
+                       '  wl_event_source_remove(t);\n  wl_display_destroy(display);\n  return 0;\n}\n')
+    wlroots = next(name for name in ("wlroots-0.20", "wlroots-0.19", "wlroots-0.18", "wlroots")
+                   if subprocess.run(["pkg-config", "--exists", name]).returncode == 0)
+    subprocess.run(["cc", "-o", str(tmp_path / "displays"), str(program), "-DWLR_USE_UNSTABLE"]
+                   + pkg("--cflags", "--libs", wlroots, "wayland-server"), check=True)
+    result = subprocess.run([RUNNER, "run", "--", str(tmp_path / "displays")], capture_output=True, text=True,
+                            timeout=30, env=dict(os.environ, LD_PRELOAD=""))
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("[wlr-orient preload]")]
+    assert lines == ["[wlr-orient preload] this compositor made its Wayland display 5 s ago and has started no "
+                     "wlroots backend we could see: no plugin started, running without rotation"], result.stderr

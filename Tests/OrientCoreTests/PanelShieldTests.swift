@@ -11,7 +11,7 @@ struct PanelShieldTests {
         var s = PanelShield(from: .normal, to: to, plan: plan)
         #expect(PanelShield.start == [.capture])
         #expect(s.handle(.captured) == [.lay])
-        #expect(s.handle(.configured(width: 1280, height: 800)) == [.show(.normal), .covered])
+        #expect(s.handle(.configured(width: 1280, height: 800)) == [.show(.normal), .showAhead(to), .covered])
         #expect(s.step == .covered)
         return s
     }
@@ -22,7 +22,7 @@ struct PanelShieldTests {
         var s = PanelShield(from: .normal, to: .rotated90, plan: Self.rotate)
         _ = s.handle(.captured)
         #expect(s.handle(.presented).isEmpty, "nothing shown yet: not covered")
-        #expect(s.handle(.configured(width: 1280, height: 800)) == [.show(.normal), .covered])
+        #expect(s.handle(.configured(width: 1280, height: 800)) == [.show(.normal), .showAhead(.rotated90), .covered])
         #expect(s.handle(.presented).isEmpty, "covered once is enough")
         #expect(s.handle(.configured(width: 1280, height: 800)).allSatisfy { $0 != .covered })
     }
@@ -44,6 +44,7 @@ struct PanelShieldTests {
 
     @Test func aTransitionAfterALongHoldStillPlaysFromItsStart() {
         var s = Self.covered(TransitionPlan(kind: .rotate, durationMs: 250, timeoutMs: 300))
+        _ = s.handle(.configured(width: 800, height: 1280))
         _ = s.handle(.applied(true, at: 0))
         _ = s.handle(.frame(at: 17))
         // One wake-up at the end of the hold: the turn starts there, not 283 ms into it.
@@ -55,8 +56,36 @@ struct PanelShieldTests {
         // The reference host answers the apply, then configures the overlay anew: the picture
         // under the new transform fits only the turned size.
         var s = Self.covered()
-        #expect(s.handle(.applied(true, at: 0)) == [.wake(afterMs: 100)])
+        #expect(s.handle(.applied(true, at: 0)) == [.wake(afterMs: PanelShield.resizeGraceMs)], "a short wait for the turned size")
         #expect(s.handle(.configured(width: 800, height: 1280)) == [.show(.rotated90)])
+        #expect(s.handle(.frame(at: 50)) == [.wake(afterMs: 50)], "then held for the rest of the timeout")
+    }
+
+    /// The picture is committed under the new transform, at the turned size, just before the
+    /// apply: the compositor's first frame of the turned panel shows it whole.
+    @Test func thePictureGoesAheadUnderTheNewTransformJustBeforeTheApply() {
+        var s = PanelShield(from: .normal, to: .rotated270, plan: Self.rotate)
+        _ = s.handle(.captured)
+        let out = s.handle(.configured(width: 1280, height: 800))
+        #expect(out == [.show(.normal), .showAhead(.rotated270), .covered], "ahead, then the apply may go")
+        // The turned size comes: shown again at it (the configure is answered); nothing else.
+        #expect(s.handle(.configured(width: 800, height: 1280)) == [.show(.rotated270)])
+        #expect(s.handle(.applied(true, at: 0)) == [.wake(afterMs: 100)], "already under the new transform")
+    }
+
+    /// A compositor that leaves the overlay at its old size after the turn (qtile 0.32 does not
+    /// re-configure layer surfaces) would show the picture cropped: the shield goes at once.
+    @Test func anOverlayNeverGivenTheTurnedSizeGoesAtOnceWithOneTrueLine() {
+        var s = Self.covered()
+        #expect(s.handle(.applied(true, at: 0)) == [.wake(afterMs: PanelShield.resizeGraceMs)])
+        let out = s.handle(.frame(at: PanelShield.resizeGraceMs))
+        #expect(out.first == .remove)
+        guard case .info(let line)? = out.last else { Issue.record("no line: \(out)"); return }
+        #expect(line.contains("did not give the overlay the turned panel's size"), "\(line)")
+        #expect(s.step == .gone)
+        // A half turn keeps its size: nothing to wait for.
+        var half = Self.covered(to: .rotated180)
+        #expect(!half.handle(.applied(true, at: 0)).contains(.remove))
     }
 
     @Test func aHalfTurnHasNoLayoutToWaitForAndACrossfadeStaysStill() {

@@ -377,6 +377,34 @@ def test_a_transform_set_with_wlr_randr_is_kept_until_the_device_turns(name, com
         s.stop()
 
 
+WRAPPED = [(name, command, wrapper) for name, command, _ in RANDR_HERE
+           for wrapper in (["env", "X=1"], ["sh", "-c", 'exec "$0" "$@"'])]
+
+
+@pytest.mark.parametrize("name,command,wrapper", WRAPPED, ids=["%s-%s" % (w[0], w[2][0]) for w in WRAPPED])
+def test_started_through_a_wrapper_the_compositor_turns_and_its_app_has_no_preload(name, command, wrapper, client):
+    """`wlr-orient run -- env X=1 sway`, `run -- sh -c 'exec sway'`: the wrapper passes the
+    preload on, the compositor takes it, and the app it starts has none of it."""
+    s = Session(lambda app, where: wrapper + command(app, where), client)
+    try:
+        s.until(lambda st: bool(st["panels"]), "the panel")
+        s.fake.set(s.dev, *LEFT_UP)
+        s.shown("left-up")
+        steady(s, {"HEADLESS-1": "90"}, "turned", seconds=0)
+        env = None
+        for pid in filter(str.isdigit, os.listdir("/proc")):
+            try:
+                if os.readlink("/proc/%s/exe" % pid) == s.client:
+                    with open("/proc/%s/environ" % pid, "rb") as f:
+                        env = [e.decode(errors="replace") for e in f.read().split(b"\0") if e]
+            except OSError:
+                continue
+        assert env is not None, "the app runs"
+        assert not [e for e in env if "wlr-orient-preload" in e or e.startswith("WLR_ORIENT_PLUGIN=")], env
+    finally:
+        s.stop()
+
+
 # The compositors beside which `wlr-orient daemon` animates (they offer wlr-layer-shell and
 # wlr-screencopy); the others get a cut, and the daemon says so once.
 WITHOUT_LAYER_SHELL = {"cage"}  # a kiosk: one app, no layer surfaces

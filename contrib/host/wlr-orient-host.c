@@ -144,6 +144,8 @@ struct host {
 
 	bool tile;
 	bool refuse_configurations; /* "refuse-configurations on": every test and apply fails */
+	bool layers_stay;           /* "layers-stay on": layer surfaces keep their size when an output
+	                             * changes, as in a compositor that does not re-configure them */
 	bool done_before_succeeded; /* --done-before-succeeded */
 
 	void *plugin_handle;
@@ -433,7 +435,9 @@ static int close_layers(struct host *host, struct wlr_output *output) {
 /* A turned output has a new box: its toplevels and layer surfaces are laid out anew. */
 static void relayout(struct host *host) {
 	arrange(host, NULL);
-	arrange_layers(host);
+	if (!host->layers_stay) {
+		arrange_layers(host);
+	}
 }
 
 static void handle_output_transformed(struct wl_listener *listener, void *data) {
@@ -1443,6 +1447,9 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		struct host_output *output = output_named(host, word);
 		bool on = strcmp(path, "on") == 0;
 		printf(output != NULL && command_output(host, output, -1, on) ? "output %s %s\n" : "output failed %s %s\n", word, path);
+	} else if (sscanf(line, "layers-stay %255s", word) == 1) {
+		host->layers_stay = strcmp(word, "on") == 0;
+		printf("layers-stay %s\n", word);
 	} else if (sscanf(line, "refuse-configurations %255s", word) == 1) {
 		host->refuse_configurations = strcmp(word, "on") == 0;
 		printf("refuse-configurations %s\n", word);

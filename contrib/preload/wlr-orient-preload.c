@@ -80,6 +80,7 @@ static struct {
 	int committing;                    /* inside wlr_output_commit/_test */
 	bool trace_frames;                 /* $WLR_ORIENT_TRACE_FRAMES: log each frame committed */
 	struct wl_listener display_destroy;
+	struct wl_event_source *no_start;  /* until the plugin starts: the line if it never does */
 } preload;
 
 static void say(const char *line);
@@ -197,7 +198,8 @@ static enum verdict verdict(void) {
 	char other[256], line[512];
 	loaded_named("libwlroots", other, sizeof(other));
 	if (other[0] != '\0') {
-		snprintf(line, sizeof(line), "this compositor uses %s, not the wlroots the preload is built for (%s): running without rotation",
+		snprintf(line, sizeof(line), "this compositor uses %s, not the wlroots the preload is built for (%s): running without "
+			"rotation; `wlr-orient daemon` run beside it turns the screen from outside if it offers wlr-output-management",
 			other, WLROOTS_SONAME);
 	} else {
 		snprintf(line, sizeof(line), "this program uses no wlroots (%s is not loaded): running without rotation", WLROOTS_SONAME);
@@ -280,6 +282,10 @@ static void handle_display_destroy(struct wl_listener *listener, void *data) {
 
 static void start_plugin(void) {
 	preload.started = true;
+	if (preload.no_start != NULL && CALL(wl_event_source_remove) != NULL) {
+		CALL(wl_event_source_remove)(preload.no_start);
+	}
+	preload.no_start = NULL;
 	if (preload.plugin_path == NULL) {
 		say("no plugin named ($WLR_ORIENT_PLUGIN is empty): running without rotation");
 		return;
@@ -316,10 +322,35 @@ static void start_plugin(void) {
 
 /* --- What the compositor creates --- */
 
+/* How long after making its display a compositor may take to start its backend, with the plugin. */
+#define NO_START_WAIT_MS 5000
+
+/* Said once: the compositor made a display and, seconds later, has started no backend we saw. */
+static int handle_no_start(void *data) {
+	(void)data;
+	if (!preload.started) {
+		say("this compositor made its Wayland display 5 s ago and has started no wlroots backend we could see: "
+			"no plugin started, running without rotation");
+	}
+	if (preload.no_start != NULL && CALL(wl_event_source_remove) != NULL) {
+		CALL(wl_event_source_remove)(preload.no_start);
+	}
+	preload.no_start = NULL;
+	return 0;
+}
+
 struct wl_display *wl_display_create(void) {
 	verdict();
 	struct wl_display *display = REAL(wl_display_create) != NULL ? REAL(wl_display_create)() : NULL;
 	REMEMBER(display, display);
+	if (preload.verdict == ACTIVE && display != NULL && display == preload.host.display && preload.no_start == NULL
+			&& CALL(wl_display_get_event_loop) != NULL && CALL(wl_event_loop_add_timer) != NULL
+			&& CALL(wl_event_source_timer_update) != NULL) {
+		preload.no_start = CALL(wl_event_loop_add_timer)(CALL(wl_display_get_event_loop)(display), handle_no_start, NULL);
+		if (preload.no_start != NULL) {
+			CALL(wl_event_source_timer_update)(preload.no_start, NO_START_WAIT_MS);
+		}
+	}
 	return display;
 }
 

@@ -7,9 +7,14 @@
 /// once that is in the compositor's scene may the transform be applied: from the commit that
 /// shows it, since a compositor handles one client's requests in order, so the apply sent after
 /// it finds it there. (Waiting until it is presented too would cost a frame and show nothing new:
-/// the picture looks as the panel does.) Then the same picture is shown with the
-/// new transform, so nothing visibly changes while the apps redraw at their new size; the
-/// transition (`TransitionRun`, the plugin's) plays on the overlay, and the overlay goes.
+/// the picture looks as the panel does.) Just before the apply the same picture is committed
+/// under the new transform, at the turned size (`showAhead`): the compositor handles that commit
+/// and the apply together, before it draws again, so its first frame of the turned panel shows the
+/// picture whole, never the old-size overlay cut off beside the new layout while the daemon answers
+/// the compositor's configure. Nothing visibly changes while the apps redraw at their new size;
+/// the transition (`TransitionRun`, the plugin's) plays on the overlay, and the overlay goes. A
+/// compositor that does not give the overlay the turned size soon after the apply (`resizeGraceMs`)
+/// would show it cropped: the shield goes at once, a cut.
 ///
 /// From outside, the daemon cannot see when the apps have redrawn: the picture is held for the
 /// plan's `timeoutMs` after the transform is applied, then the transition plays.
@@ -49,6 +54,9 @@ public struct PanelShield: Sendable {
         case lay
         /// Show the picture unchanged, as raw panel pixels under this transform.
         case show(OutputTransform)
+        /// The same under the new transform, at the size the overlay will have once the panel has
+        /// turned (before the compositor says so): committed just before the apply.
+        case showAhead(OutputTransform)
         /// The shield is on screen (or cannot be): the transform may be applied now.
         case covered
         /// Draw this frame of the transition (over a transparent overlay) under the new transform,
@@ -72,6 +80,9 @@ public struct PanelShield: Sendable {
     /// The transform the picture was last shown under.
     private var shownUnder: OutputTransform?
     private var run: TransitionRun?
+    /// How long after the apply the overlay may wait for its turned size before it goes.
+    static let resizeGraceMs = 50.0
+    private var quarterTurn: Bool { from.rawValue % 2 != to.rawValue % 2 }
 
     public init(from: OutputTransform, to: OutputTransform, plan: TransitionPlan) {
         self.from = from
@@ -93,7 +104,8 @@ public struct PanelShield: Sendable {
             let commands = configured(width: width, height: height)
             guard step == .covering, shownUnder != nil else { return commands }
             step = .covered
-            return commands + [.covered]
+            shownUnder = to
+            return commands + [.showAhead(to), .covered]
         case (.applied(false, _), _):
             step = .gone
             return [.remove]
@@ -104,9 +116,8 @@ public struct PanelShield: Sendable {
         case (.applied(true, let now), _):
             step = .playing
             run = TransitionRun(plan: plan, from: from, to: to, at: now)
-            // A quarter turn waits for the overlay's turned size (the picture under the new
-            // transform does not fit the old one); a half turn keeps its size.
-            let quarterTurn = from.rawValue % 2 != to.rawValue % 2
+            // Shown ahead under the new transform (a quarter turn then waits for the overlay's
+            // turned size, which the compositor's configure brings).
             let show = shownUnder == to || (quarterTurn && !sizeTurned) ? [] : [Command.show(to)]
             return show + frame(at: now)
         case (.frame(let now), .playing):
@@ -136,6 +147,12 @@ public struct PanelShield: Sendable {
 
     private mutating func frame(at now: Double) -> [Command] {
         guard var run else { return [] }
+        if quarterTurn, !sizeTurned {
+            let waited = now - run.startedAt
+            guard waited >= Self.resizeGraceMs else { return [.wake(afterMs: Self.resizeGraceMs - waited)] }
+            step = .gone
+            return [.remove, .info("the compositor did not give the overlay the turned panel's size within \(Int(Self.resizeGraceMs)) ms of the turn; the panel turns without a transition")]
+        }
         let next = run.frame(at: now, clientsReady: false)
         self.run = run
         switch next {
