@@ -77,8 +77,11 @@ echo "== transitions: ms per frame each kind adds on pixman (the plugin's own CP
 echo "== daemon on a polled device: step to transform applied over 40 steps beside rot8's model (500 ms polling) and iio-sensor-proxy; idle wakeups over the still minute after; memory"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_vs_polling.py --steps 40
 
-echo "== daemon in phoc 0.24 at 1920x1200 and 2560x1600: step to transform applied with the shield (rotate, crossfade) beside the cut; CPU per frame; frames missed over 20 turns; the same at a quarter of a core"
+echo "== daemon in phoc 0.24 at 1920x1200 and 2560x1600: step to transform applied with the shield (rotate, crossfade) beside the cut; CPU per frame; frames missed over 20 turns (the daemon's and the compositor's apart); the same at a quarter of a core"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_shield.py --turns 20
+
+echo "== daemon beside the reference host at 2560x1600: frames neither the old picture nor the new layout over 100 quarter turns, on time and 30 ms late"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/daemon_frames.py --turns 100 --size 2560x1600
 
 echo "== one client holding thousands of wlr-orient objects: each request at 8,000 (limit 20 us), the stall when 16,000 go (limit 50 ms)"
 /usr/bin/python3 benchmarks/protocol_flood.py --requests 40000

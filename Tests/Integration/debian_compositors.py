@@ -1,12 +1,15 @@
 """Debian's own compositors started as nobody by `wlr-orient run`, headless with pixman, on a
 umockdev accelerometer: what the tests of issue #13 and the sway latency benchmark share."""
+import contextlib
 import json
 import os
 import re
 import shlex
 import shutil
+import signal
 import subprocess
 import tempfile
+import time
 
 from fakeiio import BUILD, NORMAL, ROOT, FakeIIO, Lines
 
@@ -68,9 +71,10 @@ class Session:
                                  WLR_BACKENDS="headless", WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1",
                                  WLR_XWAYLAND="/bin/false", **(extra_env or {}))
         runner = [RUNNER, "run", "--config", self.config, "--"] if run else []
+        # In a session of its own: a wrapper's other children (dbus-run-session's bus) end with it.
         self.p = subprocess.Popen(AS_NOBODY + runner + compositor_args(app, self.dir),
                                   env=self.env, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.PIPE, text=True, bufsize=1)
+                                  stderr=subprocess.PIPE, text=True, bufsize=1, start_new_session=True)
         self.out = Lines(self.p.stdout)
         self.log = Lines(self.p.stderr)
         self.watch = None
@@ -165,19 +169,36 @@ class Session:
         if self.daemon is not None and self.daemon.poll() is None:
             self.daemon.terminate()
             self.daemon.wait(timeout=10)
-        end(self.p)
+        end(self.p, group=True)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
-def end(process, timeout=10):
-    """Stops a compositor: SIGTERM, then SIGKILL if it is still there after `timeout` seconds."""
-    if process.poll() is None:
-        process.terminate()
+def end(process, timeout=10, group=False):
+    """Stops a compositor: SIGTERM, then SIGKILL if it is still there after `timeout` seconds.
+    `group`: the whole process group it leads (started in a session of its own), so that what a
+    wrapper started beside the compositor ends too; what of it is left 2 s after is killed."""
+    def send(sig):
+        with contextlib.suppress(ProcessLookupError):
+            if group:
+                os.killpg(process.pid, sig)
+            elif process.poll() is None:
+                process.send_signal(sig)
+    if process.poll() is None or group:
+        send(signal.SIGTERM)
         try:
             process.wait(timeout=timeout)
         except subprocess.TimeoutExpired:
-            process.kill()
+            send(signal.SIGKILL)
             process.wait()
+    if group:
+        deadline = time.monotonic() + 2
+        while time.monotonic() < deadline:
+            try:
+                os.killpg(process.pid, 0)
+            except ProcessLookupError:
+                return
+            time.sleep(0.05)
+        send(signal.SIGKILL)
 
 
 RED, GREEN, BLUE, WHITE = (255, 0, 0), (0, 255, 0), (0, 0, 255), (255, 255, 255)
