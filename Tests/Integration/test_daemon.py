@@ -332,10 +332,13 @@ def test_a_transform_set_by_someone_else_stands_until_the_device_turns():
         subprocess.run(["wlr-randr", "--output", "HEADLESS-1", "--transform", "180"], env=s.host.client_env,
                        check=True, timeout=30)
         s.log.wait(r"HEADLESS-1: set to bottom-up by someone else; showing that until the device turns")
-        assert s.status()["panels"][0]["shown"] == "bottom-up"
+        status = s.status()
+        assert status["panels"][0]["shown"] == "bottom-up" and status["panels"][0]["set_by"] == "someone-else", status
+        assert "shows bottom-up, set by someone else (kept until the device turns)" in s.cli("status").stdout
         assert s.transform() == "180", "the daemon did not turn it back"
         s.turn(LEFT_UP, "left-up")
         assert s.transform() == "90"
+        assert s.status()["panels"][0]["set_by"] is None
     finally:
         assert s.stop() == 0
 

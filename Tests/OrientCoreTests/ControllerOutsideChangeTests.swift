@@ -71,6 +71,20 @@ private let tablet = ControllerHarness.tablet
         }
     }
 
+    @Test func whileHowTheDeviceIsHeldIsUnknownWhatSomeoneElseSetIsKeptAndNamed() {
+        // The daemon, before the sensor has said anything: it cannot tell who set it either.
+        var h = ControllerHarness(state: PersistentState())
+        let out = h.send(.panelSetElsewhere(tablet, .bottomUp, by: .someoneElse, at: 0))
+        #expect(shows(out).isEmpty)
+        #expect(h.lastStatus?.panels.first?.setBy == .someoneElse)
+        #expect(h.logs.contains { $0.contains("set to bottom-up by someone else; showing that until the device turns") })
+        h.send(.lean(10))
+        #expect(h.lastStatus?.panels.first?.setBy == .someoneElse, "kept while the device is not known to turn")
+        h.send(.felt(.leftUp))
+        #expect(h.panel == .leftUp)
+        #expect(h.lastStatus?.panels.first?.setBy == nil)
+    }
+
     @Test func theSameOrientationSetElsewhereChangesNothing() {
         var h = ControllerHarness()
         h.send(.felt(.leftUp))

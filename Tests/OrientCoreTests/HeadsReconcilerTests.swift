@@ -71,7 +71,7 @@ struct HeadsReconcilerTests {
     @Test func aTransformSetBySomeoneElseIsWhatThePanelShowsUntilTheDeviceTurns() {
         var (r, id) = Self.started()
         let out = r.handle(.heads([Self.head(showing: .rightUp)], serial: 2))
-        #expect(out.contains(.controller(.panelShowing(id, .rightUp))))
+        #expect(out.contains(.controller(.panelSetElsewhere(id, .rightUp, by: .someoneElse, at: 0))))
         #expect(Self.sends(r.handle(.settle)).isEmpty, "not turned back")
     }
 

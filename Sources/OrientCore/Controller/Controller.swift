@@ -25,8 +25,10 @@ public struct Controller: Sendable {
         var shown: Orientation
         /// What device ∩ lock ∩ the app in front allowed at the last decision.
         var allowed: OrientationMask = .all
-        /// Who else set what it shows, while that is kept (nil: we did).
+        /// Who else set what it shows, while that is kept (nil: we did), and how the device was
+        /// held then: it is kept until the device turns or the panel turns for another reason.
         var setBy: PanelSetter?
+        var setWhileFelt: Orientation?
         /// When the compositor last undid our orientation here (seconds; the recent ones).
         var undoneAt: [Double] = []
         /// The next turn puts back what the compositor undid: a cut, as the compositor's was.
@@ -301,7 +303,7 @@ public struct Controller: Sendable {
         let ours = panels[i].shown
         panels[i].shown = o
         panels[i].turnsBack = false
-        var keep = by == .outputManagement
+        var keep = by != .compositor
         if by == .compositor {
             panels[i].undoneAt = panels[i].undoneAt.filter { t - $0 < PanelSetter.undoWindow } + [t]
             keep = panels[i].undoneAt.count >= PanelSetter.mostUndoes
@@ -313,6 +315,7 @@ public struct Controller: Sendable {
             return out.append(.log(.info, "\(name): the compositor set \(o.rawValue) (its own change: a reload, the output switched on, a new output); turning back to the device's orientation"))
         }
         panels[i].setBy = by
+        panels[i].setWhileFelt = felt
         refused[id] = ours   // not asked again until the decision moves elsewhere
         out.append(.log(.info, by == .compositor
             ? "\(name): the compositor keeps setting \(o.rawValue); showing that until the device turns"
@@ -483,10 +486,11 @@ public struct Controller: Sendable {
                 stillDropped.insert(level)
                 if droppedLogged.insert(level).inserted { out.append(.log(.error, Self.explain(level, lock: state.lock))) }
             }
+            // The device turned since someone else set what the panel shows: it follows it again.
+            if panels[i].setBy != nil, felt != panels[i].setWhileFelt { panels[i].setBy = nil }
             if let no = refused[panels[i].id] {
                 if no == decision.target { continue }
                 refused[panels[i].id] = nil
-                panels[i].setBy = nil   // the decision moved: the panel follows it again
             }
             if decision.target != panels[i].shown {
                 panels[i].shown = decision.target

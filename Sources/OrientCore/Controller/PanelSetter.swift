@@ -9,15 +9,19 @@
 /// - A client, through wlr-output-management (wlr-randr, kanshi), acts for the person: what it set
 ///   is kept until the decision moves (the device turns, the lock or the app in front changes),
 ///   and `status` names who set it.
+/// - Someone the daemon cannot name: from outside the compositor, its own change and a client's
+///   look the same. Kept as a client's is.
 public enum PanelSetter: String, Sendable, Hashable, CaseIterable {
     case compositor
     case outputManagement = "output-management"
+    case someoneElse = "someone-else"
 
     /// In words, for the log and `status`.
     public var who: String {
         switch self {
         case .compositor: "the compositor"
         case .outputManagement: "a client through output management"
+        case .someoneElse: "someone else"
         }
     }
 

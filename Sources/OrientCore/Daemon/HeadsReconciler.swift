@@ -250,9 +250,10 @@ public struct HeadsReconciler: Sendable {
                 removePanel(head.key, id, &out)
             case (true, let id?):
                 if let before = seen[id], head.showing != before, inFlight[id] != head.showing {
-                    out.append(.info("\(head.name): set to \(head.showing.rawValue) by someone else; showing that until the device turns"))
+                    // From outside, the compositor's own change and a client's look the same: kept
+                    // until the device turns (the controller says so, and status names nobody).
                     wanted[id] = head.showing
-                    out.append(.controller(.panelShowing(id, head.showing)))
+                    out.append(.controller(.panelSetElsewhere(id, head.showing, by: .someoneElse, at: 0)))
                 }
                 seen[id] = head.showing
             case (false, nil):
