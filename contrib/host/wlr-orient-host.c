@@ -197,7 +197,8 @@ struct host_output {
 	double presented;              /* when the frame being committed was presented */
 	double refresh_started;        /* when the refresh that commits it began (before the render) */
 	bool refreshing;               /* within that refresh: a commit now is this host's own frame */
-	int off_width, off_height, off_refresh; /* its mode when `output … off` switched it off */
+	int on_width, on_height, on_refresh; /* its mode the last time it was on */
+	bool published_off;            /* output-management clients last saw it off */
 	bool recording, record_pixels;
 	struct recorded_frame *record; /* RECORD_MAX entries while recording */
 	int recorded;
@@ -658,6 +659,9 @@ static void output_handle_commit(struct wl_listener *listener, void *data) {
 #else
 	struct wlr_buffer *buffer = event->buffer;
 #endif
+	if (o->output->enabled && o->output->width > 0) {
+		o->on_width = o->output->width, o->on_height = o->output->height, o->on_refresh = o->output->refresh;
+	}
 	if (buffer == NULL) {
 		o->host->bare_commits++;
 		return;
@@ -728,18 +732,43 @@ static void output_handle_destroy(struct wl_listener *listener, void *data) {
 	free(o);
 }
 
-static void publish_outputs(struct host *host) {
+/* The outputs as output-management clients see them; `leaving_out_back_on`: without the outputs
+ * that have no modes and came back on since they were last published (see publish_outputs). */
+static void publish_configuration(struct host *host, bool leaving_out_back_on) {
 	struct wlr_output_configuration_v1 *config = wlr_output_configuration_v1_create();
 	struct host_output *o;
 	wl_list_for_each(o, &host->outputs, link) {
+		bool back_on = o->published_off && o->output->enabled && wl_list_empty(&o->output->modes);
+		if (leaving_out_back_on && back_on) {
+			continue;
+		}
 		struct wlr_output_configuration_head_v1 *head = wlr_output_configuration_head_v1_create(config, o->output);
 		struct wlr_box box;
 		if (head != NULL && output_box(host, o->output, &box)) {
 			head->state.x = box.x;
 			head->state.y = box.y;
 		}
+		if (!leaving_out_back_on) {
+			o->published_off = !o->output->enabled;
+		}
 	}
 	wlr_output_manager_v1_set_configuration(host->output_manager, config);
+}
+
+/* An output without modes (headless) is offered to clients as one mode of its size, only while it
+ * is on; when it comes back on, wlroots 0.18 to 0.20 offer that mode only if no client has one yet.
+ * A client that bound while it was off (wlr-randr --on) beside one that bound before (the daemon)
+ * gets none, and wlroots aborts (head_send_state: Assertion `found'). So such an output, back on,
+ * is announced anew: gone, then there, and every client gets its mode. */
+static void publish_outputs(struct host *host) {
+	struct host_output *o;
+	wl_list_for_each(o, &host->outputs, link) {
+		if (o->published_off && o->output->enabled && wl_list_empty(&o->output->modes)) {
+			publish_configuration(host, true);
+			break;
+		}
+	}
+	publish_configuration(host, false);
 }
 
 /* The host's record of an output, NULL for none. */
@@ -808,6 +837,7 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	o->host = host;
 	o->output = output;
 	o->last_transform = -1;
+	o->on_width = output->width, o->on_height = output->height, o->on_refresh = output->refresh;
 	o->frame.notify = output_handle_frame;
 	wl_signal_add(&output->events.frame, &o->frame);
 	o->commit.notify = output_handle_commit;
@@ -829,6 +859,15 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 static bool configure_outputs(struct host *host, struct wlr_output_configuration_v1 *config, bool commit) {
 	bool ok = !host->refuse_configurations;
 	struct wlr_output_configuration_head_v1 *head;
+	/* Switched on in the one mode it offered while off (see publish_outputs): the size it had. */
+	wl_list_for_each(head, &config->heads, link) {
+		struct host_output *o = host_output_of(host, head->state.output);
+		if (o != NULL && head->state.enabled && head->state.mode == NULL && head->state.custom_mode.width == 0) {
+			head->state.custom_mode.width = o->on_width;
+			head->state.custom_mode.height = o->on_height;
+			head->state.custom_mode.refresh = o->on_refresh;
+		}
+	}
 #if HOST_STATES
 	/* Each head's state, tested; committed only if all pass (and this is no test). */
 	wl_list_for_each(head, &config->heads, link) {
@@ -898,9 +937,6 @@ static bool configure_outputs(struct host *host, struct wlr_output_configuration
  * had). Published to output-management clients as any change is. */
 static bool command_output(struct host *host, struct host_output *o, int transform, int enable) {
 	struct wlr_output *output = o->output;
-	if (enable == 0 && output->enabled) {
-		o->off_width = output->width, o->off_height = output->height, o->off_refresh = output->refresh;
-	}
 #if HOST_STATES
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
@@ -910,7 +946,7 @@ static bool command_output(struct host *host, struct host_output *o, int transfo
 	if (enable >= 0) {
 		wlr_output_state_set_enabled(&state, enable == 1);
 		if (enable == 1) {
-			wlr_output_state_set_custom_mode(&state, o->off_width, o->off_height, o->off_refresh);
+			wlr_output_state_set_custom_mode(&state, o->on_width, o->on_height, o->on_refresh);
 		}
 	}
 	bool ok = wlr_output_commit_state(output, &state);
@@ -922,7 +958,7 @@ static bool command_output(struct host *host, struct host_output *o, int transfo
 	if (enable >= 0) {
 		wlr_output_enable(output, enable == 1);
 		if (enable == 1) {
-			wlr_output_set_custom_mode(output, o->off_width, o->off_height, o->off_refresh);
+			wlr_output_set_custom_mode(output, o->on_width, o->on_height, o->on_refresh);
 		}
 	}
 	bool ok = wlr_output_commit(output);
