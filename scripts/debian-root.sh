@@ -21,7 +21,7 @@ cache=${WLR_ORIENT_ROOTS:-/var/cache/wlr-orient/roots}
 common="pkg-config gcc libc6-dev binutils git ca-certificates python3 python3-gi python3-pytest python3-pil
  fonts-dejavu-core umockdev gir1.2-umockdev-1.0 wayland-protocols libwayland-bin libwayland-dev
  libxkbcommon-dev libpixman-1-dev libdrm-dev libiio-dev libudev-dev libjson-c-dev libglib2.0-dev
- wlr-randr grim foot scdoc make libncurses6 libxml2 libedit2 libsqlite3-0 g++"
+ wlr-randr grim foot dbus-daemon scdoc make libncurses6 libxml2 libedit2 libsqlite3-0 g++"
 
 packages_for() {
     case "$1" in

@@ -106,9 +106,10 @@ class Session:
         if preload:
             self.env["LD_PRELOAD"] = " ".join(list(preload) + [self.env["LD_PRELOAD"]])
         runner = [] if daemon else [RUNNER, "run", "--config", self.config, "--"]
+        # In a session of its own: a wrapper's other children (dbus-run-session's bus) end with it.
         self.p = subprocess.Popen(AS_NOBODY + runner + args,
                                   env=self.env, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                  text=True, errors="replace", bufsize=1)
+                                  text=True, errors="replace", bufsize=1, start_new_session=True)
         self.out = Lines(self.p.stdout)
         self.log = Lines(self.p.stderr)
         self.daemon = None
@@ -177,7 +178,7 @@ class Session:
     def stop(self):
         if self.daemon is not None:
             end(self.daemon)
-        end(self.p)
+        end(self.p, group=True)
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -378,13 +379,14 @@ def test_a_transform_set_with_wlr_randr_is_kept_until_the_device_turns(name, com
 
 
 WRAPPED = [(name, command, wrapper) for name, command, _ in RANDR_HERE
-           for wrapper in (["env", "X=1"], ["sh", "-c", 'exec "$0" "$@"'])]
+           for wrapper in (["dbus-run-session", "--"], ["env", "X=1"], ["sh", "-c", 'exec "$0" "$@"'])]
 
 
 @pytest.mark.parametrize("name,command,wrapper", WRAPPED, ids=["%s-%s" % (w[0], w[2][0]) for w in WRAPPED])
 def test_started_through_a_wrapper_the_compositor_turns_and_its_app_has_no_preload(name, command, wrapper, client):
-    """`wlr-orient run -- env X=1 sway`, `run -- sh -c 'exec sway'`: the wrapper passes the
-    preload on, the compositor takes it, and the app it starts has none of it."""
+    """`wlr-orient run -- dbus-run-session -- sway`, `run -- env X=1 sway`, `run -- sh -c 'exec
+    sway'`: the wrapper passes the preload on, the compositor takes it, and the app it starts has
+    none of it."""
     s = Session(lambda app, where: wrapper + command(app, where), client)
     try:
         s.until(lambda st: bool(st["panels"]), "the panel")
