@@ -47,6 +47,9 @@ final class Panel: CompositorObject {
     var setElsewhere: (Panel) -> Void = { _ in }
     /// The transform the output was last seen with, by us or in a commit.
     private var knownTransform: OutputTransform
+    /// Frames the output showed in a transform it had from someone else (since it appeared, or
+    /// since that transform was set), until a turn of ours lands; nil while it shows ours.
+    private(set) var framesInAnotherTransform: Int? = 0
 
     private let loop: OpaquePointer?
 
@@ -83,7 +86,11 @@ final class Panel: CompositorObject {
             knownTransform = now
             current = now.orientation
             pending = nil
+            framesInAnotherTransform = 0
             setElsewhere(self)
+        }
+        if buffer != nil, !committingItself, let frames = framesInAnotherTransform, now == knownTransform {
+            framesInAnotherTransform = frames + 1
         }
         guard let running = transition else { return }
         if running.finished {
@@ -189,6 +196,11 @@ final class Panel: CompositorObject {
     }
 
     private func land(_ turn: Turn) {
+        if let frames = framesInAnotherTransform, knownTransform != turn.orientation.outputTransform {
+            Log.info("\(name): \(turn.orientation.rawValue) after \(frames) frame\(frames == 1 ? "" : "s") in \(knownTransform.orientation.rawValue), "
+                     + "the transform someone else set")
+        }
+        framesInAnotherTransform = nil
         pending = nil
         current = turn.orientation
         knownTransform = turn.orientation.outputTransform

@@ -195,6 +195,11 @@ def test_sway_reload_puts_the_panel_back_and_the_plugin_turns_it_again():
         for _ in range(2):
             swaymsg(s, "reload")
             s.log.wait(r"HEADLESS-1: the compositor set normal \(its own change", timeout=15)
+            # The plugin's count of the frames sway showed in its normal (checked against recorded
+            # frames in test_outside_changes.py).
+            frames = int(s.log.wait(r"HEADLESS-1: left-up after (\d+) frames? in normal, the transform someone else set",
+                                    timeout=15).group(1))
+            assert frames <= 2, "back within two frames of sway's reload: %d" % frames
             s.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), none transition", timeout=15)
             assert swaymsg(s, "-t", "get_outputs")[0]["transform"] == "270"
             status = json.loads(s.cli("status", "--json").stdout)
