@@ -446,18 +446,18 @@ def test_the_host_survives_its_panel_switched_off_and_on_with_the_daemon_bound_a
 
 def test_the_host_survives_wlr_randr_switching_its_panel_off_and_on_with_the_daemon_bound():
     """Another client (wlr-randr) switches the panel off and on through output management while
-    the daemon is bound too and its shield is up, 20 times: the host runs on (wlroots 0.18 to 0.20
+    the daemon is bound too and its shield is up (an 800 ms cross-fade), 20 times: the host runs on (wlroots 0.18 to 0.20
     once aborted it: a client bound while the panel was off got no mode), and the daemon still
     turns the panel. wlroots 0.15's headless backend cannot switch an output off: there --off
     fails each time."""
-    s = Session(config='[transition]\nkind = "crossfade"\nduration-ms = 2000\ntimeout-ms = 300\n')
+    s = Session(config='[transition]\nkind = "crossfade"\nduration-ms = 800\ntimeout-ms = 300\n')
     try:
         s.log.wait(r"accelerometer: iio:device0")
         poses = [(LEFT_UP, "left-up"), (NORMAL, "normal")]
         for i in range(20):
             pose, name = poses[i % 2]
             s.fake.set(s.dev, *pose)
-            s.log.wait(r"HEADLESS-1: %s \(transform" % name, timeout=15)   # the shield fades for 2 s
+            s.log.wait(r"HEADLESS-1: %s \(transform" % name, timeout=15)   # the shield fades for 0.8 s
             off = subprocess.run(["wlr-randr", "--output", "HEADLESS-1", "--off"], env=s.host.client_env,
                                  capture_output=True, text=True, timeout=30)
             if off.returncode == 0:
