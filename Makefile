@@ -24,6 +24,10 @@ DOCDIR ?= $(DATADIR)/doc/wlr-orient
 SYSTEMDUSERDIR ?= $(PREFIX)/lib/systemd/user
 # udev reads /usr/lib/udev/rules.d and /usr/local/lib/udev/rules.d (and /etc/udev/rules.d).
 UDEVRULESDIR ?= $(PREFIX)/lib/udev/rules.d
+# Where pkg-config looks (a package's private LIBDIR is not).
+PKGCONFIGDIR ?= $(LIBDIR)/pkgconfig
+# Debian's zsh reads vendor-completions (PREFIX=/usr packages set ZSHCOMPDIR to it).
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 # The release, as the CLI says it (--version): written once, in the Swift source.
 VERSION := $(shell sed -n 's/^let wlrOrientVersion = "\(.*\)"$$/\1/p' Sources/wlr-orient/WlrOrient.swift)
 ifeq ($(VERSION),)
@@ -43,24 +47,27 @@ INSTALLED = \
 	$(LIBDIR)/libwlr-orient.so \
 	$(LIBDIR)/libwlr-orient-preload.so \
 	$(LIBDIR)/libwlr-orient-preload.wlroots \
-	$(LIBDIR)/pkgconfig/wlr-orient.pc \
+	$(PKGCONFIGDIR)/wlr-orient.pc \
 	$(INCLUDEDIR)/wlr-orient.h \
 	$(MANDIR)/man1/wlr-orient.1 \
 	$(MANDIR)/man5/wlr-orient.5 \
 	$(DATADIR)/bash-completion/completions/wlr-orient \
-	$(DATADIR)/zsh/site-functions/_wlr-orient \
+	$(ZSHCOMPDIR)/_wlr-orient \
 	$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish \
 	$(DOCDIR)/config.example.toml \
 	$(SYSTEMDUSERDIR)/wlr-orient.service \
 	$(UDEVRULESDIR)/70-wlr-orient.rules
 
-.PHONY: all build install install-header uninstall
+.PHONY: all build install install-programs install-plugin install-header uninstall
 
 all: build $(MAN)/wlr-orient.1 $(MAN)/wlr-orient.5 $(DOC)/config.example.toml
 
-# Always asked: swift build knows what is up to date.
+# Always asked: swift build knows what is up to date. NOBUILD=1: $(BUILD) holds a build already
+# (a package builds one per wlroots release first, each into its own BUILD).
 build:
+ifeq ($(NOBUILD),)
 	bash scripts/build-plugin.sh release $(BUILD)
+endif
 
 $(MAN)/%: docs/man/%.scd
 	@mkdir -p $(MAN)
@@ -79,33 +86,40 @@ $(DOC)/config.example.toml: contrib/config.example.toml.in build
 	$(BUILD)/wlr-orient render-config-docs --format toml $< > $@.new
 	mv $@.new $@
 
-install: all install-header
-	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
-	install -Dm755 $(BUILD)/wlr-orient-daemon $(DESTDIR)$(LIBEXECDIR)/wlr-orient-daemon
-	install -Dm755 $(BUILD)/wlr-orient-sensor-feed $(DESTDIR)$(LIBEXECDIR)/wlr-orient-sensor-feed
-	install -Dm755 $(BUILD)/libwlr-orient.so $(DESTDIR)$(LIBDIR)/libwlr-orient.so
-	install -Dm755 $(BUILD)/libwlr-orient-preload.so $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.so
-	install -Dm644 $(BUILD)/libwlr-orient-preload.wlroots $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.wlroots
-	install -Dm644 $(MAN)/wlr-orient.1 $(DESTDIR)$(MANDIR)/man1/wlr-orient.1
-	install -Dm644 $(MAN)/wlr-orient.5 $(DESTDIR)$(MANDIR)/man5/wlr-orient.5
-	@mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(DATADIR)/zsh/site-functions \
-		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d
-	$(BUILD)/wlr-orient --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/wlr-orient
-	$(BUILD)/wlr-orient --generate-completion-script zsh > $(DESTDIR)$(DATADIR)/zsh/site-functions/_wlr-orient
-	$(BUILD)/wlr-orient --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish
-	install -Dm644 $(DOC)/config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
+install: install-programs install-plugin install-header
 	@mkdir -p $(DESTDIR)$(SYSTEMDUSERDIR)
 	sed -e 's|@BINDIR@|$(BINDIR)|' contrib/systemd/wlr-orient.service.in > $(DESTDIR)$(SYSTEMDUSERDIR)/wlr-orient.service
 	install -Dm644 contrib/udev/70-wlr-orient.rules $(DESTDIR)$(UDEVRULESDIR)/70-wlr-orient.rules
 
+# The programs and what documents them: nothing here depends on wlroots.
+install-programs: all
+	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
+	install -Dm755 $(BUILD)/wlr-orient-daemon $(DESTDIR)$(LIBEXECDIR)/wlr-orient-daemon
+	install -Dm755 $(BUILD)/wlr-orient-sensor-feed $(DESTDIR)$(LIBEXECDIR)/wlr-orient-sensor-feed
+	install -Dm644 $(MAN)/wlr-orient.1 $(DESTDIR)$(MANDIR)/man1/wlr-orient.1
+	install -Dm644 $(MAN)/wlr-orient.5 $(DESTDIR)$(MANDIR)/man5/wlr-orient.5
+	@mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(ZSHCOMPDIR) \
+		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d
+	$(BUILD)/wlr-orient --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/wlr-orient
+	$(BUILD)/wlr-orient --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_wlr-orient
+	$(BUILD)/wlr-orient --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish
+	install -Dm644 $(DOC)/config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml
+
+# The plugin and the preload, for the wlroots $(BUILD) was built against (libraries that are
+# loaded, not run: 0644).
+install-plugin: build
+	install -Dm644 $(BUILD)/libwlr-orient.so $(DESTDIR)$(LIBDIR)/libwlr-orient.so
+	install -Dm644 $(BUILD)/libwlr-orient-preload.so $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.so
+	install -Dm644 $(BUILD)/libwlr-orient-preload.wlroots $(DESTDIR)$(LIBDIR)/libwlr-orient-preload.wlroots
+
 # The header and the pkg-config file alone (what a compositor builds against), for the build in $(BUILD).
 install-header:
 	install -Dm644 Sources/CWlrGlue/include/wlr-orient.h $(DESTDIR)$(INCLUDEDIR)/wlr-orient.h
-	@mkdir -p $(DESTDIR)$(LIBDIR)/pkgconfig
+	@mkdir -p $(DESTDIR)$(PKGCONFIGDIR)
 	read soname release package < $(BUILD)/libwlr-orient-preload.wlroots && \
 	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@INCLUDEDIR@|$(INCLUDEDIR)|' -e 's|@LIBDIR@|$(LIBDIR)|' \
 		-e 's|@VERSION@|$(VERSION)|' -e "s|@WLROOTS_PACKAGE@|$$package|" -e "s|@WLROOTS_RELEASE@|$$release|" \
-		-e "s|@WLROOTS_SONAME@|$$soname|" contrib/pkgconfig/wlr-orient.pc.in > $(DESTDIR)$(LIBDIR)/pkgconfig/wlr-orient.pc
+		-e "s|@WLROOTS_SONAME@|$$soname|" contrib/pkgconfig/wlr-orient.pc.in > $(DESTDIR)$(PKGCONFIGDIR)/wlr-orient.pc
 
 uninstall:
 	rm -f $(addprefix $(DESTDIR),$(INSTALLED))

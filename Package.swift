@@ -13,6 +13,16 @@ let wlroots = Context.environment["WLR_ORIENT_WLROOTS"].flatMap { $0.isEmpty ? n
 /// memory (issue #26).
 let withoutStringProcessing: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
 
+/// The Swift packages used, at the exact versions tested (Package.resolved stays untracked: the
+/// local package mirror's commit ids differ from upstream's). With `WLR_ORIENT_VENDORED` set, from
+/// vendor/ instead, where scripts/vendor-dependencies.sh copies them: a build without network, as
+/// Debian's build machines make it.
+let vendored = Context.environment["WLR_ORIENT_VENDORED"].map { !$0.isEmpty } ?? false
+func dependency(_ url: String, exact version: Version) -> Package.Dependency {
+    let name = String(url.split(separator: "/").last!)
+    return vendored ? .package(path: "vendor/" + name) : .package(url: url, exact: version)
+}
+
 let package = Package(
     name: "wlr-orient",
     products: [
@@ -22,9 +32,9 @@ let package = Package(
         .library(name: "wlr-orient-plugin", type: .dynamic, targets: ["WlrOrientPlugin"]),
     ],
     dependencies: [
-        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
-        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
-        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.0"),
+        dependency("https://github.com/apple/swift-argument-parser", exact: "1.8.2"),
+        dependency("https://github.com/LebJe/TOMLKit", exact: "0.6.0"),
+        dependency("https://github.com/x-sheep/swift-property-based", exact: "2.0.1"),
     ],
     targets: [
         // Every decision lives here: pure Swift, no C module, tested without wlroots.

@@ -14,6 +14,9 @@
 # the functions a compositor runs are placed side by side (scripts/plugin-order.txt, written by
 # tools/plugin-order.py), so that the pages it touches hold them and not the rest of the
 # standard library (the kernel maps 64 KB around each page a process touches in a file);
+# release also hardens as Debian's build flags ask (read-only relocations bound at load,
+# _FORTIFY_SOURCE in the C parts) and strips, unless WLR_ORIENT_STRIP=no (a package strips
+# itself, keeping the symbols in its -dbgsym);
 # debug: linked against the toolchain's runtime, for quick test builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -35,7 +38,8 @@ if [ "$mode" = release ]; then
            -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
            -Xlinker --gc-sections -Xlinker "--version-script=$PWD/scripts/plugin-exports.map"
            -Xswiftc -Xfrontend -Xswiftc -function-sections
-           -Xlinker "--symbol-ordering-file=$PWD/scripts/plugin-order.txt" -Xlinker --no-warn-symbol-ordering)
+           -Xlinker "--symbol-ordering-file=$PWD/scripts/plugin-order.txt" -Xlinker --no-warn-symbol-ordering
+           -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xcc -D_FORTIFY_SOURCE=2)
     # The runtime asks for -lstdc++: a directory searched first that holds only the archive.
     archive=$(cc -print-file-name=libstdc++.a)
     [ -f "$archive" ] || { echo "build-plugin.sh: no libstdc++.a (libstdc++-dev)" >&2; exit 1; }
@@ -56,7 +60,7 @@ bin=$(swift build "${flags[@]}" --show-bin-path)
 cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
 programs="wlr-orient wlr-orient-daemon wlr-orient-sensor-feed"
 for program in $programs; do cp "$bin/$program" "$out/$program"; done
-[ "$mode" = release ] && (cd "$out" && strip libwlr-orient.so $programs)
+if [ "$mode" = release ] && [ "${WLR_ORIENT_STRIP:-yes}" != no ]; then (cd "$out" && strip libwlr-orient.so $programs); fi
 # The plugin's wlroots boundary and the pixels it shares with the daemon, checked without
 # warnings against this wlroots (SwiftPM compiles them with its own flags, which show no C warnings).
 for glue in Sources/CWlrGlue/*.c Sources/CPixels/*.c; do
@@ -68,7 +72,7 @@ done
 libdir=$(pkg-config --variable=libdir "$WLR_ORIENT_WLROOTS")
 library=$(pkg-config --libs-only-l "$WLR_ORIENT_WLROOTS" | tr ' ' '\n' | sed -n 's/^-l\(wlroots.*\)/lib\1.so/p' | head -n 1)
 wlroots_soname=$(objdump -p "$libdir/$library" | awk '/SONAME/ { print $2 }')
-cc -shared -fPIC -O2 -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
+cc -shared -fPIC -O2 -D_FORTIFY_SOURCE=2 -Wl,-z,relro,-z,now -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
     -DWLROOTS_SONAME="\"$wlroots_soname\"" \
     -ISources/CWlrGlue/include $(pkg-config --cflags "$WLR_ORIENT_WLROOTS" wayland-server pixman-1) -ldl
 # What they are built for, beside the preload, for `wlr-orient run` and the .pc file: the

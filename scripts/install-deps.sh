@@ -4,9 +4,35 @@
 # The Swift toolchain itself is expected on the machine (see README).
 set -euo pipefail
 
-# Building: libiio and libudev (the sensor), json-c (the control socket), GLib (.desktop files), wlroots 0.15 and what its headers need (the plugin
+if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
+updated=false
+update() { $updated || { $SUDO apt-get update -qq; updated=true; }; }
+
+# The first of these packages the archive has (after one `apt-get update` if none shows yet).
+first_known() {
+    local p
+    for pass in 1 2; do
+        for p in "$@"; do
+            if [ -n "$(apt-cache policy "$p" 2>/dev/null | awk '/Candidate:/ && $2 != "(none)" { print $2 }')" ]; then
+                echo "$p"
+                return 0
+            fi
+        done
+        [ "$pass" = 1 ] && update
+    done
+    echo "install-deps.sh: the archive has none of: $*" >&2
+    exit 1
+}
+
+# wlroots' packages are named by release: libwlroots-dev in Debian 12 (wlroots 0.15),
+# libwlroots-0.18-dev in 13, libwlroots-0.19-dev and -0.20-dev together in unstable (the newest
+# is built against; scripts/build-plugin.sh takes another with WLR_ORIENT_WLROOTS).
+wlroots_dev=$(first_known libwlroots-0.20-dev libwlroots-0.19-dev libwlroots-0.18-dev libwlroots-dev)
+wlroots_examples=${wlroots_dev%-dev}-examples
+
+# Building: libiio and libudev (the sensor), json-c (the control socket), GLib (.desktop files), wlroots and what its headers need (the plugin
 # and the reference host), wayland-scanner (protocol glue for the test clients).
-build="python3 pkg-config gcc libiio-dev libudev-dev libjson-c-dev libglib2.0-dev libwlroots-dev libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev libpixman-1-dev libdrm-dev"
+build="python3 pkg-config gcc libiio-dev libudev-dev libjson-c-dev libglib2.0-dev $wlroots_dev libwayland-dev libwayland-bin wayland-protocols libxkbcommon-dev libpixman-1-dev libdrm-dev"
 
 packages_for() {
     case "$1" in
@@ -29,13 +55,11 @@ packages_for() {
 # (phoc's is the whole Phosh shell).
 compositors_for() {
     case "$1" in
-        test) echo "cage sway phoc libwlroots-examples" ;;
+        test) echo "cage sway phoc $wlroots_examples" ;;
         bench) echo "sway" ;;
     esac
 }
 
-if [ "$(id -u)" -ne 0 ]; then SUDO=sudo; else SUDO=; fi
-updated=false
 install_missing() {  # install_missing [APT-OPTION...] -- PACKAGE...
     local options=() missing=()
     while [ "$1" != "--" ]; do options+=("$1"); shift; done
@@ -45,9 +69,19 @@ install_missing() {  # install_missing [APT-OPTION...] -- PACKAGE...
     done
     [ ${#missing[@]} -gt 0 ] || return 0
     echo "installing: ${missing[*]}"
-    $updated || { $SUDO apt-get update -qq; updated=true; }
+    update
     DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${options[@]}" "${missing[@]}"
 }
 install_missing -- $(packages_for "${1:-test}")
 install_missing --no-install-recommends -- $(compositors_for "${1:-test}")
-command -v swift >/dev/null || { echo "swift is not on PATH: install Swift 6.1 or newer first" >&2; exit 1; }
+# Swift 6.1 or newer: Debian's own where the archive has one that new (unstable: swiftlang 6.2;
+# Debian 13's is 6.0, 12 has none: there, swift.org's toolchain).
+if ! command -v swift >/dev/null; then
+    swiftlang=$(apt-cache policy swiftlang 2>/dev/null | awk '/Candidate:/ && $2 != "(none)" { print $2 }')
+    if [ -n "$swiftlang" ] && dpkg --compare-versions "$swiftlang" ge 6.1; then
+        install_missing --no-install-recommends -- swiftlang
+    else
+        echo "swift is not on PATH and Debian's archive here has no Swift 6.1 or newer: install swift.org's toolchain first" >&2
+        exit 1
+    fi
+fi

@@ -57,10 +57,12 @@ struct DaemonCommand: ParsableCommand {
         if exit != .stopped { throw ExitCode(exit.rawValue) }
     }
 
-    /// `wlr-orient-daemon` beside this program (a build directory), else in its prefix's libexec.
+    /// `wlr-orient-daemon` beside this program (a build directory), else in its prefix's libexec
+    /// (`make install`) or libexec/wlr-orient (a distribution's package).
     static func leanProgram() -> String? {
         let directory = Run.executableDirectory
-        return [directory + "/wlr-orient-daemon", directory + "/../libexec/wlr-orient-daemon"]
+        return [directory + "/wlr-orient-daemon", directory + "/../libexec/wlr-orient-daemon",
+                directory + "/../libexec/wlr-orient/wlr-orient-daemon"]
             .map { URL(fileURLWithPath: $0).standardized.path }
             .first { FileManager.default.isExecutableFile(atPath: $0) }
     }

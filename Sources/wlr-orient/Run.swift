@@ -16,7 +16,9 @@ struct Run: ParsableCommand {
             without rotation. The plugin and the preload are built for one wlroots release \
             (libwlr-orient-preload.wlroots beside them names it); a compositor linked with \
             another is started without them. The libraries are looked for beside this program, \
-            then in the lib directory of the prefix it was installed into (../lib, ../lib/TRIPLET).
+            then in the lib directory of the prefix it was installed into (../lib, ../lib/TRIPLET) \
+            and its wlr-orient/ (a package's, one directory per wlroots release): of several, \
+            the one for the compositor's wlroots.
 
             Examples: wlr-orient run sway; wlr-orient run -- cage -d foot
             """
@@ -38,18 +40,25 @@ struct Run: ParsableCommand {
         guard let compositor = arguments.first else {
             throw ValidationError("name the compositor to start, e.g. 'wlr-orient run sway'")
         }
-        guard let preload = Self.find("libwlr-orient-preload.so") else {
+        let builds = Self.installedBuilds()
+        guard !builds.isEmpty else {
             printError("wlr-orient run: libwlr-orient-preload.so was not found beside \(Self.executableDirectory) or in its ../lib; is wlr-orient installed (make install)?")
             throw ExitCode(1)
         }
+        // Of several builds (one per wlroots release a distribution carries), the compositor's.
+        let linked = Self.linkedWlroots(compositor)
+        let build = builds.first { Self.builtFor(preload: $0 + "/libwlr-orient-preload.so").soname == linked } ?? builds[0]
+        let preload = build + "/libwlr-orient-preload.so"
         // An absolute path: dlopen would look for a bare name on the library path, not here.
-        guard let plugin = plugin.map({ URL(fileURLWithPath: $0).path }) ?? Self.find("libwlr-orient.so") else {
-            printError("wlr-orient run: libwlr-orient.so was not found beside \(Self.executableDirectory) or in its ../lib; name it with --plugin")
+        let besideIt = build + "/libwlr-orient.so"
+        guard let plugin = plugin.map({ URL(fileURLWithPath: $0).path })
+                ?? (FileManager.default.isReadableFile(atPath: besideIt) ? besideIt : nil) else {
+            printError("wlr-orient run: libwlr-orient.so was not found beside \(preload); name it with --plugin")
             throw ExitCode(1)
         }
         // The plugin and the preload work with the wlroots they were built against only.
         let builtFor = Self.builtFor(preload: preload)
-        if let other = Self.linkedWlroots(compositor), other != builtFor.soname {
+        if let other = linked, other != builtFor.soname {
             printError("wlr-orient run: \(compositor) uses \(other), not wlroots \(builtFor.release) (\(builtFor.soname)) that the plugin is built for: starting it without rotation; `wlr-orient daemon` run beside it turns the screen from outside if it offers wlr-output-management")
         } else if preload.contains(":") || preload.contains(" ") {
             // LD_PRELOAD splits its list at colons and spaces: such a path would name other files.
@@ -109,15 +118,26 @@ struct Run: ParsableCommand {
         return URL(fileURLWithPath: path).deletingLastPathComponent().path
     }
 
-    /// `name` beside this program, else in the lib directory of its prefix.
-    static func find(_ name: String) -> String? {
+    /// The directories that hold a build of the preload (and the plugin beside it), nearest first:
+    /// beside this program (a build directory), in the lib directory of its prefix (`make
+    /// install`: ../lib, ../lib/TRIPLET), and in that directory's private `wlr-orient/*/` (a
+    /// distribution's packages: one per wlroots release, newest first).
+    static func installedBuilds() -> [String] {
         let directory = executableDirectory
-        var candidates = [directory, directory + "/../lib"]
+        let fileManager = FileManager.default
+        var libraries = [directory + "/../lib"]
         let lib = URL(fileURLWithPath: directory + "/../lib").standardized.path
-        if let triplets = try? FileManager.default.contentsOfDirectory(atPath: lib) {
-            candidates += triplets.filter { $0.hasSuffix("-linux-gnu") }.map { lib + "/" + $0 }
+        if let triplets = try? fileManager.contentsOfDirectory(atPath: lib) {
+            libraries += triplets.filter { $0.hasSuffix("-linux-gnu") }.sorted().map { lib + "/" + $0 }
         }
-        return candidates.map { URL(fileURLWithPath: $0 + "/" + name).standardized.path }
-            .first { FileManager.default.isReadableFile(atPath: $0) }
+        var candidates = [directory]
+        for library in libraries {
+            candidates.append(library)
+            let own = library + "/wlr-orient"
+            let releases = (try? fileManager.contentsOfDirectory(atPath: own)) ?? []
+            candidates += releases.sorted { $0.compare($1, options: .numeric) == .orderedDescending }.map { own + "/" + $0 }
+        }
+        return candidates.map { URL(fileURLWithPath: $0).standardized.path }
+            .filter { fileManager.isReadableFile(atPath: $0 + "/libwlr-orient-preload.so") }
     }
 }

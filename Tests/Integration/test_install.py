@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from compositor import Compositor
-from fakeiio import ROOT, FakeIIO
+from fakeiio import G_COUNTS as G, ROOT, FakeIIO, Lines
 
 PREFIX = "/usr"
 PIECES = [
@@ -164,3 +164,68 @@ def test_the_installed_run_starts_the_plugin_inside_a_compositor(staged):
         host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
     finally:
         assert host.stop() == 0
+
+
+TRIPLET = subprocess.run(["gcc", "-dumpmachine"], capture_output=True, text=True, check=True).stdout.strip()
+PRIVATE = "lib/%s/wlr-orient" % TRIPLET
+
+
+@pytest.fixture(scope="module")
+def packaged(tmp_path_factory, staged):
+    """The layout of the Debian packages (debian/rules): the helpers in libexec/wlr-orient, the
+    plugin and the preload in lib/TRIPLET/wlr-orient/wlroots-RELEASE, and beside this build a
+    decoy for a later wlroots (sorted first), whose preload must not reach this compositor."""
+    destdir = str(tmp_path_factory.mktemp("packaged"))
+    release = open(os.path.join(ROOT, "build", "release", "libwlr-orient-preload.wlroots")).read().split()[1]
+    common = ["NOBUILD=1", "BUILD=build/release", "DESTDIR=" + destdir, "PREFIX=" + PREFIX]
+    for target, where in (("install-programs", "LIBEXECDIR=/usr/libexec/wlr-orient"),
+                          ("install-plugin", "LIBDIR=/usr/%s/wlroots-%s" % (PRIVATE, release))):
+        result = subprocess.run(["make", "-C", ROOT, target] + common + [where], capture_output=True, text=True,
+                                timeout=600)
+        assert result.returncode == 0, result.stdout[-2000:] + result.stderr[-3000:]
+    decoy = path(destdir, "%s/wlroots-9.9" % PRIVATE)
+    os.makedirs(decoy)
+    source = os.path.join(decoy, "decoy.c")
+    with open(source, "w") as f:
+        f.write('#include <stdio.h>\n__attribute__((constructor)) static void say(void) { fputs("DECOY PRELOADED\\n", stderr); }\n')
+    for name in ("libwlr-orient-preload.so", "libwlr-orient.so"):
+        subprocess.run(["cc", "-shared", "-fPIC", "-o", os.path.join(decoy, name), source], check=True)
+    with open(os.path.join(decoy, "libwlr-orient-preload.wlroots"), "w") as f:
+        f.write("libwlroots.so.99 9.9 wlroots-9.9\n")
+    return destdir
+
+
+def test_in_the_packages_layout_run_takes_the_compositors_build_and_the_plugin_finds_its_helpers(packaged):
+    """`wlr-orient run` from PREFIX/bin takes, of two builds, the one for the compositor's wlroots;
+    the plugin finds the sensor helper in PREFIX/libexec/wlr-orient (it reads the accelerometer)
+    and the CLI in PREFIX/bin (it reads the config: a cross-fade)."""
+    fake = FakeIIO()
+    dev = fake.add_accel()
+    host = Compositor(fake, plugin="", wrapper=[path(packaged, "bin/wlr-orient"), "run", "--"],
+                      config='[transition]\nkind = "crossfade"\n')
+    try:
+        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.log.wait(r"accelerometer: iio:device0")
+        fake.set(dev, G, 0, 0)
+        host.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), crossfade transition")
+        assert not [line for line in host.log.available() if "DECOY" in line]
+    finally:
+        assert host.stop() == 0
+
+
+def test_in_the_packages_layout_the_daemon_command_becomes_the_daemons_program_and_libraries_are_0644(packaged):
+    host = Compositor(FakeIIO(), plugin="")
+    daemon = subprocess.Popen([path(packaged, "bin/wlr-orient"), "daemon", "--config", host.config_path],
+                              env=dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"]),
+                              stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        Lines(daemon.stderr).wait(r"^wlr-orient: control socket: ", timeout=30)
+        assert os.readlink("/proc/%d/exe" % daemon.pid) == path(packaged, "libexec/wlr-orient/wlr-orient-daemon")
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=10)
+        assert host.stop() == 0
+    release = open(os.path.join(ROOT, "build", "release", "libwlr-orient-preload.wlroots")).read().split()[1]
+    for name in ("libwlr-orient.so", "libwlr-orient-preload.so"):
+        mode = os.stat(path(packaged, "%s/wlroots-%s/%s" % (PRIVATE, release, name))).st_mode & 0o777
+        assert mode == 0o644, "%s: %o (loaded, not run)" % (name, mode)
