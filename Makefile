@@ -91,7 +91,8 @@ install: install-programs install-plugin install-header
 	sed -e 's|@BINDIR@|$(BINDIR)|' contrib/systemd/wlr-orient.service.in > $(DESTDIR)$(SYSTEMDUSERDIR)/wlr-orient.service
 	install -Dm644 contrib/udev/70-wlr-orient.rules $(DESTDIR)$(UDEVRULESDIR)/70-wlr-orient.rules
 
-# The programs and what documents them: nothing here depends on wlroots.
+# The programs and what documents them: nothing here depends on wlroots. (bash sources its
+# completions: a #! line in one means nothing.)
 install-programs: all
 	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
 	install -Dm755 $(BUILD)/wlr-orient-daemon $(DESTDIR)$(LIBEXECDIR)/wlr-orient-daemon
@@ -100,7 +101,7 @@ install-programs: all
 	install -Dm644 $(MAN)/wlr-orient.5 $(DESTDIR)$(MANDIR)/man5/wlr-orient.5
 	@mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(ZSHCOMPDIR) \
 		$(DESTDIR)$(DATADIR)/fish/vendor_completions.d
-	$(BUILD)/wlr-orient --generate-completion-script bash > $(DESTDIR)$(DATADIR)/bash-completion/completions/wlr-orient
+	$(BUILD)/wlr-orient --generate-completion-script bash | sed '1{/^#!/d;}' > $(DESTDIR)$(DATADIR)/bash-completion/completions/wlr-orient
 	$(BUILD)/wlr-orient --generate-completion-script zsh > $(DESTDIR)$(ZSHCOMPDIR)/_wlr-orient
 	$(BUILD)/wlr-orient --generate-completion-script fish > $(DESTDIR)$(DATADIR)/fish/vendor_completions.d/wlr-orient.fish
 	install -Dm644 $(DOC)/config.example.toml $(DESTDIR)$(DOCDIR)/config.example.toml

@@ -16,7 +16,7 @@
 # standard library (the kernel maps 64 KB around each page a process touches in a file);
 # release also hardens as Debian's build flags ask (read-only relocations bound at load,
 # _FORTIFY_SOURCE in the C parts) and strips, unless WLR_ORIENT_STRIP=no (a package strips
-# itself, keeping the symbols in its -dbgsym);
+# itself, keeping the symbols and debug information in its -dbgsym; the preload then has some too);
 # debug: linked against the toolchain's runtime, for quick test builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -72,7 +72,8 @@ done
 libdir=$(pkg-config --variable=libdir "$WLR_ORIENT_WLROOTS")
 library=$(pkg-config --libs-only-l "$WLR_ORIENT_WLROOTS" | tr ' ' '\n' | sed -n 's/^-l\(wlroots.*\)/lib\1.so/p' | head -n 1)
 wlroots_soname=$(objdump -p "$libdir/$library" | awk '/SONAME/ { print $2 }')
-cc -shared -fPIC -O2 -D_FORTIFY_SOURCE=2 -Wl,-z,relro,-z,now -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
+preload_debug=$([ "${WLR_ORIENT_STRIP:-yes}" = no ] && echo -g || true)
+cc -shared -fPIC -O2 $preload_debug -D_FORTIFY_SOURCE=2 -Wl,-z,relro,-z,now -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
     -DWLROOTS_SONAME="\"$wlroots_soname\"" \
     -ISources/CWlrGlue/include $(pkg-config --cflags "$WLR_ORIENT_WLROOTS" wayland-server pixman-1) -ldl
 # What they are built for, beside the preload, for `wlr-orient run` and the .pc file: the

@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
-# Debian roots to build and test in against other wlroots releases (issue #23): trixie (Debian 13,
-# wlroots 0.18) and sid (0.19 and 0.20), made with debootstrap from the archive this machine's
+# Debian roots to build and test in against other wlroots releases: trixie (Debian 13, wlroots
+# 0.18) and sid (0.19 and 0.20), and bookworm (12, 0.15) where packages are built for it, made
+# with debootstrap from the archive this machine's
 # apt uses, and cached outside the clone ($WLR_ORIENT_ROOTS, default /var/cache/wlr-orient/roots).
 # A root is made again when it is missing, unfinished, or its package list changed.
 #
 #   scripts/debian-root.sh path RELEASE           makes the root if needed; prints its folder
 #   scripts/debian-root.sh run RELEASE CMD [ARG…]  runs CMD as root inside it
+#   scripts/debian-root.sh fresh RELEASE DIR       makes a bare minbase root at DIR (not cached)
+#   scripts/debian-root.sh at DIR CMD [ARG…]       runs CMD as root inside the root at DIR
 #
 # `run` works in a private mount namespace (unshare -m), so whatever it mounts goes with it, even
 # when CMD fails or is killed: /proc, /dev, a fresh /tmp and /dev/shm, /sys read-only, this
@@ -21,13 +24,15 @@ cache=${WLR_ORIENT_ROOTS:-/var/cache/wlr-orient/roots}
 common="pkg-config gcc libc6-dev binutils git ca-certificates python3 python3-gi python3-pytest python3-pil
  fonts-dejavu-core umockdev gir1.2-umockdev-1.0 wayland-protocols libwayland-bin libwayland-dev
  libxkbcommon-dev libpixman-1-dev libdrm-dev libiio-dev libudev-dev libjson-c-dev libglib2.0-dev
- wlr-randr grim foot dbus-daemon scdoc make libncurses6 libxml2 libedit2 libsqlite3-0 g++"
+ wlr-randr grim foot dbus-daemon scdoc make libncurses6 libxml2 libedit2 libsqlite3-0 g++
+ debhelper lintian"
 
 packages_for() {
     case "$1" in
+        bookworm) echo "$common libcurl4 libpython3.11 libwlroots-dev libwlroots-examples sway cage phoc" ;;
         trixie) echo "$common libcurl4t64 libpython3.13 libwlroots-0.18-dev libwlroots-0.18-examples sway labwc cage phoc" ;;
         sid) echo "$common libcurl4t64 libpython3.13 libwlroots-0.19-dev libwlroots-0.20-dev libwlroots-0.20-examples sway labwc cage wayfire" ;;
-        *) echo "debian-root.sh: no root for '$1' (trixie, sid)" >&2; exit 2 ;;
+        *) echo "debian-root.sh: no root for '$1' (bookworm, trixie, sid)" >&2; exit 2 ;;
     esac
 }
 
@@ -100,8 +105,21 @@ case "${1:-}" in
         make_root "$release"
         inside "$cache/$release" "$@"
         ;;
+    fresh)
+        # A minbase root as debootstrap leaves it, nothing added, at DIR (not cached): where a
+        # package is installed as a new user would.
+        command -v debootstrap >/dev/null || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq debootstrap; }
+        rm -rf "$3"
+        debootstrap --variant=minbase "$2" "$3" "$(mirror)" >"$3.debootstrap.log" 2>&1 \
+            || { tail -n 20 "$3.debootstrap.log" >&2; exit 1; }
+        ;;
+    at)
+        dir=$2
+        shift 2
+        inside "$dir" "$@"
+        ;;
     *)
-        echo "usage: debian-root.sh path RELEASE | run RELEASE CMD [ARG...]" >&2
+        echo "usage: debian-root.sh path RELEASE | run RELEASE CMD [ARG...] | fresh RELEASE DIR | at DIR CMD [ARG...]" >&2
         exit 2
         ;;
 esac
