@@ -1,0 +1,123 @@
+#!/usr/bin/env bash
+# Tests the packages scripts/build-debs.sh made for one release as a new user meets them: in a
+# bare minbase root of that release, `apt-get install ./…deb`; then, as a user who is not root,
+# the programs' --version and --help, the man pages, every program and library finding its
+# libraries (ldd), the user unit (systemd-analyze --user verify); then, with that release's own
+# compositors, umockdev and the test tools added, end-to-end tests of Tests/Roots against the
+# INSTALLED files (four turns and the lock, an app rule, a transition, the daemon); last,
+# `apt-get purge` leaves no file of ours. Ends with "debs RELEASE: N passed, M failed".
+#   scripts/test-debs.sh bookworm|trixie|sid
+set -euo pipefail
+here=$(cd "$(dirname "$0")/.." && pwd)
+if [ "${1:-}" != --inside ]; then
+    release=${1:?usage: test-debs.sh bookworm|trixie|sid}
+    debs=$here/build/debs/$release
+    ls "$debs"/wlr-orient_*.deb >/dev/null 2>&1 || { echo "test-debs.sh: no packages in $debs (scripts/build-debs.sh $release)" >&2; exit 1; }
+    root=${WLR_ORIENT_ROOTS:-/var/cache/wlr-orient/roots}/fresh-$release
+    start=$(date +%s)
+    bash "$here/scripts/debian-root.sh" fresh "$release" "$root"
+    echo "a bare $release root in $(( $(date +%s) - start )) s: $(du -sh "$root" | cut -f1)"
+    mkdir -p "$root/root/debs"
+    cp "$debs"/*.deb "$root/root/debs/"
+    set +e
+    bash "$here/scripts/debian-root.sh" at "$root" bash /src/scripts/test-debs.sh --inside "$release"
+    status=$?
+    set -e
+    [ -n "${WLR_ORIENT_KEEP_ROOT:-}" ] || rm -rf "$root" "$root.debootstrap.log"
+    exit $status
+fi
+release=$2
+export DEBIAN_FRONTEND=noninteractive
+passed=0 failed=0
+check() {  # check WHAT CMD...: one named check, its output shown when it fails
+    local what=$1 out
+    shift
+    if out=$("$@" 2>&1); then
+        passed=$((passed + 1)); echo "ok: $what"
+    else
+        failed=$((failed + 1)); echo "FAILED: $what"; echo "$out" | tail -n 15 | sed 's/^/    /'
+    fi
+}
+apt_get() { apt-get -o Acquire::Check-Valid-Until=false -qq "$@"; }
+apt_get update
+cd /root/debs
+plugins=$(ls wlr-orient-plugin-*.deb | grep -v -- -dbgsym)
+before=$(dpkg-query -W -f '${Package}\n' | wc -l)
+apt_get install -y --no-install-recommends ./wlr-orient_*.deb $(printf './%s ' $plugins) >/tmp/apt.log 2>&1 \
+    || { cat /tmp/apt.log; echo "debs $release: 0 passed, 1 failed"; exit 1; }
+after=$(dpkg-query -W -f '${Package}\n' | wc -l)
+echo "installed: $(ls wlr-orient_*.deb $plugins | tr '\n' ' ')with $((after - before - 1 - $(wc -w <<<"$plugins"))) packages apt pulled in"
+for deb in *.deb; do
+    echo "  $deb: $(du -k "$deb" | cut -f1) KB as a .deb, $(dpkg-deb -f "$deb" Installed-Size) KB installed"
+done
+useradd -m tester
+as_tester() { setpriv --reuid=tester --regid=tester --init-groups env HOME=/home/tester "$@"; }
+check "wlr-orient --version" as_tester wlr-orient --version
+check "wlr-orient --help" as_tester wlr-orient --help
+check "wlr-orient lock --help" as_tester wlr-orient lock --help
+libraries() {
+    find /usr/bin/wlr-orient /usr/libexec/wlr-orient /usr/lib/*/wlr-orient -type f \( -perm -u+x -o -name '*.so' \)
+}
+no_missing_library() {
+    local file missing=0
+    for file in $(libraries); do
+        if ldd "$file" | grep -q "not found"; then echo "$file: $(ldd "$file" | grep 'not found')"; missing=1; fi
+    done
+    [ $missing = 0 ] && echo "$(libraries | wc -l) files"
+}
+check "every program and library finds its libraries (ldd)" no_missing_library
+# What a user adds to read the manual and check the unit: not counted above.
+apt_get install -y --no-install-recommends man-db systemd >/dev/null 2>&1
+man_page() {  # man_page SECTION WORD: the page, as the tester reads it, mentions WORD
+    as_tester env MANPAGER=cat man "$1" wlr-orient | grep -q "$2"
+}
+check "man 1 wlr-orient" man_page 1 "lock"
+check "man 5 wlr-orient" man_page 5 "orientations"
+check "systemd-analyze --user verify wlr-orient.service" \
+    as_tester env XDG_RUNTIME_DIR=/tmp systemd-analyze --user verify /usr/lib/systemd/user/wlr-orient.service
+check "the unit is enabled for nobody" sh -c '! ls /etc/systemd/user/*/wlr-orient.service 2>/dev/null'
+
+# End to end, from the installed files: the release's compositors, umockdev and the test tools.
+case "$release" in
+    bookworm) wlroots=wlroots; compositors="sway cage phoc libwlroots-examples dbus-daemon" ;;
+    trixie) wlroots=wlroots-0.18; compositors="sway labwc cage" ;;
+    sid) wlroots=wlroots-0.20; compositors="sway labwc cage wayfire" ;;
+esac
+apt_get install -y --no-install-recommends $compositors umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest \
+    python3-pil fonts-dejavu-core wlr-randr grim foot gcc libc6-dev pkg-config libwayland-dev libwayland-bin \
+    wayland-protocols libxkbcommon-dev git >/tmp/apt-tools.log 2>&1 || { tail -n 20 /tmp/apt-tools.log; }
+mkdir -p /srv/wlr-orient-tests && chmod 755 /srv/wlr-orient-tests
+# foot runs $SHELL (nobody's login shell is nologin, and the root starts with no SHELL).
+export SHELL=/bin/sh
+(cd /src && git ls-files -z | tar --null -T - -cf -) | tar -C /srv/wlr-orient-tests -xf -
+# Where the compositors (run as nobody) may enter.
+cd /srv/wlr-orient-tests
+run_roots() {  # run_roots WLROOTS -k EXPRESSION
+    local w=$1
+    shift
+    WLR_ORIENT_WLROOTS=$w WLR_ORIENT_BUILD=/usr/bin WLR_ORIENT_BIN=/usr/bin/wlr-orient \
+        python3 -m pytest -q -p no:cacheprovider Tests/Roots/test_compositors.py "$@"
+}
+if [ "$release" = bookworm ]; then
+    # Debian 12's compositors are this machine's: the tests written for them (sway 1.7 reports its
+    # headless output disabled, so the daemon is tried beside phoc there).
+    check "from the installed files (wlroots 0.15): four turns and the lock in sway and cage, an app rule, the daemon beside phoc" \
+        env WLR_ORIENT_BUILD=/usr/bin WLR_ORIENT_BIN=/usr/bin/wlr-orient python3 -m pytest -q -p no:cacheprovider \
+        Tests/Integration/test_compositors.py Tests/Integration/test_daemon_compositors.py \
+        -k "cage_turns or app_rule or sway_turns_with or phoc_turns_under_the_daemon"
+else
+    check "from the installed files ($wlroots): four turns and the lock, an app rule, a transition, the daemon" \
+        run_roots "$wlroots" -k "turns_with_the_device or app_rule or fades_the_old_frame or daemon_beside or this_root"
+fi
+if [ "$release" = sid ]; then
+    check "wayfire 0.10 (wlroots 0.19) beside sway 1.12 (0.20) on the same machine" \
+        run_roots wlroots-0.19 -k "turns_with_the_device or this_root"
+fi
+
+# Purged, nothing of ours is left.
+apt_get purge -y 'wlr-orient*' >/dev/null 2>&1
+check "apt-get purge leaves nothing" sh -c '! ls -d /usr/bin/wlr-orient /usr/libexec/wlr-orient /usr/lib/*/wlr-orient \
+    /usr/share/doc/wlr-orient /usr/lib/systemd/user/wlr-orient.service /usr/lib/udev/rules.d/70-wlr-orient.rules \
+    /lib/udev/rules.d/70-wlr-orient.rules 2>/dev/null && ! dpkg -l "wlr-orient*" 2>/dev/null | grep -q "^[ir]"'
+echo "debs $release: $passed passed, $failed failed"
+[ "$failed" = 0 ]
