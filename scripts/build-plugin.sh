@@ -14,8 +14,9 @@
 # the functions a compositor runs are placed side by side (scripts/plugin-order.txt, written by
 # tools/plugin-order.py), so that the pages it touches hold them and not the rest of the
 # standard library (the kernel maps 64 KB around each page a process touches in a file);
-# release also hardens as Debian's build flags ask (read-only relocations bound at load,
-# _FORTIFY_SOURCE in the C parts) and strips, unless WLR_ORIENT_STRIP=no (a package strips
+# release also hardens as Debian's build flags ask (read-only relocations bound at load; the
+# preload with _FORTIFY_SOURCE, which SwiftPM's C cannot take: -Xcc reaches Swift's importer too,
+# and glibc 2.41's fortified read, poll and getcwd make those calls ambiguous in Swift) and strips, unless WLR_ORIENT_STRIP=no (a package strips
 # itself, keeping the symbols and debug information in its -dbgsym; the preload then has some too);
 # debug: linked against the toolchain's runtime, for quick test builds.
 set -euo pipefail
@@ -39,7 +40,7 @@ if [ "$mode" = release ]; then
            -Xlinker --gc-sections -Xlinker "--version-script=$PWD/scripts/plugin-exports.map"
            -Xswiftc -Xfrontend -Xswiftc -function-sections
            -Xlinker "--symbol-ordering-file=$PWD/scripts/plugin-order.txt" -Xlinker --no-warn-symbol-ordering
-           -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now -Xcc -D_FORTIFY_SOURCE=2)
+           -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
     # The runtime asks for -lstdc++: a directory searched first that holds only the archive.
     archive=$(cc -print-file-name=libstdc++.a)
     [ -f "$archive" ] || { echo "build-plugin.sh: no libstdc++.a (libstdc++-dev)" >&2; exit 1; }
@@ -49,13 +50,26 @@ if [ "$mode" = release ]; then
 else
     flags=(-c debug)
 fi
-swift build "${flags[@]}" --product wlr-orient-plugin 2>&1 | tail -n 1
+product() {  # builds one product: its last line, or its errors when it fails
+    local log
+    log=$(mktemp)
+    if swift build "${flags[@]}" --product "$1" >"$log" 2>&1; then
+        tail -n 1 "$log"
+        rm -f "$log"
+    else
+        grep -E "error|warning: .*\[-W" "$log" | head -n 20 >&2 || true
+        tail -n 5 "$log" >&2
+        rm -f "$log"
+        return 1
+    fi
+}
+product wlr-orient-plugin
 # The plugin runs `wlr-orient plugin-inputs` to read its TOML files, and looks for it beside itself.
-swift build "${flags[@]}" --product wlr-orient 2>&1 | tail -n 1
+product wlr-orient
 # The daemon's own program, which `wlr-orient daemon` becomes (see Sources/wlr-orient-daemon),
 # and the plugin's sensor helper, which it looks for beside itself (Sources/wlr-orient-sensor-feed).
-swift build "${flags[@]}" --product wlr-orient-daemon 2>&1 | tail -n 1
-swift build "${flags[@]}" --product wlr-orient-sensor-feed 2>&1 | tail -n 1
+product wlr-orient-daemon
+product wlr-orient-sensor-feed
 bin=$(swift build "${flags[@]}" --show-bin-path)
 cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
 programs="wlr-orient wlr-orient-daemon wlr-orient-sensor-feed"

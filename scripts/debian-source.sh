@@ -48,6 +48,7 @@ for entry in $wlroots; do
     recommends+="${recommends:+ | }$package"
     plugins+=$(sed -e "s|@RELEASE@|$r|g" -e "s|@COMPOSITORS@|${serves[$r]}|" contrib/debian/plugin-package.in)$'\n'
     echo "usr/lib/\${DEB_HOST_MULTIARCH}/wlr-orient/wlroots-$r" > "$tree/debian/$package.install"
+    sed "s/^wlr-orient-dev:/$package:/" contrib/debian/wlr-orient-dev.lintian-overrides >"$tree/debian/$package.lintian-overrides"
 done
 # Several wlroots: all of their headers are needed (Build-Depends lists each).
 [ "$(wc -w <<<"$wlroots")" -gt 1 ] && build_depends=${build_depends// | /, }
