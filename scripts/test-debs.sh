@@ -80,7 +80,7 @@ check "the unit is enabled for nobody" sh -c '! ls /etc/systemd/user/*/wlr-orien
 # End to end, from the installed files: the release's compositors, umockdev and the test tools.
 case "$release" in
     bookworm) wlroots=wlroots; compositors="sway cage phoc libwlroots-examples dbus-daemon" ;;
-    trixie) wlroots=wlroots-0.18; compositors="sway labwc cage" ;;
+    trixie) wlroots=wlroots-0.18; compositors="sway labwc cage phoc" ;;
     sid) wlroots=wlroots-0.20; compositors="sway labwc cage wayfire" ;;
 esac
 apt_get install -y --no-install-recommends $compositors umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest \
