@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Builds wlr-orient's Debian packages for one release, in that release's root
 # (scripts/debian-root.sh), without network, and checks them with lintian. The packages and
-# lintian's report land in build/debs/RELEASE/.
+# lintian's report land in build/debs/RELEASE/; then piuparts installs and purges them.
 #   scripts/build-debs.sh bookworm|trixie|sid
 # Here, the Swift packages are copied into vendor/ first (the only step that reads the package
 # mirror); in the root, the source is laid out (scripts/debian-source.sh) and built with
@@ -16,7 +16,21 @@ if [ "${1:-}" != --inside ]; then
     bash scripts/vendor-dependencies.sh
     rm -rf "build/debs/$release"
     mkdir -p "build/debs/$release"
-    exec bash scripts/debian-root.sh run "$release" bash /src/scripts/build-debs.sh --inside "$release"
+    bash scripts/debian-root.sh run "$release" bash /src/scripts/build-debs.sh --inside "$release"
+    # piuparts: installed, upgraded and purged in a chroot of the release it makes itself.
+    # -i: Debian 12's piuparts does not know the temporary folder 13's debconf leaves (not ours);
+    # --no-check-valid-until: a frozen mirror outlives unstable's Release file.
+    command -v piuparts >/dev/null || { apt-get update -qq; DEBIAN_FRONTEND=noninteractive apt-get install -y -qq piuparts; }
+    mirror=$(grep -hs '^URIs:' /etc/apt/sources.list.d/*.sources | head -n 1 | awk '{ print $2 }')
+    debs=$(ls "build/debs/$release"/wlr-orient_*.deb "build/debs/$release"/wlr-orient-plugin-*.deb | grep -v -- -dbgsym_)
+    if piuparts -d "$release" -m "${mirror:-http://deb.debian.org/debian}" --no-eatmydata --no-check-valid-until \
+            -i /var/cache/debconf/tmp.ci/ $debs >"build/debs/$release/piuparts.log" 2>&1; then
+        echo "piuparts: $(grep -c 'PASS' "build/debs/$release/piuparts.log") passes, nothing left behind"
+    else
+        grep -E "ERROR|FAIL" "build/debs/$release/piuparts.log" | head -n 10 >&2
+        exit 1
+    fi
+    exit 0
 fi
 release=$2
 work=/tmp/debs
