@@ -23,6 +23,15 @@ if [ "${1:-}" != --inside ]; then
     bash "$here/scripts/debian-root.sh" at "$root" bash /src/scripts/test-debs.sh --inside "$release"
     status=$?
     set -e
+    # A process a test left in the root fails the run (and is ended).
+    left=$(for proc in /proc/[0-9]*; do
+        [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ] && echo "${proc#/proc/} $(tr '\0' ' ' <"$proc/cmdline")"
+    done || true)
+    if [ -n "$left" ]; then
+        echo "FAILED: processes left in the root:"; echo "$left" | sed 's/^/    /'
+        kill -9 $(echo "$left" | awk '{ print $1 }') 2>/dev/null || true
+        status=1
+    fi
     [ -n "${WLR_ORIENT_KEEP_ROOT:-}" ] || rm -rf "$root" "$root.debootstrap.log"
     exit $status
 fi

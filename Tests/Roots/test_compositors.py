@@ -115,15 +115,22 @@ class Session:
         self.log = Lines(self.p.stderr)
         self.daemon = None
         if daemon:
-            deadline = time.monotonic() + 20
-            while not any(n.startswith("wayland-") and not n.endswith(".lock") for n in os.listdir(self.runtime)):
-                assert time.monotonic() < deadline and self.p.poll() is None, "no Wayland socket: %s" % self.log.available()[-5:]
-                time.sleep(0.05)
-            self.daemon = subprocess.Popen(AS_NOBODY + [RUNNER, "daemon", "--config", self.config], env=self.daemon_env(),
-                                           stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
-                                           text=True, errors="replace", bufsize=1)
-            self.daemon_log = Lines(self.daemon.stderr)
-            self.daemon_log.wait(r"^wlr-orient: control socket: ", timeout=20)
+            try:
+                self.start_daemon()
+            except BaseException:
+                self.stop()   # the test never gets the session to stop: the compositor ends here
+                raise
+
+    def start_daemon(self):
+        deadline = time.monotonic() + 20
+        while not any(n.startswith("wayland-") and not n.endswith(".lock") for n in os.listdir(self.runtime)):
+            assert time.monotonic() < deadline and self.p.poll() is None, "no Wayland socket: %s" % self.log.available()[-5:]
+            time.sleep(0.05)
+        self.daemon = subprocess.Popen(AS_NOBODY + [RUNNER, "daemon", "--config", self.config], env=self.daemon_env(),
+                                       stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                                       text=True, errors="replace", bufsize=1)
+        self.daemon_log = Lines(self.daemon.stderr)
+        self.daemon_log.wait(r"^wlr-orient: control socket: ", timeout=20)
 
     def socket(self, prefix, suffix):
         names = [n for n in os.listdir(self.runtime) if n.startswith(prefix) and n.endswith(suffix)]
