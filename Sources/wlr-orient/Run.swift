@@ -47,7 +47,8 @@ struct Run: ParsableCommand {
         }
         // Of several builds (one per wlroots release a distribution carries), the compositor's.
         let linked = Self.linkedWlroots(compositor)
-        let build = builds.first { Self.builtFor(preload: $0 + "/libwlr-orient-preload.so").soname == linked } ?? builds[0]
+        let described = builds.map { (directory: $0, builtFor: Self.builtFor(preload: $0 + "/libwlr-orient-preload.so")) }
+        let (build, builtFor) = described.first { $0.builtFor.soname == linked } ?? described[0]
         let preload = build + "/libwlr-orient-preload.so"
         // An absolute path: dlopen would look for a bare name on the library path, not here.
         let besideIt = build + "/libwlr-orient.so"
@@ -57,7 +58,6 @@ struct Run: ParsableCommand {
             throw ExitCode(1)
         }
         // The plugin and the preload work with the wlroots they were built against only.
-        let builtFor = Self.builtFor(preload: preload)
         if let other = linked, other != builtFor.soname {
             printError("wlr-orient run: \(compositor) uses \(other), not wlroots \(builtFor.release) (\(builtFor.soname)) that the plugin is built for: starting it without rotation; `wlr-orient daemon` run beside it turns the screen from outside if it offers wlr-output-management")
         } else if preload.contains(":") || preload.contains(" ") {

@@ -732,14 +732,18 @@ static void output_handle_destroy(struct wl_listener *listener, void *data) {
 	free(o);
 }
 
-/* The outputs as output-management clients see them; `leaving_out_back_on`: without the outputs
- * that have no modes and came back on since they were last published (see publish_outputs). */
+/* An output without modes that came back on since output-management clients last saw it. */
+static bool back_on_without_modes(struct host_output *o) {
+	return o->published_off && o->output->enabled && wl_list_empty(&o->output->modes);
+}
+
+/* The outputs as output-management clients see them; `leaving_out_back_on`: without those
+ * back_on_without_modes (see publish_outputs). */
 static void publish_configuration(struct host *host, bool leaving_out_back_on) {
 	struct wlr_output_configuration_v1 *config = wlr_output_configuration_v1_create();
 	struct host_output *o;
 	wl_list_for_each(o, &host->outputs, link) {
-		bool back_on = o->published_off && o->output->enabled && wl_list_empty(&o->output->modes);
-		if (leaving_out_back_on && back_on) {
+		if (leaving_out_back_on && back_on_without_modes(o)) {
 			continue;
 		}
 		struct wlr_output_configuration_head_v1 *head = wlr_output_configuration_head_v1_create(config, o->output);
@@ -763,7 +767,7 @@ static void publish_configuration(struct host *host, bool leaving_out_back_on) {
 static void publish_outputs(struct host *host) {
 	struct host_output *o;
 	wl_list_for_each(o, &host->outputs, link) {
-		if (o->published_off && o->output->enabled && wl_list_empty(&o->output->modes)) {
+		if (back_on_without_modes(o)) {
 			publish_configuration(host, true);
 			break;
 		}
