@@ -13,6 +13,11 @@ let wlroots = Context.environment["WLR_ORIENT_WLROOTS"].flatMap { $0.isEmpty ? n
 /// memory (issue #26).
 let withoutStringProcessing: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
 
+/// What the CLI's modules see of a module is what they import themselves: TOMLKit imports all of
+/// Foundation, and without this its String and FileManager extensions (which bring ICU's 40 MB
+/// along) were silently in reach of every file that imports FoundationEssentials.
+let ownImportsOnly: [SwiftSetting] = [.enableUpcomingFeature("MemberImportVisibility")]
+
 /// The Swift packages used, at the exact versions tested (Package.resolved stays untracked: the
 /// local package mirror's commit ids differ from upstream's). With `WLR_ORIENT_VENDORED` set, from
 /// vendor/ instead, where scripts/vendor-dependencies.sh copies them: a build without network, as
@@ -43,7 +48,8 @@ let package = Package(
         // both from the CLI (`wlr-orient plugin-inputs`), so no TOML parser runs in a compositor.
         .target(
             name: "OrientConfig",
-            dependencies: ["OrientCore", "OrientSystem", .product(name: "TOMLKit", package: "TOMLKit")]
+            dependencies: ["OrientCore", "OrientSystem", .product(name: "TOMLKit", package: "TOMLKit")],
+            swiftSettings: ownImportsOnly
         ),
         // System libraries from Debian, imported as they are.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
@@ -98,8 +104,12 @@ let package = Package(
         // GLib from Debian, for its key-file parser.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
         // Reading the .desktop files that declare orientations (for the plugin, through the CLI).
-        .target(name: "OrientDesktop", dependencies: ["OrientCore", "OrientConfig", "CGLib"]),
-        // The command-line tool: argument parsing and printing only.
+        .target(name: "OrientDesktop", dependencies: ["OrientCore", "OrientConfig", "OrientSystem", "CGLib"],
+                swiftSettings: ownImportsOnly),
+        // The command-line tool: argument parsing and printing only. Started as
+        // `wlr-orient-daemon` it is the daemon (OrientDaemon.DaemonProgram), and as
+        // `wlr-orient-sensor-feed` the plugin's sensor in a process of its own, out of the
+        // compositor (OrientSensor.SensorFeedProgram).
         .executableTarget(
             name: "wlr-orient",
             dependencies: [
@@ -110,13 +120,9 @@ let package = Package(
                 "OrientDesktop",
                 "OrientDaemon",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: ownImportsOnly
         ),
-        // The daemon's own lean program (no Foundation), which `wlr-orient daemon` starts.
-        .executableTarget(name: "wlr-orient-daemon", dependencies: ["OrientDaemon"]),
-        // The plugin's sensor in a process of its own (libiio and sysfs reads out of the
-        // compositor), which the plugin starts.
-        .executableTarget(name: "wlr-orient-sensor-feed", dependencies: ["OrientCore", "OrientSensor"]),
         // Benchmarks: the detector's cost per sample (scripts/bench.sh runs it in release).
         .executableTarget(name: "orient-bench", dependencies: ["OrientCore"]),
         // Benchmarks: wakeups of an idle session (benchmarks/wakeups.py runs it under umockdev).

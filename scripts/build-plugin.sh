@@ -41,6 +41,13 @@ if [ "$mode" = release ]; then
            -Xswiftc -Xfrontend -Xswiftc -function-sections
            -Xlinker "--symbol-ordering-file=$PWD/scripts/plugin-order.txt" -Xlinker --no-warn-symbol-ordering
            -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+    # TOMLKit imports all of Foundation, which would put swift-corelibs-foundation on the link
+    # line, and with it ICU and its 40 MB of data: the linker takes a few symbols that
+    # FoundationEssentials also defines from there first. What the programs use is in
+    # FoundationEssentials, so Foundation's own libraries are not linked at all.
+    for library in Foundation FoundationInternationalization _FoundationICU; do
+        flags+=(-Xswiftc -Xfrontend -Xswiftc -disable-autolink-library -Xswiftc -Xfrontend -Xswiftc "$library")
+    done
     # The runtime asks for -lstdc++: a directory searched first that holds only the archive.
     archive=$(cc -print-file-name=libstdc++.a)
     [ -f "$archive" ] || { echo "build-plugin.sh: no libstdc++.a (libstdc++-dev)" >&2; exit 1; }
@@ -66,15 +73,13 @@ product() {  # builds one product: its last line, or its errors when it fails
 product wlr-orient-plugin
 # The plugin runs `wlr-orient plugin-inputs` to read its TOML files, and looks for it beside itself.
 product wlr-orient
-# The daemon's own program, which `wlr-orient daemon` becomes (see Sources/wlr-orient-daemon),
-# and the plugin's sensor helper, which it looks for beside itself (Sources/wlr-orient-sensor-feed).
-product wlr-orient-daemon
-product wlr-orient-sensor-feed
 bin=$(swift build "${flags[@]}" --show-bin-path)
 cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
-programs="wlr-orient wlr-orient-daemon wlr-orient-sensor-feed"
-for program in $programs; do cp "$bin/$program" "$out/$program"; done
-if [ "$mode" = release ] && [ "${WLR_ORIENT_STRIP:-yes}" != no ]; then (cd "$out" && strip libwlr-orient.so $programs); fi
+cp "$bin/wlr-orient" "$out/wlr-orient"
+# The daemon's program, which `wlr-orient daemon` becomes, and the plugin's sensor helper, which
+# it looks for beside itself: wlr-orient by other names (see Sources/wlr-orient/WlrOrient.swift).
+for name in wlr-orient-daemon wlr-orient-sensor-feed; do ln -sfn wlr-orient "$out/$name"; done
+if [ "$mode" = release ] && [ "${WLR_ORIENT_STRIP:-yes}" != no ]; then (cd "$out" && strip libwlr-orient.so wlr-orient); fi
 # The plugin's wlroots boundary and the pixels it shares with the daemon, checked without
 # warnings against this wlroots (SwiftPM compiles them with its own flags, which show no C warnings).
 for glue in Sources/CWlrGlue/*.c Sources/CPixels/*.c; do

@@ -1,5 +1,4 @@
 import OrientCore
-import Foundation
 import TOMLKit
 
 /// One problem in a config file, for people: `FILE:LINE:COLUMN: message`.

@@ -1,5 +1,5 @@
-import Foundation
 import OrientCore
+import OrientSystem
 import TOMLKit
 
 /// Reads and writes `state.toml` in the state directory.
@@ -66,7 +66,7 @@ public struct StateStore: Sendable {
     }
 
     public func save(_ state: PersistentState) throws {
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        try Data(state.fileText.utf8).write(to: URL(fileURLWithPath: file), options: .atomic)
+        try makeDirectories(directory).get()
+        try writeFileAtomically(file, Array(state.fileText.utf8)).get()
     }
 }

@@ -1,4 +1,4 @@
-import Foundation   // on Linux it brings Glibc's stat, open and read
+import Glibc
 
 /// Reads a file the user named (a config, a trace, the saved state) and says in a sentence what
 /// is wrong with it when it cannot be read as text: never a Foundation domain or an error code.

@@ -1,7 +1,7 @@
 import CGLib
-import Foundation
 import OrientConfig
 import OrientCore
+import OrientSystem
 
 /// Finds the `.desktop` files that say something about orientation and reads them with GLib's
 /// key-file parser (the reference implementation of the Desktop Entry format).
@@ -53,11 +53,10 @@ public enum DesktopIndexReader {
 
     /// Every `*.desktop` under `directory`, with its desktop ID (subdirectories joined by `-`).
     static func desktopFiles(in directory: String) -> [(id: String, path: String)] {
-        guard let walker = FileManager.default.enumerator(atPath: directory) else { return [] }
         var found: [(String, String)] = []
-        while let relative = walker.nextObject() as? String {
+        for relative in filesBelow(directory) {
             guard relative.hasSuffix(".desktop") else { continue }
-            let id = String(relative.dropLast(".desktop".count)).replacingOccurrences(of: "/", with: "-")
+            let id = String(relative.dropLast(".desktop".count).map { $0 == "/" ? "-" : $0 })
             found.append((id, directory + "/" + relative))
         }
         return found.sorted { $0.0 < $1.0 }

@@ -1,13 +1,18 @@
 import CJSONC
 import OrientCore
 
-/// Reads one line of a control client's bytes as JSON, with json-c (the core only writes JSON).
-enum JSONReader {
+/// Reads one line of JSON, with json-c (the core only writes JSON): a control client's request
+/// in the plugin and the daemon, the compositor's answer in the CLI.
+public enum JSONReader {
     /// Nesting deeper than this is refused (json-c's tokener stops there, so a hostile line
     /// cannot recurse deeply).
     static let maxDepth: Int32 = 16
 
-    static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<JSON, ControlError> {
+    public static func parse(_ line: String) -> Result<JSON, ControlError> {
+        Array(line.utf8).withUnsafeBytes { parse($0) }
+    }
+
+    public static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<JSON, ControlError> {
         guard let base = bytes.baseAddress?.assumingMemoryBound(to: CChar.self), bytes.count > 0,
               !bytes.contains(0) else { return .failure(ControlError("not JSON: empty, or a NUL byte")) }
         guard let tokener = json_tokener_new_ex(maxDepth) else { return .failure(ControlError("out of memory")) }

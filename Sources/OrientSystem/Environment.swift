@@ -29,6 +29,17 @@ public func loadedFromPath() -> String? {
     glue_library_path().map { String(cString: $0) }
 }
 
+/// Makes this process run `arguments` instead (execvp: a bare name is searched on `$PATH`).
+/// Returns only when that failed, with why.
+public func becomeProgram(_ arguments: [String]) -> SystemError {
+    guard let program = arguments.first else { return SystemError(operation: "exec", errno: EINVAL) }
+    var argv = arguments.map { strdup($0) } + [nil]
+    execvp(program, &argv)
+    let error = SystemError(operation: "exec \(program)", errno: errno)
+    argv.forEach { free($0) }
+    return error
+}
+
 /// Ends this process with `status` (a program's own end; never in a plugin).
 public func exitProcess(_ status: Int32) -> Never {
     exit(status)

@@ -12,7 +12,15 @@ public struct FileDescriptor: Hashable, Sendable {
         self.rawValue = rawValue
     }
 
+    public static let standardOutput = FileDescriptor(rawValue: 1)
     public static let standardError = FileDescriptor(rawValue: 2)
+
+    /// Makes `path` an empty file for writing (truncating one that is there), mode 0644.
+    public static func create(_ path: String) -> Result<FileDescriptor, SystemError> {
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard fd >= 0 else { return .failure(SystemError(operation: "open \(path)", errno: errno)) }
+        return .success(FileDescriptor(rawValue: fd))
+    }
 
     /// A pipe whose ends no program started meanwhile can inherit (close-on-exec from the start).
     public static func pipe() -> Result<(read: FileDescriptor, write: FileDescriptor), SystemError> {
@@ -55,6 +63,20 @@ public struct FileDescriptor: Hashable, Sendable {
         return .success(())
     }
 
+    /// Reads until the end (a blocking descriptor), at most `limit` bytes: what came.
+    public func readToEnd(limit: Int = 1 << 20) -> Result<[UInt8], SystemError> {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 4096)
+        while bytes.count < limit {
+            switch chunk.withUnsafeMutableBytes({ read(into: $0) }) {
+            case .success(0): return .success(bytes)
+            case .success(let n): bytes += chunk[..<min(n, limit - bytes.count)]
+            case .failure(let error): return .failure(error)
+            }
+        }
+        return .success(bytes)
+    }
+
     /// Reads and writes on it no longer block (EAGAIN instead).
     public func setNonBlocking() -> Result<Void, SystemError> {
         let flags = fcntl(rawValue, F_GETFL)
@@ -75,6 +97,11 @@ public struct FileDescriptor: Hashable, Sendable {
     public static func waitReadable(_ descriptors: [FileDescriptor?], milliseconds: Int32) -> Result<[Bool], SystemError> {
         var pfds = descriptors.map { pollfd(fd: $0?.rawValue ?? -1, events: Int16(POLLIN), revents: 0) }
         return Self.retrying("poll") { Int(poll(&pfds, nfds_t(pfds.count), milliseconds)) }.map { _ in pfds.map { $0.revents != 0 } }
+    }
+
+    /// Waits until what was written is on the disk (fsync).
+    public func flushToDisk() -> Result<Void, SystemError> {
+        Self.retrying("fsync") { Int(fsync(rawValue)) }.map { _ in }
     }
 
     public func close() {

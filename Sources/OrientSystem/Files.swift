@@ -24,6 +24,22 @@ public func directoryEntries(_ path: String) -> [String] {
     return names
 }
 
+/// The paths, relative to `path`, of everything below it that is not a directory, through
+/// `depth` levels of subdirectories (a loop of directory links ends there); sorted.
+public func filesBelow(_ path: String, depth: Int = 8) -> [String] {
+    var found: [String] = []
+    for name in directoryEntries(path).sorted() {
+        var info = stat()
+        guard stat(path + "/" + name, &info) == 0 else { continue }
+        if info.st_mode & S_IFMT == S_IFDIR {
+            if depth > 0 { found += filesBelow(path + "/" + name, depth: depth - 1).map { name + "/" + $0 } }
+        } else {
+            found.append(name)
+        }
+    }
+    return found
+}
+
 /// Whether `path` is a file this process may run.
 public func isExecutable(_ path: String) -> Bool {
     access(path, X_OK) == 0
@@ -47,7 +63,7 @@ public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Result<Void
     guard fd >= 0 else { return .failure(SystemError(operation: "open \(temporary)", errno: errno)) }
     let file = FileDescriptor(rawValue: fd)
     let written = file.writeAll(bytes)
-    let flushed = fsync(fd) == 0 ? nil : SystemError(operation: "fsync", errno: errno)
+    let flushed: SystemError? = if case .failure(let error) = file.flushToDisk() { error } else { nil }
     file.close()
     if case .failure(let error) = written { unlink(temporary); return .failure(error) }
     if let flushed { unlink(temporary); return .failure(flushed) }

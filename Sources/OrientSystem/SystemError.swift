@@ -11,6 +11,9 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
         self.errno = errno
     }
 
+    /// The file is not there (ENOENT, or ENOTDIR: a part of its path is not a directory).
+    public var isNotFound: Bool { errno == ENOENT || errno == ENOTDIR }
+
     public var description: String {
         "\(operation): \(reason)"
     }

@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientConfig
 import OrientCore
+import OrientSystem
 
 struct CheckConfig: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -37,5 +38,5 @@ struct CheckConfig: ParsableCommand {
 
 /// Writes one line to standard error.
 func printError(_ line: String) {
-    FileHandle.standardError.write(Data((line + "\n").utf8))
+    _ = FileDescriptor.standardError.writeAll(Array((line + "\n").utf8))
 }

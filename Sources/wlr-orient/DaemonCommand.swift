@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientDaemon
+import OrientSystem
 
 /// `wlr-orient daemon`: the same controller as the plugin, as a Wayland client of any compositor
 /// that offers wlr-output-management (sway 1.8+, Hyprland, river, labwc, wayfire…).
@@ -49,9 +50,8 @@ struct DaemonCommand: ParsableCommand {
         let configPath = config.map { URL(fileURLWithPath: $0).path }
         if let program = Self.leanProgram() {
             let arguments = [program] + (configPath.map { ["--config", $0] } ?? []) + (debug ? ["--debug"] : [])
-            var argv = arguments.map { strdup($0) } + [nil]
-            execv(program, &argv)
-            printError("wlr-orient daemon: cannot start \(program) (\(String(cString: strerror(errno)))); running in this process")
+            let error = becomeProgram(arguments)
+            printError("wlr-orient daemon: cannot start \(program) (\(error.reason)); running in this process")
         }
         let exit = Daemon.run(Daemon.Options(configPath: configPath, debug: debug))
         if exit != .stopped { throw ExitCode(exit.rawValue) }

@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientConfig
 import OrientCore
+import OrientSystem
 
 struct Detect: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -78,9 +79,9 @@ struct Detect: ParsableCommand {
                     guard let change else { continue }
                     emit(changeLine(change))
                     if explain {
-                        printError(String(format: "t=%.3f %@ tilt=%.1f° angle=%.1f° posture=%@", change.t,
-                                          change.orientation.rawValue, detector.tiltDeg, detector.angleDeg,
-                                          detector.posture.rawValue))
+                        printError("t=\(formatFixed(change.t, decimals: 3)) \(change.orientation.rawValue) "
+                                   + "tilt=\(formatFixed(detector.tiltDeg, decimals: 1))° angle=\(formatFixed(detector.angleDeg, decimals: 1))° "
+                                   + "posture=\(detector.posture.rawValue)")
                     }
                 }
                 if countReadings, let first = trace.samples.first, let last = trace.samples.last {
@@ -113,7 +114,7 @@ func emit(_ line: String) {
 }
 
 func flushOutput() {
-    FileHandle.standardOutput.write(Data(pendingOutput.utf8))
+    _ = FileDescriptor.standardOutput.writeAll(Array(pendingOutput.utf8))
     pendingOutput = ""
 }
 
@@ -123,7 +124,7 @@ func jsonString(_ s: String) -> String {
         switch scalar {
         case "\"": out += "\\\""
         case "\\": out += "\\\\"
-        case _ where scalar.value < 0x20: out += String(format: "\\u%04x", scalar.value)
+        case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
         default: out.unicodeScalars.append(scalar)
         }
     }

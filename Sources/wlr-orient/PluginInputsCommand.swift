@@ -1,8 +1,9 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientConfig
 import OrientCore
 import OrientDesktop
+import OrientSystem
 
 /// Reads config.toml, state.toml and the `.desktop` files that declare orientations for the
 /// plugin, which runs this at start and on reload instead of parsing anything inside the
@@ -27,7 +28,7 @@ struct PluginInputsCommand: ParsableCommand {
         if stateOnly {
             let (state, warnings) = StateStore(directory: paths.stateDirectory, shield: ForkedParseShield()).load()
             (inputs.state, inputs.stateDirectory, inputs.messages) = (state, paths.stateDirectory, warnings)
-            FileHandle.standardOutput.write(Data(inputs.encoded().utf8))
+            _ = FileDescriptor.standardOutput.writeAll(Array(inputs.encoded().utf8))
             return
         }
         var source = ConfigSource(explicitPath: config, paths: paths, shield: ForkedParseShield())
@@ -45,6 +46,6 @@ struct PluginInputsCommand: ParsableCommand {
         let (desktop, problems) = DesktopIndexReader.read(directories: DesktopIndexReader.directories(environment: environment))
         inputs.desktop = desktop
         inputs.messages += problems.map { "desktop file: " + $0 }
-        FileHandle.standardOutput.write(Data(inputs.encoded().utf8))
+        _ = FileDescriptor.standardOutput.writeAll(Array(inputs.encoded().utf8))
     }
 }

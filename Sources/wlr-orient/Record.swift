@@ -1,7 +1,8 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientCore
 import OrientSensor
+import OrientSystem
 
 struct Record: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -28,23 +29,24 @@ struct Record: ParsableCommand {
         let config = try loadConfig(config)
         // The file is made once there is something to write in it: without an accelerometer,
         // no empty file is left behind for `detect` to reject.
-        var sink: FileHandle? = output == nil ? FileHandle.standardOutput : nil
+        var sink: FileDescriptor? = output == nil ? .standardOutput : nil
         var cannotCreate = false
-        var createError: Int32 = 0
+        var createError: SystemError?
         var pending = ""
         var wroteHeader = false
         var samples = 0
         func flush() {
             if sink == nil, let output, !cannotCreate {
-                if FileManager.default.createFile(atPath: output, contents: nil), let handle = FileHandle(forWritingAtPath: output) {
-                    sink = handle
-                } else {
+                switch FileDescriptor.create(output) {
+                case .success(let file):
+                    sink = file
+                case .failure(let error):
                     cannotCreate = true
-                    createError = errno
+                    createError = error
                     requestStop()
                 }
             }
-            sink?.write(Data(pending.utf8))
+            _ = sink?.writeAll(Array(pending.utf8))
             pending = ""
         }
         let missing = runSensorLoop(config, seconds: seconds) { event, judgement, _ in
@@ -76,10 +78,13 @@ struct Record: ParsableCommand {
         }
         flush()
         if cannotCreate, let output {
-            printError("wlr-orient record: cannot create \(output) (\(String(cString: strerror(createError)).lowercased()))")
+            printError("wlr-orient record: cannot create \(output) (\((createError?.reason ?? "unknown").lowercased()))")
             throw ExitCode(1)
         }
-        try? sink?.synchronize()
+        if let sink, output != nil {
+            _ = sink.flushToDisk()
+            sink.close()
+        }
         printError("recorded \(samples) samples\(output.map { " to \($0)" } ?? "")")
     }
 }

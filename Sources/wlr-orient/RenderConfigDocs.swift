@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientConfig
+import OrientSystem
 
 /// Writes the example config or the man page's config sections from their template and the key
 /// table (see `ConfigReference`); `make` runs it, so neither document is written by hand.
@@ -19,13 +20,12 @@ struct RenderConfigDocs: ParsableCommand {
 
     func run() throws {
         let text: String
-        do {
-            text = try String(contentsOfFile: template, encoding: .utf8)
-        } catch {
-            throw ValidationError("cannot read \(template): \(error.localizedDescription)")
+        switch UserFile.read(template, limit: 1 << 20) {
+        case .success(let read): text = read
+        case .failure(let problem): throw ValidationError("cannot read \(template): \(problem.reason)")
         }
         do {
-            FileHandle.standardOutput.write(Data(try ConfigReference.render(text, as: format).utf8))
+            _ = FileDescriptor.standardOutput.writeAll(Array(try ConfigReference.render(text, as: format).utf8))
         } catch {
             throw ValidationError("\(template): \(error)")
         }

@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientConfig
+import OrientSystem
 
 /// `wlr-orient run COMPOSITOR [ARGS…]`: the compositor, with the plugin started inside it by
 /// the preload library (contrib/preload). This command only finds the two libraries, names them
@@ -65,19 +66,17 @@ struct Run: ParsableCommand {
             printError("wlr-orient run: \(preload) has a ':' or a space in its path, which LD_PRELOAD cannot carry; install wlr-orient where the path has neither")
             throw ExitCode(1)
         } else {
-            let existing = ProcessInfo.processInfo.environment["LD_PRELOAD"].map { $0.isEmpty ? "" : $0 + ":" } ?? ""
-            setenv("LD_PRELOAD", existing + preload, 1)
-            setenv("WLR_ORIENT_PLUGIN", plugin, 1)
+            let existing = environmentValue("LD_PRELOAD").map { $0.isEmpty ? "" : $0 + ":" } ?? ""
+            setEnvironmentValue("LD_PRELOAD", existing + preload)
+            setEnvironmentValue("WLR_ORIENT_PLUGIN", plugin)
             if let config {
-                setenv("WLR_ORIENT_CONFIG", URL(fileURLWithPath: config).path, 1)
+                setEnvironmentValue("WLR_ORIENT_CONFIG", URL(fileURLWithPath: config).path)
             }
         }
-        var argv = arguments.map { strdup($0) } + [nil]
-        execvp(compositor, &argv)
-        let error = errno
-        printError("wlr-orient run: cannot start \(compositor): \(String(cString: strerror(error)))")
+        let error = becomeProgram(arguments)
+        printError("wlr-orient run: cannot start \(compositor): \(error.reason)")
         // As a shell answers: 127 not found, 126 found but not executable.
-        throw ExitCode(error == ENOENT || error == ENOTDIR ? 127 : 126)
+        throw ExitCode(error.isNotFound ? 127 : 126)
     }
 
     /// The wlroots the preload (and the plugin beside it) were built against: the soname and the
@@ -99,15 +98,11 @@ struct Run: ParsableCommand {
             : (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
                 .map { "\($0)/\(command)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let path, FileManager.default.isExecutableFile(atPath: path) else { return nil }
-        let ldd = Process()
-        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
-        ldd.arguments = [path]
-        let output = Pipe()
-        ldd.standardOutput = output
-        ldd.standardError = FileHandle.nullDevice
-        guard (try? ldd.run()) != nil else { return nil }
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        ldd.waitUntilExit()
+        // ldd's complaints (a script, not a dynamic executable) are not the user's business here.
+        guard case .success(let ldd) = ChildProcess.start(["/bin/sh", "-c", "exec /usr/bin/ldd \"$1\" 2>/dev/null", "sh", path]) else { return nil }
+        let text = String(decoding: (try? ldd.output.readToEnd().get()) ?? [], as: UTF8.self)
+        ldd.output.close()
+        _ = ChildProcess.reap(ldd.pid, until: monotonicSeconds() + 5)
         // Lines like "\tlibwlroots.so.10 => /usr/lib/x86_64-linux-gnu/libwlroots.so.10 (0x…)".
         return text.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.hasPrefix("libwlroots") }
     }
@@ -120,12 +115,14 @@ struct Run: ParsableCommand {
 
     /// The directories that hold a build of the preload (and the plugin beside it), nearest first:
     /// beside this program (a build directory), in the lib directory of its prefix (`make
-    /// install`: ../lib, ../lib/TRIPLET), and in that directory's private `wlr-orient/*/` (a
-    /// distribution's packages: one per wlroots release, newest first).
+    /// install`: ../lib, ../lib64, ../lib/TRIPLET), and in that directory's private `wlr-orient/*/`
+    /// (a distribution's packages: one per wlroots release, newest first).
     static func installedBuilds() -> [String] {
+        /// The runs of digits in a release's name ("wlroots-0.19" → [0, 19]): 0.20 is newer than 0.9.
+        func numbers(in name: String) -> [Int] { name.split { !$0.isNumber }.compactMap { Int($0) } }
         let directory = executableDirectory
         let fileManager = FileManager.default
-        var libraries = [directory + "/../lib"]
+        var libraries = [directory + "/../lib", directory + "/../lib64"]
         let lib = URL(fileURLWithPath: directory + "/../lib").standardized.path
         if let triplets = try? fileManager.contentsOfDirectory(atPath: lib) {
             libraries += triplets.filter { $0.hasSuffix("-linux-gnu") }.sorted().map { lib + "/" + $0 }
@@ -135,7 +132,7 @@ struct Run: ParsableCommand {
             candidates.append(library)
             let own = library + "/wlr-orient"
             let releases = (try? fileManager.contentsOfDirectory(atPath: own)) ?? []
-            candidates += releases.sorted { $0.compare($1, options: .numeric) == .orderedDescending }.map { own + "/" + $0 }
+            candidates += releases.sorted { numbers(in: $0).lexicographicallyPrecedes(numbers(in: $1)) }.reversed().map { own + "/" + $0 }
         }
         return candidates.map { URL(fileURLWithPath: $0).standardized.path }
             .filter { fileManager.isReadableFile(atPath: $0 + "/libwlr-orient-preload.so") }

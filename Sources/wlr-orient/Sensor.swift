@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientCore
 import OrientSensor
 
@@ -49,8 +49,10 @@ struct Sensor: ParsableCommand {
                     printLine("{\"event\": \"sample\", \"t\": \(jsonNumber(raw.t, decimals: 3)), \"raw\": [\(jsonNumber(raw.x, decimals: 1)), \(jsonNumber(raw.y, decimals: 1)), \(jsonNumber(raw.z, decimals: 1))], \"ms2\": [\(jsonNumber(v.x)), \(jsonNumber(v.y)), \(jsonNumber(v.z))], \"tilt\": \(jsonNumber(d.tiltDeg, decimals: 1)), \"angle\": \(jsonNumber(d.angleDeg, decimals: 1)), \"posture\": \"\(d.posture.rawValue)\", \"rate\": \(jsonNumber(perception.rateHz, decimals: 1))}")
                 } else if all || raw.t - lastShown >= 0.1 {
                     lastShown = raw.t
-                    printLine(String(format: "t=%8.3f  %7.2f %7.2f %7.2f m/s²  tilt %5.1f°  angle %5.1f°  %@  %4.0f Hz",
-                                     raw.t, v.x, v.y, v.z, d.tiltDeg, d.angleDeg, d.posture.rawValue, perception.rateHz))
+                    printLine("t=\(formatFixed(raw.t, decimals: 3, width: 8))  \(formatFixed(v.x, decimals: 2, width: 7)) "
+                              + "\(formatFixed(v.y, decimals: 2, width: 7)) \(formatFixed(v.z, decimals: 2, width: 7)) m/s²  "
+                              + "tilt \(formatFixed(d.tiltDeg, decimals: 1, width: 5))°  angle \(formatFixed(d.angleDeg, decimals: 1, width: 5))°  "
+                              + "\(d.posture.rawValue)  \(formatFixed(perception.rateHz, decimals: 0, width: 4)) Hz")
                 }
             case .lost(let why):
                 printLine(json ? "{\"event\": \"lost\", \"reason\": \(jsonString(why))}" : "lost: \(why); looking again")

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import Glibc
 import OrientConfig
 import OrientCore
@@ -62,10 +62,10 @@ func loadConfig(_ file: String?) throws -> Config {
 
 /// Line-buffered standard output for live tools (a pipe would otherwise hold lines back).
 func printLine(_ line: String) {
-    FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    _ = FileDescriptor.standardOutput.writeAll(Array((line + "\n").utf8))
 }
 
 func jsonNumber(_ v: Double, decimals: Int = 4) -> String {
     guard v.isFinite else { return "null" }
-    return String(format: "%.\(decimals)f", v)
+    return formatFixed(v, decimals: decimals)
 }

@@ -1,6 +1,22 @@
 import ArgumentParser
+import OrientDaemon
+import OrientSensor
 
+/// One program, three names: the daemon and the plugin's sensor helper are this program started
+/// by their own names (links to it), so that the Swift runtime and the code they share are
+/// installed once (a static runtime is about 6 MB a copy).
 @main
+enum Program {
+    static func main() {
+        let arguments = CommandLine.arguments
+        switch arguments.first.map({ $0.split(separator: "/").last.map(String.init) ?? $0 }) {
+        case DaemonProgram.name: DaemonProgram.main(Array(arguments.dropFirst()))
+        case SensorFeedProgram.name: SensorFeedProgram.main(Array(arguments.dropFirst()))
+        default: WlrOrient.main()
+        }
+    }
+}
+
 struct WlrOrient: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "wlr-orient",

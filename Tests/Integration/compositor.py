@@ -40,6 +40,13 @@ def build_client(directory, name="orient-client"):
     return binary
 
 
+
+def program_name(pid):
+    """The name a process was started by (the last part of its argv[0]): wlr-orient runs as
+    wlr-orient-daemon and wlr-orient-sensor-feed too, one program by three names."""
+    with open("/proc/%d/cmdline" % pid, "rb") as f:
+        return os.path.basename(f.read().split(b"\0")[0].decode())
+
 class Compositor:
     def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=(), wrapper=(),
                  plugin=None, extra_env=None, top="", outputs='["HEADLESS-*"]', config_file=None, make_state=None,
@@ -132,7 +139,7 @@ class Compositor:
                 continue
             for child in children:
                 try:
-                    if os.readlink("/proc/%d/exe" % child).endswith("/wlr-orient-sensor-feed"):
+                    if program_name(child) == "wlr-orient-sensor-feed":
                         pids.append(child)
                 except OSError:
                     pass

@@ -220,7 +220,9 @@ def test_in_the_packages_layout_the_daemon_command_becomes_the_daemons_program_a
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
         Lines(daemon.stderr).wait(r"^wlr-orient: control socket: ", timeout=30)
-        assert os.readlink("/proc/%d/exe" % daemon.pid) == path(packaged, "libexec/wlr-orient/wlr-orient-daemon")
+        with open("/proc/%d/cmdline" % daemon.pid, "rb") as f:
+            assert f.read().split(b"\0")[0].decode() == path(packaged, "libexec/wlr-orient/wlr-orient-daemon")
+        assert os.readlink("/proc/%d/exe" % daemon.pid) == path(packaged, "bin/wlr-orient")
     finally:
         daemon.terminate()
         daemon.wait(timeout=10)

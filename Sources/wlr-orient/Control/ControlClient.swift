@@ -1,6 +1,7 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientCore
+import OrientService
 import OrientSystem
 
 /// Where the control socket is: `--socket`, else `$WLR_ORIENT_SOCKET`, else
@@ -103,15 +104,14 @@ final class ControlClient {
 
     /// The status in a reply or event line.
     static func status(fromReply line: String) throws -> (status: ControllerStatus, json: String) {
-        let data = Data(line.utf8)
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any] else {
+        guard case .success(let reply) = JSONReader.parse(line), case .object = reply else {
             throw Failure.refused("an unreadable answer: \(line)")
         }
-        if let ok = object["ok"] as? Bool, !ok { throw Failure.refused(object["error"] as? String ?? line) }
-        guard let status = object["status"] else { throw Failure.refused("an answer without status: \(line)") }
-        let statusData = try JSONSerialization.data(withJSONObject: status, options: [.sortedKeys])
+        if case .bool(false) = reply["ok"] { throw Failure.refused(reply["error"]?.string ?? line) }
+        guard let status = reply["status"] else { throw Failure.refused("an answer without status: \(line)") }
+        let text = status.serialized
         do {
-            return (try JSONDecoder().decode(ControllerStatus.self, from: statusData), String(decoding: statusData, as: UTF8.self))
+            return (try JSONDecoder().decode(ControllerStatus.self, from: Data(text.utf8)), text)
         } catch {
             throw Failure.refused("a status this wlr-orient cannot read (\(error)); are the plugin and the CLI of one version?")
         }

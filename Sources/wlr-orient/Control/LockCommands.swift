@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientConfig
 import OrientCore
 
@@ -86,7 +86,7 @@ private func saveOffline(_ command: ControlCommand, because why: ControlClient.F
     do {
         try store.save(state)
     } catch {
-        printError("\(why) Saving the lock in \(store.file) failed too: \(error.localizedDescription)")
+        printError("\(why) Saving the lock in \(store.file) failed too: \(error)")
         throw ExitCode(1)
     }
     print("\(why) " + (state.lock.map { "The lock to \($0) is saved in \(store.file) and applies when it starts." }

@@ -1,5 +1,5 @@
 import ArgumentParser
-import Foundation
+import FoundationEssentials
 import OrientCore
 
 struct Status: ParsableCommand {
@@ -67,14 +67,12 @@ struct Watch: ParsableCommand {
         case .json: return raw
         case .waybar:
             let shown = status.panels.first?.shown.rawValue ?? "none"
-            let object: [String: String] = [
-                "text": status.lock.map { "locked \($0)" } ?? "auto \(shown)",
-                "alt": status.lock == nil ? "unlocked" : "locked",
-                "class": status.lock == nil ? "unlocked" : "locked",
-                "tooltip": status.sentences.joined(separator: "\n"),
-            ]
-            let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{}".utf8)
-            return String(decoding: data, as: UTF8.self)
+            return JSON.object([
+                ("text", .string(status.lock.map { "locked \($0)" } ?? "auto \(shown)")),
+                ("alt", .string(status.lock == nil ? "unlocked" : "locked")),
+                ("class", .string(status.lock == nil ? "unlocked" : "locked")),
+                ("tooltip", .string(status.sentences.joined(separator: "\n"))),
+            ]).serialized
         }
     }
 }
