@@ -40,7 +40,13 @@ if [ "$mode" = release ]; then
            -Xlinker --gc-sections -Xlinker "--version-script=$PWD/scripts/plugin-exports.map"
            -Xswiftc -Xfrontend -Xswiftc -function-sections
            -Xlinker "--symbol-ordering-file=$PWD/scripts/plugin-order.txt" -Xlinker --no-warn-symbol-ordering
-           -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now)
+           -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
+           -Xlinker "--script=$PWD/scripts/no-module-hash.ld")
+    # The debug info names each C module a Swift module imported by its precompiled module's
+    # signature, which changes whenever a header is rewritten (the generated protocol headers, at
+    # every build): two builds of one commit differed there, and in the build-id. Nothing reads it
+    # without those precompiled modules, which no package carries.
+    flags+=(-Xswiftc -Xfrontend -Xswiftc -no-clang-module-breadcrumbs)
     # TOMLKit imports all of Foundation, which would put swift-corelibs-foundation on the link
     # line, and with it ICU and its 40 MB of data: the linker takes a few symbols that
     # FoundationEssentials also defines from there first. What the programs use is in
