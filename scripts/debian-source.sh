@@ -12,15 +12,18 @@ cd "$here"
 
 # Per release: the wlroots builds (PKG-CONFIG-NAME:RELEASE, newest first), their -dev packages,
 # the version suffix (sorted below the next release's: 1~deb12 < 1~deb13 < 1), the compositors
-# of that archive each plugin serves.
+# of that archive each plugin serves, and those the end-to-end test (debian/tests) runs.
 case "$release" in
     bookworm) wlroots="wlroots:0.15"; suffix="~deb12"; debian="Debian 12"
-              declare -A dev=([0.15]=libwlroots-dev) serves=([0.15]="sway 1.7, cage 0.1.4, phoc 0.24") ;;
+              declare -A dev=([0.15]=libwlroots-dev) serves=([0.15]="sway 1.7, cage 0.1.4, phoc 0.24")
+              tested="sway, cage, phoc, libwlroots-examples, dbus-daemon" ;;
     trixie)   wlroots="wlroots-0.18:0.18"; suffix="~deb13"; debian="Debian 13"
-              declare -A dev=([0.18]=libwlroots-0.18-dev) serves=([0.18]="sway 1.10, labwc 0.8, cage 0.2, wayfire 0.9") ;;
+              declare -A dev=([0.18]=libwlroots-0.18-dev) serves=([0.18]="sway 1.10, labwc 0.8, cage 0.2, wayfire 0.9")
+              tested="sway, labwc, cage, phoc" ;;
     sid)      wlroots="wlroots-0.20:0.20 wlroots-0.19:0.19"; suffix=""; debian="Debian unstable"
               declare -A dev=([0.20]=libwlroots-0.20-dev [0.19]=libwlroots-0.19-dev) \
-                  serves=([0.20]="sway 1.12, labwc 0.20, cage 0.3" [0.19]="wayfire 0.10") ;;
+                  serves=([0.20]="sway 1.12, labwc 0.20, cage 0.3" [0.19]="wayfire 0.10")
+              tested="sway, labwc, cage, wayfire" ;;
     *) echo "debian-source.sh: no packages for '$release' (bookworm, trixie, sid)" >&2; exit 2 ;;
 esac
 
@@ -34,6 +37,8 @@ cp -a vendor "$tree/vendor"
 mkdir "$tree/debian"
 cp -a contrib/debian/. "$tree/debian/"
 rm "$tree/debian/"*.in
+sed "s|@COMPOSITORS@|$tested|" contrib/debian/tests/control.in >"$tree/debian/tests/control"
+rm "$tree/debian/tests/control.in"
 
 # The newest Standards-Version this release's lintian knows.
 standards=$(awk 'NR == 1 || /^[0-9]/ { print $1; exit }' /usr/share/lintian/data/standards-version/release-dates 2>/dev/null || true)

@@ -183,6 +183,26 @@ def test_sway_started_through_a_wrapper_turns_and_its_children_have_no_preload(w
         s.stop()
 
 
+@pytest.mark.parametrize("kind", ["rotate", "crossfade"])
+def test_sway_turns_the_panel_with_a_transition(kind):
+    """The turn as sway shows it with a transition asked for: it plays, draws frames, and ends on
+    the turned panel with the app upright."""
+    require("sway")
+    s = Session(lambda app, where: sway(app, where) + ["-V"], '[transition]\nkind = "%s"\n' % kind)
+    try:
+        start(s, sway_sockets=True)
+        s.fake.set(s.dev, *LEFT_UP)
+        s.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), %s transition" % kind, timeout=15)
+        frames = int(s.log.wait(r"HEADLESS-1: %s transition began \S+ revealed \S+ ended \S+ frames (\d+)" % kind,
+                                timeout=15).group(1))
+        assert frames >= 2, "a transition of %d frames" % frames
+        s.wait_shown("left-up")
+        s.wait_upright("left-up")
+        assert s.p.poll() is None, "sway runs on"
+    finally:
+        s.stop()
+
+
 def test_sway_reload_puts_the_panel_back_and_the_plugin_turns_it_again():
     """sway applies its own output config on `reload` (normal, with no transform line): the
     plugin sees the compositor's change and turns the panel back to the device's orientation."""
