@@ -6,7 +6,11 @@
 #     the reference host compositor with real clients (wlr-randr, grim, our own);
 #  3. the plugin built against wlroots 0.18, 0.19 and 0.20 in Debian roots, and run inside their
 #     own sway, labwc, cage, phoc and wayfire (scripts/test-roots.sh; the roots are made once and
-#     cached outside the clone).
+#     cached outside the clone);
+#  4. Debian unstable's packages built offline in its root (lintian, piuparts), then installed
+#     with apt into a bare root of it and run there: the programs as a user meets them and the
+#     packages' autopkgtest (scripts/build-debs.sh, scripts/test-debs.sh; Debian 12 and 13 by the
+#     same two commands, outside this suite).
 # Each part runs under scripts/no-leftovers.py, which fails it if it leaves a process running.
 # Ends with each part's wall time and one line "tests: N passed, M failed".
 set -euo pipefail
@@ -51,6 +55,11 @@ rootlog=$(mktemp)
 part roots bash scripts/test-roots.sh 2>&1 | tee "$rootlog" | grep -E '^(roots|test-roots|a C program|FAILED|ERROR )|left a process|left behind'
 roots_status=${PIPESTATUS[0]}
 timed roots
+debslog=$(mktemp)
+{ part debs-build bash scripts/build-debs.sh sid && part debs-test bash scripts/test-debs.sh sid; } 2>&1 | tee "$debslog" \
+    | grep -E '^(built|lintian|piuparts|installed|ok|FAILED|debs |test-debs|build-debs)|left a process|left behind'
+debs_status=${PIPESTATUS[0]}
+timed debs
 set -e
 
 swift_total=$(sed -nE 's/.*Test run with ([0-9]+) tests.*/\1/p' "$log" | tail -n 1)
@@ -74,8 +83,15 @@ roots_passed=${roots_passed:-0}
 roots_failed=${roots_failed:-0}
 if [ "$roots_status" -ne 0 ] && [ "$roots_failed" -eq 0 ]; then roots_failed=1; fi
 rm -f "$rootlog"
-passed=$((swift_total - swift_failed + py_passed + roots_passed))
-failed=$((swift_failed + py_failed + roots_failed))
+debs_summary=$(grep -E '^debs sid: ' "$debslog" | tail -n 1 || true)
+debs_passed=$(sed -nE 's/^debs sid: ([0-9]+) passed.*/\1/p' <<<"$debs_summary")
+debs_failed=$(sed -nE 's/.*, ([0-9]+) failed$/\1/p' <<<"$debs_summary")
+debs_passed=${debs_passed:-0}
+debs_failed=${debs_failed:-0}
+if [ "$debs_status" -ne 0 ] && [ "$debs_failed" -eq 0 ]; then debs_failed=1; fi
+rm -f "$debslog"
+passed=$((swift_total - swift_failed + py_passed + roots_passed + debs_passed))
+failed=$((swift_failed + py_failed + roots_failed + debs_failed))
 if grep -q "left behind" "$pylog"; then py_failed=$((py_failed + 1)); failed=$((failed + 1)); fi
 echo "time: ${times%; }"
 echo "tests: $passed passed, $failed failed"
