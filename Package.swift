@@ -10,7 +10,7 @@ let wlroots = Context.environment["WLR_ORIENT_WLROOTS"].flatMap { $0.isEmpty ? n
 /// string searches built on them), which Swift imports into every module unless told not to: with
 /// the standard library linked into the plugin, it and _RegexParser were 0.8 MB of the plugin's
 /// code, kept whole by their conformances, and part of what the plugin adds to a compositor's
-/// memory (issue #26).
+/// memory.
 let withoutStringProcessing: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-implicit-string-processing-module-import"])]
 
 /// What the CLI's modules see of a module is what they import themselves: TOMLKit imports all of
@@ -44,7 +44,7 @@ let package = Package(
     targets: [
         // Every decision lives here: pure Swift, no C module, tested without wlroots.
         .target(name: "OrientCore", swiftSettings: withoutStringProcessing),
-        // Reading config.toml and state.toml (TOMLKit, Foundation): the CLI only. The plugin gets
+        // Reading config.toml and state.toml (TOMLKit): the CLI only. The plugin gets
         // both from the CLI (`wlr-orient plugin-inputs`), so no TOML parser runs in a compositor.
         .target(
             name: "OrientConfig",
@@ -54,10 +54,11 @@ let package = Package(
         // System libraries from Debian, imported as they are.
         .systemLibrary(name: "CIIO", pkgConfig: "libiio", providers: [.apt(["libiio-dev"])]),
         .systemLibrary(name: "CUdev", pkgConfig: "libudev", providers: [.apt(["libudev-dev"])]),
-        // The shell's system layer, without Foundation: the clock, typed errors, files, Unix-socket
-        // addresses, inotify watches, epoll sets, and sources on a libwayland event loop with the
-        // one trampoline into Swift.
-        .target(name: "OrientSystem", dependencies: ["CEventLoop", "CLinux"], swiftSettings: withoutStringProcessing),
+        // The shell's system layer, without Foundation or Wayland: the clock, typed errors, files,
+        // processes, Unix sockets and their addresses, inotify watches, epoll sets.
+        .target(name: "OrientSystem", dependencies: ["CSystem", "CLinux"], swiftSettings: withoutStringProcessing),
+        // The C calls of the system layer that Swift cannot make itself (_GNU_SOURCE, variadic).
+        .target(name: "CSystem"),
         // Linux headers that the Glibc module lacks (epoll).
         .systemLibrary(name: "CLinux"),
         // The sensor layer: libiio accelerometers and udev properties, sampled on the caller's loop.
@@ -69,11 +70,12 @@ let package = Package(
         .systemLibrary(name: "CWlroots", pkgConfig: wlroots, providers: [.apt(["libwlroots-dev"])]),
         // json-c (as sway's IPC uses it): the plugin reads the control socket's JSON lines with it.
         .systemLibrary(name: "CJSONC", pkgConfig: "json-c", providers: [.apt(["libjson-c-dev"])]),
-        // Event-loop sources, sockets and processes: the C calls the plugin and the daemon share
-        // (libwayland-server's event loop, which runs in any process; no wlroots).
+        // Sources on libwayland-server's event loop, which the plugin and the daemon share (it runs
+        // in any process; no wlroots).
         .target(name: "CEventLoop", linkerSettings: [.linkedLibrary("wayland-server")]),
-        // What the plugin and the daemon both run on an event loop: the sensor, the control
-        // socket, the config reloader and watcher, the state saver, the log.
+        // What the plugin and the daemon both run on an event loop: its sources (LoopSource, the
+        // one trampoline into Swift), the sensor, the control socket, the config reloader and
+        // watcher, the state saver, the log.
         .target(name: "OrientService", dependencies: ["OrientCore", "OrientSystem", "CEventLoop", "CJSONC"],
                 swiftSettings: withoutStringProcessing),
         // The plugin's one boundary with wlroots (include/orient_wlr.h, the same for every

@@ -1,4 +1,4 @@
-import CEventLoop
+import CSystem
 import Glibc
 
 /// A process id.
@@ -32,15 +32,16 @@ public struct ChildProcess: Sendable {
     /// Starts `arguments` with one end of a socket pair as its standard input and output;
     /// returns its pid and the other end (close-on-exec; the caller closes it). A socket, not
     /// two pipes: writing to it with `FileDescriptor.send` after the child has gone fails with
-    /// EPIPE instead of raising SIGPIPE, which would end the compositor.
-    public static func startConnected(_ arguments: [String]) -> Result<(pid: pid_t, socket: FileDescriptor), SystemError> {
+    /// EPIPE instead of raising SIGPIPE, which would end the compositor. `name`, when given, is
+    /// the program's argv[0] in place of its path (a program that is several by name).
+    public static func startConnected(_ arguments: [String], name: String? = nil) -> Result<(pid: pid_t, socket: FileDescriptor), SystemError> {
         var fds: [Int32] = [-1, -1]
         guard socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &fds) == 0 else {
             return .failure(SystemError(operation: "socketpair", errno: errno))
         }
         let (ours, theirs) = (fds[0], fds[1])
         defer { close(theirs) }
-        switch spawn(arguments, input: theirs, output: theirs) {
+        switch spawn(arguments, name: name, input: theirs, output: theirs) {
         case .success(let pid):
             return .success((pid, FileDescriptor(rawValue: ours)))
         case .failure(let error):
@@ -57,9 +58,9 @@ public struct ChildProcess: Sendable {
     /// descriptor of the caller's, every signal as a new program has it (the compositor's loop
     /// blocks the ones it watches: a child that lives all session must die of SIGPIPE and SIGTERM
     /// as any program does), and `parentDeathSignal` should its starter end first.
-    private static func spawn(_ arguments: [String], input: Int32?, output: Int32) -> Result<pid_t, SystemError> {
+    private static func spawn(_ arguments: [String], name: String? = nil, input: Int32?, output: Int32) -> Result<pid_t, SystemError> {
         guard let program = arguments.first else { return .failure(SystemError(operation: "spawn", errno: EINVAL)) }
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = ([name ?? program] + arguments.dropFirst()).map { strdup($0) } + [nil]
         defer { argv.forEach { free($0) } }
         let pid = glue_spawn(program, argv, input ?? -1, output, parentDeathSignal)
         guard pid > 0 else { return .failure(SystemError(operation: "spawn", errno: -pid)) }

@@ -1,4 +1,4 @@
-import CEventLoop
+import CSystem
 import Glibc
 
 /// An environment variable's value (nil when unset).
@@ -29,11 +29,12 @@ public func loadedFromPath() -> String? {
     glue_library_path().map { String(cString: $0) }
 }
 
-/// Makes this process run `arguments` instead (execvp: a bare name is searched on `$PATH`).
-/// Returns only when that failed, with why.
-public func becomeProgram(_ arguments: [String]) -> SystemError {
+/// Makes this process run `arguments` instead (execvp: a bare name is searched on `$PATH`),
+/// with `name` as its argv[0] when given (a program that is several by name). Returns only when
+/// that failed, with why.
+public func becomeProgram(_ arguments: [String], name: String? = nil) -> SystemError {
     guard let program = arguments.first else { return SystemError(operation: "exec", errno: EINVAL) }
-    var argv = arguments.map { strdup($0) } + [nil]
+    var argv = ([name ?? program] + arguments.dropFirst()).map { strdup($0) } + [nil]
     execvp(program, &argv)
     let error = SystemError(operation: "exec \(program)", errno: errno)
     argv.forEach { free($0) }

@@ -1,4 +1,4 @@
-import CEventLoop
+import CSystem
 import Glibc
 
 /// A descriptor the shell holds, with the calls it makes on one; each failure is a

@@ -1,4 +1,4 @@
-import CEventLoop
+import CSystem
 
 /// An orderly end on SIGTERM, bounded in time, for a program that holds a device: the signal
 /// makes `descriptor` readable (the program's loop watches it, ends its work and returns) and

@@ -1,4 +1,4 @@
-import CEventLoop
+import CSystem
 import Glibc
 
 /// Stream sockets in the file system, as the control socket uses them: every descriptor

@@ -1,13 +1,12 @@
 /*
- * The C calls that the plugin and the daemon make on a libwayland event loop and on processes
- * and sockets: macros, variadic functions and _GNU_SOURCE calls that Swift cannot make itself.
- * Mechanism only; no wlroots here, so the daemon runs beside any compositor.
+ * The C calls that the plugin and the daemon make on a libwayland event loop (with a context
+ * pointer, which Swift's closures cannot be). Mechanism only; no wlroots here, so the daemon runs
+ * beside any compositor. The calls on processes and sockets are CSystem's: no Wayland there.
  */
 #ifndef WLR_ORIENT_EVENT_LOOP_GLUE_H
 #define WLR_ORIENT_EVENT_LOOP_GLUE_H
 
 #include <stdint.h>
-#include <sys/types.h>
 #include <wayland-server-core.h>
 
 /* Event-loop sources with a context pointer (a readable fd, a timer, an idle call). */
@@ -20,35 +19,5 @@ struct wl_event_source *glue_add_idle(struct wl_event_loop *loop, void *context,
 /* A signal's number, read on the loop (signalfd): the daemon ends cleanly on SIGTERM and SIGINT. */
 struct wl_event_source *glue_add_signal(struct wl_event_loop *loop, int signal, void *context,
 	int (*callback)(int signal, void *context));
-
-/* The file this code was loaded from (dladdr; needs _GNU_SOURCE, which Swift's Glibc lacks),
- * or NULL: the plugin looks for its helper program beside it. */
-const char *glue_library_path(void);
-
-/* Starts `file` (a bare name is searched on $PATH) with `argv`, `input` as its descriptor 0
- * (-1: /dev/null) and `output` as 1, no other descriptor of the caller's, every signal at its
- * default and unblocked, and, with `death_signal` above 0, that signal sent to it when the
- * calling thread ends (PR_SET_PDEATHSIG: a helper never outlives its compositor, even one killed
- * with SIGKILL). Returns its pid, or -errno (a program that cannot be run is an error here, not a
- * child that exits 127). */
-pid_t glue_spawn(const char *file, char *const argv[], int input, int output, int death_signal);
-
-/* An orderly end on SIGTERM and SIGINT, bounded: the returned descriptor (a pipe's read end,
- * -1 on failure) becomes readable, and an alarm of `grace` seconds ends the process by its
- * default action should the orderly end take longer. With `with_parent`, SIGTERM also comes when
- * the thread that started the process ends (PR_SET_PDEATHSIG). */
-int glue_termination_install(unsigned grace, int with_parent);
-
-/* pipe2(fds, O_CLOEXEC) (_GNU_SOURCE): a pipe no other program started from another thread
- * can inherit, even for an instant. */
-int glue_pipe_cloexec(int fds[2]);
-
-/* The uid of the process at the other end of a Unix socket (SO_PEERCRED, _GNU_SOURCE): 0 on
- * success, -1 with errno set. */
-int glue_peer_uid(int fd, uid_t *uid);
-
-/* accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK) (_GNU_SOURCE): a connection no child
- * inherits, that never blocks. */
-int glue_accept(int fd);
 
 #endif

@@ -4,7 +4,7 @@
 #include <signal.h>
 #include <sys/prctl.h>
 #include <unistd.h>
-#include "event_loop_glue.h"
+#include "system_glue.h"
 
 /* Written by the handler, so plain C: nothing in it may allocate, lock or touch Swift's runtime. */
 static int termination_pipe[2] = { -1, -1 };

@@ -1,4 +1,5 @@
 import CEventLoop
+import OrientSystem
 
 /// One source on a libwayland event loop (a readable descriptor, a timer, an idle call, a signal) whose callback is a
 /// Swift closure: the one trampoline from the loop's C callbacks into Swift, so that no owner

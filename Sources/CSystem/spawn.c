@@ -10,7 +10,7 @@
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
-#include "event_loop_glue.h"
+#include "system_glue.h"
 
 /* The program's path: `file` itself when it names one, else the first executable `file` in a
  * directory of $PATH (as execvp searches; resolved before the child exists, for the child may
