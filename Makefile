@@ -58,7 +58,7 @@ INSTALLED = \
 	$(SYSTEMDUSERDIR)/wlr-orient.service \
 	$(UDEVRULESDIR)/70-wlr-orient.rules
 
-.PHONY: all build install install-programs install-plugin install-header uninstall
+.PHONY: all build install install-programs install-plugin install-header uninstall example-config
 
 all: build $(MAN)/wlr-orient.1 $(MAN)/wlr-orient.5 $(DOC)/config.example.toml
 
@@ -80,6 +80,11 @@ $(MAN)/wlr-orient.5: docs/man/wlr-orient.5.scd.in build
 	$(BUILD)/wlr-orient render-config-docs --format scdoc $< > $(DOC)/wlr-orient.5.scd
 	scdoc < $(DOC)/wlr-orient.5.scd > $@.new
 	mv $@.new $@
+
+# The example config is also committed, to be read where the repository is browsed (a test keeps
+# it equal to what the table renders).
+example-config: build
+	$(BUILD)/wlr-orient render-config-docs --format toml contrib/config.example.toml.in > contrib/config.example.toml
 
 $(DOC)/config.example.toml: contrib/config.example.toml.in build
 	@mkdir -p $(DOC)

@@ -111,7 +111,7 @@ public struct AppWish: Sendable, Hashable {
 
     /// Each part from the first source that says anything about it: the client's own
     /// declaration, else the last matching `[[app]]` rule, else its `.desktop` file, else
-    /// nothing (all orientations, no input mode). Issue #11, point 3.
+    /// nothing (all orientations, no input mode).
     public static func resolve(appID: String, declaration: ClientDeclaration?, config: Config,
                                desktop: DesktopIndex) -> AppWish {
         let rule = config.rule(for: appID)

@@ -1,6 +1,6 @@
 /// A JSON value, for the control socket's messages. Writing is here (the core decides what is
-/// said); reading bytes into a `JSON` is the edges' job, with a real parser (json-c in the
-/// plugin, Foundation in the CLI).
+/// said); reading bytes into a `JSON` is the edges' job, with a real parser (json-c:
+/// OrientService.JSONReader, in the plugin, the daemon and the CLI).
 public indirect enum JSON: Sendable, Hashable {
     case null
     case bool(Bool)

@@ -155,25 +155,13 @@ public enum TraceWriter {
 
 /// Seconds with exactly three decimals ("1.234"), as traces and `detect` print them.
 public func formatSeconds(_ t: Double) -> String {
-    t.isFinite ? formatFixed(t, decimals: 3) : "0.000"
-}
-
-/// `v` with exactly `decimals` decimals, right-aligned in `width` characters: what printf's
-/// "%WIDTH.DECIMALSf" prints, without Foundation's formatter (which brings ICU along).
-public func formatFixed(_ v: Double, decimals: Int, width: Int = 0) -> String {
-    var scale = 1.0
-    for _ in 0..<max(0, decimals) { scale *= 10 }
-    let text: String
-    if !v.isFinite || abs(v * scale) >= 1e15 {
-        text = String(v)   // beyond any reading or clock; Int(v * scale) would trap
-    } else {
-        let units = Int((v * scale).rounded())
-        let digits = String(abs(units))
-        let padded = String(repeating: "0", count: max(0, decimals + 1 - digits.count)) + digits
-        let whole = padded.dropLast(decimals), fraction = padded.suffix(decimals)
-        text = (v.sign == .minus ? "-" : "") + whole + (decimals > 0 ? "." + fraction : "")  // -0.0 too, as printf
-    }
-    return String(repeating: " ", count: max(0, width - text.count)) + text
+    guard t.isFinite else { return "0.000" }
+    guard abs(t) < 1e12 else { return String(t) }  // beyond any clock; Int(t * 1000) would trap
+    let ms = Int((t * 1000).rounded())
+    let sign = ms < 0 ? "-" : ""
+    let a = abs(ms)
+    let frac = String(a % 1000)
+    return "\(sign)\(a / 1000).\(String(repeating: "0", count: 3 - frac.count))\(frac)"
 }
 
 extension StringProtocol {

@@ -29,7 +29,7 @@ public enum JSONReader {
     }
 
     /// json-c's tree as the core's JSON. A number that is not an integer is read as null: no
-    /// request has one.
+    /// request and no status has one (a status with one would have to add a case to JSON).
     private static func convert(_ object: OpaquePointer?) -> JSON {
         guard let object else { return .null }
         switch json_object_get_type(object) {

@@ -141,7 +141,10 @@ public final class SensorHelper: SensorControl {
 
     private func spawn() {
         guard let timer else { return }
-        switch ChildProcess.startConnected(arguments) {
+        // By its name, whatever the file is called: the helper is `wlr-orient` started as
+        // wlr-orient-sensor-feed (even where $WLR_ORIENT_SENSOR_FEED names wlr-orient itself).
+        let directory = arguments[0].lastIndex(of: "/").map { String(arguments[0][...$0]) } ?? ""
+        switch ChildProcess.startConnected(arguments, name: directory + "wlr-orient-sensor-feed") {
         case .failure(let error):
             failed("cannot start \(arguments[0]) (\(error.reason))")
         case .success(let started):

@@ -24,16 +24,18 @@ public func directoryEntries(_ path: String) -> [String] {
     return names
 }
 
-/// The paths, relative to `path`, of everything below it that is not a directory, through
-/// `depth` levels of subdirectories (a loop of directory links ends there); sorted.
+/// The paths, relative to `path`, of everything below it that is not a directory, through at
+/// most `depth` levels of subdirectories; sorted. A link to a file counts; a link to a directory
+/// is not followed (as find and Foundation's enumerator do not), so a link back up cannot loop.
 public func filesBelow(_ path: String, depth: Int = 8) -> [String] {
     var found: [String] = []
     for name in directoryEntries(path).sorted() {
-        var info = stat()
-        guard stat(path + "/" + name, &info) == 0 else { continue }
-        if info.st_mode & S_IFMT == S_IFDIR {
-            if depth > 0 { found += filesBelow(path + "/" + name, depth: depth - 1).map { name + "/" + $0 } }
-        } else {
+        let full = path + "/" + name
+        var link = stat(), target = stat()
+        guard lstat(full, &link) == 0 else { continue }
+        if link.st_mode & S_IFMT == S_IFDIR {
+            if depth > 0 { found += filesBelow(full, depth: depth - 1).map { name + "/" + $0 } }
+        } else if link.st_mode & S_IFMT != S_IFLNK || (stat(full, &target) == 0 && target.st_mode & S_IFMT != S_IFDIR) {
             found.append(name)
         }
     }

@@ -1,6 +1,6 @@
 // sensor-bench: wakeups per second of an idle session at default settings, while sampling
 // (just after the device was last moved, and once it has been left alone past the sampling
-// plan's `aloneAfter`) and after the sensor is stopped (issue #4, point 5; issue #26). Run it where an accelerometer is
+// plan's `aloneAfter`) and after the sensor is stopped. Run it where an accelerometer is
 // visible (benchmarks/wakeups.py starts it under umockdev):
 //
 //   sensor-bench [SECONDS]

@@ -45,21 +45,24 @@ struct DaemonCommand: ParsableCommand {
     var debug = false
 
     func run() throws {
-        // The daemon stays all session: it runs as its own small program (no Foundation, no
-        // argument parser), which this process becomes. Without it, it runs here.
+        // The daemon stays all session: this process becomes a fresh one, this program started
+        // as wlr-orient-daemon (nothing of the argument parser's work stays): through its link in
+        // libexec where there is one, which names the process, else itself by that name.
         let configPath = config.map { URL(fileURLWithPath: $0).path }
-        if let program = Self.leanProgram() {
-            let arguments = [program] + (configPath.map { ["--config", $0] } ?? []) + (debug ? ["--debug"] : [])
-            let error = becomeProgram(arguments)
-            printError("wlr-orient daemon: cannot start \(program) (\(error.reason)); running in this process")
-        }
+        let options = (configPath.map { ["--config", $0] } ?? []) + (debug ? ["--debug"] : [])
+        // (Without the link, argv[0] still names this directory: the daemon finds `wlr-orient`
+        // beside what it was started as.)
+        let link = Self.daemonProgram()
+        let program = link ?? "/proc/self/exe"
+        let error = becomeProgram([program] + options, name: link == nil ? Run.executableDirectory + "/" + DaemonProgram.name : nil)
+        printError("wlr-orient daemon: cannot start \(program) (\(error.reason)); running in this process")
         let exit = Daemon.run(Daemon.Options(configPath: configPath, debug: debug))
         if exit != .stopped { throw ExitCode(exit.rawValue) }
     }
 
     /// `wlr-orient-daemon` beside this program (a build directory), else in its prefix's libexec
     /// (`make install`) or libexec/wlr-orient (a distribution's package).
-    static func leanProgram() -> String? {
+    static func daemonProgram() -> String? {
         let directory = Run.executableDirectory
         return [directory + "/wlr-orient-daemon", directory + "/../libexec/wlr-orient-daemon",
                 directory + "/../libexec/wlr-orient/wlr-orient-daemon"]

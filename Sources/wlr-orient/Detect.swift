@@ -79,8 +79,8 @@ struct Detect: ParsableCommand {
                     guard let change else { continue }
                     emit(changeLine(change))
                     if explain {
-                        printError("t=\(formatFixed(change.t, decimals: 3)) \(change.orientation.rawValue) "
-                                   + "tilt=\(formatFixed(detector.tiltDeg, decimals: 1))° angle=\(formatFixed(detector.angleDeg, decimals: 1))° "
+                        printError("t=\(formatDecimal(change.t, decimals: 3)) \(change.orientation.rawValue) "
+                                   + "tilt=\(formatDecimal(detector.tiltDeg, decimals: 1))° angle=\(formatDecimal(detector.angleDeg, decimals: 1))° "
                                    + "posture=\(detector.posture.rawValue)")
                     }
                 }

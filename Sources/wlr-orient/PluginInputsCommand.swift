@@ -28,7 +28,7 @@ struct PluginInputsCommand: ParsableCommand {
         if stateOnly {
             let (state, warnings) = StateStore(directory: paths.stateDirectory, shield: ForkedParseShield()).load()
             (inputs.state, inputs.stateDirectory, inputs.messages) = (state, paths.stateDirectory, warnings)
-            _ = FileDescriptor.standardOutput.writeAll(Array(inputs.encoded().utf8))
+            try writeOut(inputs.encoded())
             return
         }
         var source = ConfigSource(explicitPath: config, paths: paths, shield: ForkedParseShield())
@@ -46,6 +46,12 @@ struct PluginInputsCommand: ParsableCommand {
         let (desktop, problems) = DesktopIndexReader.read(directories: DesktopIndexReader.directories(environment: environment))
         inputs.desktop = desktop
         inputs.messages += problems.map { "desktop file: " + $0 }
-        _ = FileDescriptor.standardOutput.writeAll(Array(inputs.encoded().utf8))
+        try writeOut(inputs.encoded())
+    }
+
+    /// Writes the inputs for the plugin: a failed write (the plugin gone) is this command's failure,
+    /// so that the plugin never takes a cut-short text for the whole.
+    private func writeOut(_ text: String) throws {
+        guard case .success = FileDescriptor.standardOutput.writeAll(Array(text.utf8)) else { throw ExitCode(1) }
     }
 }

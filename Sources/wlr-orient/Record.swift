@@ -32,6 +32,7 @@ struct Record: ParsableCommand {
         var sink: FileDescriptor? = output == nil ? .standardOutput : nil
         var cannotCreate = false
         var createError: SystemError?
+        var writeError: SystemError?
         var pending = ""
         var wroteHeader = false
         var samples = 0
@@ -46,7 +47,10 @@ struct Record: ParsableCommand {
                     requestStop()
                 }
             }
-            _ = sink?.writeAll(Array(pending.utf8))
+            if writeError == nil, let sink, case .failure(let error) = sink.writeAll(Array(pending.utf8)) {
+                writeError = error   // a full disk: the trace would be cut short
+                requestStop()
+            }
             pending = ""
         }
         let missing = runSensorLoop(config, seconds: seconds) { event, judgement, _ in
@@ -82,8 +86,13 @@ struct Record: ParsableCommand {
             throw ExitCode(1)
         }
         if let sink, output != nil {
-            _ = sink.flushToDisk()
+            if writeError == nil, case .failure(let error) = sink.flushToDisk() { writeError = error }
             sink.close()
+        }
+        if let writeError {
+            printError("wlr-orient record: cannot write \(output ?? "the trace") (\(writeError.reason.lowercased())); "
+                       + "what was written is cut short")
+            throw ExitCode(1)
         }
         printError("recorded \(samples) samples\(output.map { " to \($0)" } ?? "")")
     }

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import OrientCore
 import OrientSensor
+import OrientSystem
 
 struct Sensor: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -49,10 +50,10 @@ struct Sensor: ParsableCommand {
                     printLine("{\"event\": \"sample\", \"t\": \(jsonNumber(raw.t, decimals: 3)), \"raw\": [\(jsonNumber(raw.x, decimals: 1)), \(jsonNumber(raw.y, decimals: 1)), \(jsonNumber(raw.z, decimals: 1))], \"ms2\": [\(jsonNumber(v.x)), \(jsonNumber(v.y)), \(jsonNumber(v.z))], \"tilt\": \(jsonNumber(d.tiltDeg, decimals: 1)), \"angle\": \(jsonNumber(d.angleDeg, decimals: 1)), \"posture\": \"\(d.posture.rawValue)\", \"rate\": \(jsonNumber(perception.rateHz, decimals: 1))}")
                 } else if all || raw.t - lastShown >= 0.1 {
                     lastShown = raw.t
-                    printLine("t=\(formatFixed(raw.t, decimals: 3, width: 8))  \(formatFixed(v.x, decimals: 2, width: 7)) "
-                              + "\(formatFixed(v.y, decimals: 2, width: 7)) \(formatFixed(v.z, decimals: 2, width: 7)) m/s²  "
-                              + "tilt \(formatFixed(d.tiltDeg, decimals: 1, width: 5))°  angle \(formatFixed(d.angleDeg, decimals: 1, width: 5))°  "
-                              + "\(d.posture.rawValue)  \(formatFixed(perception.rateHz, decimals: 0, width: 4)) Hz")
+                    printLine("t=\(formatDecimal(raw.t, decimals: 3, width: 8))  \(formatDecimal(v.x, decimals: 2, width: 7)) "
+                              + "\(formatDecimal(v.y, decimals: 2, width: 7)) \(formatDecimal(v.z, decimals: 2, width: 7)) m/s²  "
+                              + "tilt \(formatDecimal(d.tiltDeg, decimals: 1, width: 5))°  angle \(formatDecimal(d.angleDeg, decimals: 1, width: 5))°  "
+                              + "\(d.posture.rawValue)  \(formatDecimal(perception.rateHz, decimals: 0, width: 4)) Hz")
                 }
             case .lost(let why):
                 printLine(json ? "{\"event\": \"lost\", \"reason\": \(jsonString(why))}" : "lost: \(why); looking again")

@@ -67,5 +67,5 @@ func printLine(_ line: String) {
 
 func jsonNumber(_ v: Double, decimals: Int = 4) -> String {
     guard v.isFinite else { return "null" }
-    return formatFixed(v, decimals: decimals)
+    return formatDecimal(v, decimals: decimals)
 }

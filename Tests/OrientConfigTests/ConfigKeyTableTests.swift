@@ -26,6 +26,13 @@ func renderedExampleConfig() throws -> String {
         return out
     }
 
+    /// contrib/config.example.toml is committed, so that it can be read where the repository is
+    /// browsed; it must be what the table renders today (`make example-config` writes it).
+    @Test func theCommittedExampleConfigIsWhatTheTableRenders() throws {
+        let committed = try String(contentsOfFile: repositoryRoot.appendingPathComponent("contrib/config.example.toml").path, encoding: .utf8)
+        #expect(committed == (try renderedExampleConfig()), "run `make example-config` and commit contrib/config.example.toml")
+    }
+
     @Test func theTableNamesEachKeyOnceAndHoldsItsOwnDefaults() {
         let paths = ConfigKey.all.map(\.path)
         #expect(Set(paths).count == paths.count)

@@ -2,7 +2,7 @@ import Foundation
 import Testing
 @testable import OrientCore
 
-/// Each behaviour the detector promises (issue #3, point 2), one test each.
+/// Each behaviour the detector promises, one test each.
 @Suite struct DetectorBehaviourTests {
     func orientations(_ changes: [Detector.Change]) -> [Orientation] { changes.map(\.orientation) }
 
@@ -214,9 +214,14 @@ import Testing
         #expect(d.felt == .leftUp)
     }
 
-    @Test func theSameSamplesGiveTheSameChanges() {
+    @Test func theSameSamplesGiveTheSameChangesAndOnlyTheTurnsMade() {
         var m = MotionScript(angle: 0, seed: 42)
         m.hold(1); m.turn(90, in: 0.5); m.hold(1); m.turn(180, in: 1); m.hold(1)
-        #expect(m.run() == m.run())
+        let changes = m.run()
+        // Upright at the start, the quarter turn, then the half turn in one step: nothing in
+        // between, nothing twice, and each after the turn that made it.
+        #expect(changes.map(\.orientation) == [.normal, .leftUp, .rightUp])
+        #expect(changes.map(\.t) == changes.map(\.t).sorted() && changes.last.map { $0.t > 2.5 } == true)
+        #expect(m.run() == changes)
     }
 }

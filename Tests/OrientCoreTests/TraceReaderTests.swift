@@ -1,4 +1,3 @@
-import Foundation
 import Testing
 @testable import OrientCore
 
@@ -47,16 +46,6 @@ import Testing
         #expect(formatSeconds(0.0449) == "0.045")
         #expect(formatSeconds(1e300) == "1e+300")  // a malicious trace's time: printed, not trapped on
         #expect(formatSeconds(3) == "3.000")
-    }
-
-    /// The CLI prints its numbers without Foundation's formatter: as printf does, for the values
-    /// a sensor gives (rounding ties aside, which printf breaks on the binary value).
-    @Test(arguments: [0.0, -0.04, 0.05, 1.5, -9.81, 9.8, 123.456, -1234.5678, 0.001, 99.999, 1e6 + 0.3])
-    func fixedDecimalsAsPrintfPrintsThem(_ v: Double) {
-        for (decimals, width) in [(0, 4), (1, 5), (2, 7), (3, 8), (4, 0)] {
-            #expect(formatFixed(v, decimals: decimals, width: width) == String(format: "%\(width).\(decimals)f", v),
-                    "\(v) with \(decimals) decimals in \(width)")
-        }
     }
 
     @Test(arguments: [

@@ -229,3 +229,32 @@ import TestSupport
         #expect(lines.waiting == 0 && lines.nextLine() == nil)
     }
 }
+
+/// What the CLI prints its numbers with, now that Foundation's String(format:) is not linked: the
+/// C library's conversion, so the same text as before, ties and negative zero included.
+@Suite struct FormatDecimalTests {
+    @Test(arguments: [0.0, -0.0, -0.04, 0.05, 0.15, 0.35, 1.45, 2.5, 1.5, -9.81, 9.80665, 123.456, -1234.5678,
+                      0.045, 99.999, 1e6 + 0.3, 1e300, -.infinity, .nan])
+    func asPrintfPrintsIt(_ v: Double) {
+        for (decimals, width) in [(0, 4), (1, 5), (2, 7), (3, 8), (4, 0)] {
+            #expect(formatDecimal(v, decimals: decimals, width: width) == String(format: "%\(width).\(decimals)f", v),
+                    "\(v) with \(decimals) decimals in \(width)")
+        }
+    }
+}
+
+/// The `.desktop` files under a directory, as the Desktop Entry spec finds them: subdirectories
+/// walked, a link to a file taken, a link to a directory not followed (a link back up would
+/// otherwise walk the tree again and again).
+@Suite struct FilesBelowTests {
+    @Test func filesAndLinksToFilesButNoLinkedDirectories() throws {
+        let root = try makeTemporaryDirectory()
+        try FileManager.default.createDirectory(atPath: root + "/sub/deeper", withIntermediateDirectories: true)
+        FileManager.default.createFile(atPath: root + "/a.desktop", contents: Data())
+        FileManager.default.createFile(atPath: root + "/sub/deeper/b.desktop", contents: Data())
+        try FileManager.default.createSymbolicLink(atPath: root + "/c.desktop", withDestinationPath: root + "/a.desktop")
+        try FileManager.default.createSymbolicLink(atPath: root + "/sub/up", withDestinationPath: root)
+        #expect(filesBelow(root) == ["a.desktop", "c.desktop", "sub/deeper/b.desktop"])
+        #expect(filesBelow(root + "/missing") == [])
+    }
+}

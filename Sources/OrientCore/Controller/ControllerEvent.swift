@@ -52,7 +52,7 @@ extension ControlCommand {
     }
 }
 
-/// Everything that can change a decision. The plugin (and later the daemon) translates what its
+/// Everything that can change a decision. The plugin and the daemon translate what their
 /// compositor reports into these; nothing else reaches the controller.
 public enum ControllerEvent: Sendable, Hashable {
     /// An accelerometer was opened at `at` (the sensor's seconds): its readings are judged afresh.

@@ -1,4 +1,4 @@
-/// The steps of one shield the daemon lays over a panel while it turns (issue #24), without the
+/// The steps of one shield the daemon lays over a panel while it turns, without the
 /// compositor: the daemon reports what happened (`Event`) and carries out what it is told
 /// (`Command`).
 ///
