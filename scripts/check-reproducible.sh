@@ -14,11 +14,15 @@ work=$(mktemp -d)
 for n in 1 2; do
     rm -rf "build/debs/$release"
     mkdir -p "build/debs/$release"
-    bash scripts/debian-root.sh run "$release" bash /src/scripts/build-debs.sh --inside "$release" | grep '^built'
+    bash scripts/debian-root.sh run "$release" bash /src/scripts/build-debs.sh --inside "$release" | { grep '^built' || true; }
     mkdir "$work/$n"
     cp "build/debs/$release"/*.deb "$work/$n/"
 done
 different=0
+if [ "$(cd "$work/1" && ls)" != "$(cd "$work/2" && ls)" ]; then
+    echo "the two builds made different packages:"; diff <(cd "$work/1" && ls) <(cd "$work/2" && ls) | sed 's/^/    /'
+    exit 1
+fi
 for deb in "$work"/1/*.deb; do
     name=$(basename "$deb")
     cmp -s "$deb" "$work/2/$name" && continue

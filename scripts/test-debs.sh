@@ -2,10 +2,11 @@
 # Tests the packages scripts/build-debs.sh made for one release as a new user meets them: in a
 # bare minbase root of that release, `apt-get install ./…deb`; then, as a user who is not root,
 # the programs' --version and --help, the man pages, every program and library finding its
-# libraries (ldd), the user unit (systemd-analyze --user verify); then, with that release's own
-# compositors, umockdev and the test tools added, end-to-end tests of Tests/Roots against the
-# INSTALLED files (four turns and the lock, an app rule, a transition, the daemon); last,
-# `apt-get purge` leaves no file of ours. Ends with "debs RELEASE: N passed, M failed".
+# libraries (ldd), the user unit (systemd-analyze --user verify); then the packages' autopkgtest
+# (debian/tests/installed: with that release's own compositors, umockdev and the test tools,
+# Tests/Roots against the INSTALLED files: four turns and the lock, an app rule, a transition,
+# the daemon), run by autopkgtest; last, `apt-get purge` leaves no file of ours. Ends with
+# "debs RELEASE: N passed, M failed".
 #   scripts/test-debs.sh bookworm|trixie|sid
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -21,7 +22,8 @@ if [ "${1:-}" != --inside ]; then
     cp "$debs"/*.deb "$root/root/debs/"
     # The source tree, for its debian/tests (scripts/debian-source.sh lays it out as the build did).
     [ -d "$here/vendor" ] || bash "$here/scripts/vendor-dependencies.sh" >/dev/null
-    mv "$(bash "$here/scripts/debian-source.sh" "$release" "$root/root/source")" "$root/root/src"
+    mv "$(bash "$here/scripts/debian-source.sh" "$release" "$root/root/source" | tail -n 1)" "$root/root/src"
+    rmdir "$root/root/source"
     set +e
     bash "$here/scripts/debian-root.sh" at "$root" bash /src/scripts/test-debs.sh --inside "$release"
     status=$?
@@ -91,7 +93,8 @@ check "the unit is enabled for nobody" sh -c '! ls /etc/systemd/user/*/wlr-orien
 
 # End to end, from the installed files: the packages' own autopkgtest (debian/tests), run by
 # autopkgtest on this root as a tester would (it installs what the test depends on).
-apt_get install -y --no-install-recommends autopkgtest >/dev/null 2>&1
+apt_get install -y --no-install-recommends autopkgtest >/tmp/apt-autopkgtest.log 2>&1 \
+    || { tail -n 20 /tmp/apt-autopkgtest.log; echo "debs $release: $passed passed, $((failed + 1)) failed"; exit 1; }
 # autopkgtest runs apt itself: a frozen mirror's Release file may be past its date.
 echo 'Acquire::Check-Valid-Until "false";' >/etc/apt/apt.conf.d/99wlr-orient-frozen-mirror
 end_to_end() {
