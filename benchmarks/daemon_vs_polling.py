@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """`wlr-orient daemon` beside the two ways Linux rotation tools work today, on one fake
-accelerometer and one compositor (issue #14, point 3). Prints named numbers.
+accelerometer and one compositor. Prints named numbers.
 
     /usr/bin/python3 benchmarks/daemon_vs_polling.py [--steps N] [--idle-seconds S] [--seed S]
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The fuzz campaign (issue #25): everything a hostile user or a broken program can throw at
+"""The fuzz campaign: everything a hostile user or a broken program can throw at
 wlr-orient, at once, against the reference host with the plugin and a fake accelerometer.
 
     /usr/bin/python3 benchmarks/fuzz.py [--seconds N] [--seed S] [--plugin PATH] [--stall-ms MS]

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""How a polled device's sampling plan trades latency for wakeups (issue #26, point 2): the data
+"""How a polled device's sampling plan trades latency for wakeups: the data
 the plan's defaults (`SamplingPlan`: held-hz while the device is held, alone-hz once nothing
 moved it for alone-after-s, a hand being a reading further than alone-tolerance from the one
 before) were chosen from.
@@ -33,7 +33,7 @@ BIN = os.environ.get("WLR_ORIENT_BIN", os.path.join(ROOT, ".build", "release", "
 # as the plan before this benchmark's second version did. Nothing slower than 1 Hz: the detector
 # restarts after a 1.5 s gap (Detector.maxGap).
 PLANS = {
-    "flat_3hz": (3, 3, 0, 10),                       # the schedule before issue #26
+    "flat_3hz": (3, 3, 0, 10),                       # the schedule before the quiet-device work
     "flat_2hz": (2, 2, 0, 10),
     "flat_1_4hz": (1.4, 1.4, 0, 10),                 # iio-sensor-proxy's 700 ms polling, as a plan
     "flat_1hz": (1, 1, 0, 10),

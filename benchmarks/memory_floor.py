@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""The floor under what the plugin adds to a compositor's memory (issue #26, point 3): the same
+"""The floor under what the plugin adds to a compositor's memory: the same
 measurement as benchmarks/rotation_latency.py (the idle reference host with and without a
 library loaded as its plugin, smaps_rollup, the median of three hosts) for the least a plugin of
 this stack can be, each built here with the release plugin's link (scripts/build-plugin.sh):

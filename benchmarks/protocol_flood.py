@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""One client holding thousands of wlr-orient objects (issue #25, point 2: each request must cost
+"""One client holding thousands of wlr-orient objects (each request must cost
 under 20 µs at 8,000 objects, and a client leaving with 16,000 must stall the compositor under
 50 ms).
 

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Devices that say when they move (issue #26, point 1), under umockdev, read by the plugin in
+"""Devices that say when they move, under umockdev, read by the plugin in
 the reference host and by the daemon beside it: a HID sensor hub with hysteresis (silent while
 still), and a SoC part with motion events (bmc150's any-motion; read only while it moves).
 

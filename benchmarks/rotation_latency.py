@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Rotation latency and memory of the plugin in the reference host (issue #5, point 4).
+"""Rotation latency and memory of the plugin in the reference host.
 
     /usr/bin/python3 benchmarks/rotation_latency.py [--rotations N]
 

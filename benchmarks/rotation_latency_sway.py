@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Rotation latency in Debian's sway 1.7 under `wlr-orient run` (issue #13, point 4).
+"""Rotation latency in Debian's sway 1.7 under `wlr-orient run`.
 
     /usr/bin/python3 benchmarks/rotation_latency_sway.py [--rotations N]
 

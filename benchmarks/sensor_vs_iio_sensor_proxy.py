@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """Step changes on one fake accelerometer, read at once by wlr-orient and by Debian's
-iio-sensor-proxy + monitor-sensor (issue #4, point 4). Prints named numbers.
+iio-sensor-proxy + monitor-sensor. Prints named numbers.
 
     /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py [--steps N] [--seed S] [--writer W]
 

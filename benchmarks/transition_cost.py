@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""What a transition costs each frame on pixman (issue #12, point 5).
+"""What a transition costs each frame on pixman.
 
     /usr/bin/python3 benchmarks/transition_cost.py [--turns N] [--plugin PATH]
 

@@ -1,12 +1,12 @@
 #!/usr/bin/python3
-"""Wakeups per second of an idle session at default settings (issue #4, point 5).
+"""Wakeups per second of an idle session at default settings.
 
     /usr/bin/python3 benchmarks/wakeups.py [SECONDS] [--device polled|hysteresis]
 
 Starts sensor-bench (release build) against a still fake accelerometer under umockdev
 and prints its named numbers: wakeups while sampling idle, and after stop(). The device is a
 polled one (the default), or a buffered HID sensor hub with hysteresis, which sends nothing
-while still (issue #26); the numbers of the second are prefixed `hysteresis_`.
+while still; the numbers of the second are prefixed `hysteresis_`.
 """
 import os
 import subprocess

@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""How soon `wlr-orient watch --json` prints a change (issue #11, point 2: within 50 ms).
+"""How soon `wlr-orient watch --json` prints a change (within 50 ms).
 
     /usr/bin/python3 benchmarks/watch_latency.py [--changes N] [--turns N]
 

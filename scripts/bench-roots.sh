@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The plugin's benchmarks in the releases after 0.15 (issue #23, point 4): in one 0.18 (trixie)
+# The plugin's benchmarks in the releases after 0.15: in one 0.18 (trixie)
 # and one 0.20 (sid) userland, built for release against that wlroots, the reference host's
 # rotation latency, memory and transition cost per frame, and the rotation latency in that
 # release's sway under wlr-orient run. Named numbers, prefixed with the wlroots (wlroots_0_20_...).

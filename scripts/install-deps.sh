@@ -51,7 +51,7 @@ packages_for() {
     esac
 }
 
-# Debian's own compositors, run under `wlr-orient run` (issue #13), without what they recommend
+# Debian's own compositors, run under `wlr-orient run`, without what they recommend
 # (phoc's is the whole Phosh shell).
 compositors_for() {
     case "$1" in

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The plugin, the preload and the CLI built and tested against every wlroots Debian carries after
-# 0.15 (issue #23): 0.18 in a trixie root, 0.19 and 0.20 in a sid root (scripts/debian-root.sh,
+# 0.15: 0.18 in a trixie root, 0.19 and 0.20 in a sid root (scripts/debian-root.sh,
 # made once and cached outside the clone). Ends with "roots: N passed, M failed".
 set -euo pipefail
 cd "$(dirname "$0")/.."

@@ -2,7 +2,7 @@
 """Writes the release plugin's symbol order (scripts/plugin-order.txt): the functions that a
 compositor with the plugin runs, which the release link places side by side (lld's
 --symbol-ordering-file), so that the pages the plugin touches in a compositor hold what it runs
-and not the rest of the Swift runtime and standard library linked into it (issue #26, point 3).
+and not the rest of the Swift runtime and standard library linked into it.
 
     /usr/bin/python3 tools/plugin-order.py [--plugin SO] [--out FILE]
 

@@ -1,5 +1,5 @@
 """Debian's own compositors started as nobody by `wlr-orient run`, headless with pixman, on a
-umockdev accelerometer: what the tests of issue #13 and the sway latency benchmark share."""
+umockdev accelerometer: what the compositor tests and the sway latency benchmark share."""
 import contextlib
 import json
 import os

@@ -1,4 +1,4 @@
-"""The app in front decides with the user and the device (issue #11): launch in the supported
+"""The app in front decides with the user and the device: launch in the supported
 orientation, focus, both variants. Real parts only: the reference host with the plugin, a
 umockdev accelerometer, foot and our own client."""
 import json

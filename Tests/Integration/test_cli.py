@@ -1,4 +1,4 @@
-"""The CLI as a new user meets it (issue #15, point 2): the built executable, run with the
+"""The CLI as a new user meets it: the built executable, run with the
 mistakes people make, answers each in a sentence about their file or device and a non-zero
 status, never with a Foundation error domain or code."""
 import os
@@ -112,7 +112,8 @@ def test_record_without_an_accelerometer_leaves_no_file_behind(tmp_path):
 
 
 def test_the_readme_lists_the_same_commands_and_options_as_help():
-    """Issue #15, point 3 (the man page is compared with --help in test_install.py)."""
+    """The README's table of commands names every command and option --help does (the man page
+    is compared with --help in test_install.py)."""
     help_text = run("--help").stdout
     subcommands = re.findall(r"^  ([a-z][a-z-]+)\s", help_text.split("SUBCOMMANDS:")[1], re.M)
     with open(os.path.join(ROOT, "README.md")) as f:
@@ -131,7 +132,7 @@ def test_the_readme_lists_the_same_commands_and_options_as_help():
 
 
 def test_every_rule_the_code_cites_is_in_docs_design():
-    """Issue #27, point 3: "rule 5" in a comment or a test name points at docs/DESIGN.md."""
+    """A "rule 5" in a comment or a test name points at docs/DESIGN.md."""
     with open(os.path.join(ROOT, "docs", "DESIGN.md")) as f:
         rules = {int(n) for n in re.findall(r"^(\d+)\. \*\*", f.read(), re.M)}
     assert len(rules) >= 13 and rules == set(range(1, max(rules) + 1)), sorted(rules)

@@ -1,4 +1,4 @@
-"""Debian's own compositors under `wlr-orient run` (issue #13, point 1), headless with pixman and
+"""Debian's own compositors under `wlr-orient run`, headless with pixman and
 a umockdev accelerometer, as an unprivileged user (cage and sway refuse root), each with the real
 foot as its app: the device turns through the four orientations and the compositor turns its
 output (its own view: swaymsg, wlr-randr), foot is re-configured to the turned size, and the

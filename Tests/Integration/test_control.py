@@ -1,4 +1,4 @@
-"""The control socket and `wlr-orient lock/unlock/toggle/status/watch` (issue #11, points 2 and 5):
+"""The control socket and `wlr-orient lock/unlock/toggle/status/watch`:
 real CLI, real socket, the plugin in the reference host, a umockdev accelerometer."""
 import json
 import os

@@ -1,4 +1,4 @@
-"""`wlr-orient daemon` beside a compositor that loads no plugin (issue #14): the reference host
+"""`wlr-orient daemon` beside a compositor that loads no plugin: the reference host
 without its plugin, offering wlr-output-management and foreign-toplevel management, a umockdev
 accelerometer that the daemon reads, and real clients."""
 import json
@@ -348,7 +348,7 @@ def test_a_transform_set_by_someone_else_stands_until_the_device_turns():
 
 
 def test_a_compositor_that_describes_the_heads_before_it_answers_gets_every_decision_right():
-    """Issue #25, point 3: some compositors send the new head state and `done` before
+    """Some compositors send the new head state and `done` before
     `succeeded` (phoc the other way round). A lock and an unlock a few milliseconds apart, 200
     times: every time the panel ends showing the device's orientation, and the daemon never
     takes its own configuration for someone else's."""
@@ -397,7 +397,7 @@ def test_a_compositor_that_describes_the_heads_before_it_answers_gets_every_deci
 
 
 def test_a_tiled_app_alone_on_the_panel_is_in_front_by_default(client_binary):
-    """Issue #25, point 4: a tiling compositor (the host with --tile) marks no window maximized.
+    """A tiling compositor (the host with --tile) marks no window maximized.
     With the default scope ("fullscreen"), foot filling the panel as its only window is the app in
     front, and its rule applies; a second window beside it takes that away."""
     s = Session(config=FOOT_LANDSCAPE, pose=LEFT_UP, host_args=["--tile"])

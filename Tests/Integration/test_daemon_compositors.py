@@ -1,5 +1,5 @@
 """`wlr-orient daemon` beside Debian's own compositors, started as they are (no plugin), headless
-with pixman and a umockdev accelerometer, as an unprivileged user (issue #14, point 1): the daemon
+with pixman and a umockdev accelerometer, as an unprivileged user: the daemon
 turns the output through wlr-output-management as the device turns, the app is re-configured and
 shows upright on the panel's raw pixels, a second output keeps every setting, and the lock works.
 What was seen: phoc 0.24 takes the daemon's configurations; sway 1.7 reports a headless output

@@ -1,4 +1,4 @@
-"""The daemon's transitions from outside the compositor (issue #24): before it turns a panel it
+"""The daemon's transitions from outside the compositor: before it turns a panel it
 captures the panel (screencopy), shows that picture on a layer-shell overlay, applies the
 transform, holds the picture while the apps redraw, then plays the rotation or the cross-fade on
 the overlay and takes it away. Checked in Debian's phoc 0.24 (wlroots 0.15: layer-shell and

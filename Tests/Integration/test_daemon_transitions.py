@@ -1,4 +1,4 @@
-"""The daemon's transitions from outside the compositor (issue #24), in the reference host without
+"""The daemon's transitions from outside the compositor, in the reference host without
 its plugin (wlroots 0.15 here, 0.18 to 0.20 in the Debian roots): the host offers layer-shell and
 screencopy as sway, labwc, river and wayfire do. The host records every frame it commits (raw
 panel pixels, as presented): every frame of a turn is checked, not a sample of them. The card

@@ -1,4 +1,4 @@
-"""The demo (issue #15): the README's first command plays the story and leaves the contact sheet,
+"""The demo: the README's first command plays the story and leaves the contact sheet,
 the filmstrips, the timeline and index.html. Here it runs against the test build, into a
 temporary directory, and its raw panels are read back: in each step the apps' title bars (red,
 foot's own decorations) must lie on the panel edge that the step's orientation puts at the top."""

@@ -1,4 +1,4 @@
-"""The fuzz campaign (issue #25, benchmarks/fuzz.py), for seconds rather than minutes: the control
+"""The fuzz campaign (benchmarks/fuzz.py), for seconds rather than minutes: the control
 socket's language, random protocol request sequences, mutated config and state files, and a
 garbage-reading sensor, all at once. Nothing may crash or hang, the compositor must answer every
 round trip within 100 ms, and it must still serve a status afterwards."""

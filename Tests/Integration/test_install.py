@@ -1,4 +1,4 @@
-"""`make install` (issue #13, point 3): every piece in place under a scratch DESTDIR, a C program
+"""`make install`: every piece in place under a scratch DESTDIR, a C program
 built with pkg-config links and runs against it, the installed plugin finds the installed CLI,
 the man page and --help name the same subcommands and options, bash completion loads, and
 `make uninstall` takes it all away again."""

@@ -1,6 +1,5 @@
 """The host with the plugin under valgrind: rotations, transitions and clients coming and going
-must cause no invalid memory access and leak nothing definitely (issue #5, point 5; issue #12,
-point 6)."""
+must cause no invalid memory access and leak nothing definitely."""
 import json
 import os
 import re
@@ -80,7 +79,7 @@ def test_a_host_that_destroys_its_display_before_the_plugin_is_survived(tmp_path
 
 
 def test_misbehaving_clients_under_valgrind(tmp_path, client_binary):
-    """Every kind of misbehaving client of issue #11 (protocol and control socket) in one
+    """Every kind of misbehaving client (protocol and control socket) in one
     compositor under valgrind: no invalid access, no definite leak, and it carries on."""
     fake = FakeIIO()
     dev = fake.add_accel(raw=(G, 0, 0))  # held portrait

@@ -1,4 +1,4 @@
-"""The plugin in the reference host, end to end (issue #5)."""
+"""The plugin in the reference host, end to end."""
 import os
 import subprocess
 import shutil

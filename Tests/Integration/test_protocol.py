@@ -1,4 +1,4 @@
-"""Our Wayland protocol (protocol/wlr-orient-v1.xml) end to end (issue #11): a client declares what
+"""Our Wayland protocol (protocol/wlr-orient-v1.xml) end to end: a client declares what
 it supports, or that it takes orientation as input, and hears what its output shows; clients that
 misbehave get protocol errors and harm no one else."""
 import os

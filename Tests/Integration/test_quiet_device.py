@@ -1,4 +1,4 @@
-"""Devices that say when they move (issue #26) turn the panel from the plugin in the reference host
+"""Devices that say when they move turn the panel from the plugin in the reference host
 and from the daemon beside it: a HID sensor hub with hysteresis, quiet when still, and a SoC part
 with motion events (bmc150's any-motion), read only while it moves. Each rotator says how it reads
 the device, and a turn is taken (the latency and the idle wakeups are figures of

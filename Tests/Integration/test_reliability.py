@@ -1,4 +1,4 @@
-"""What an independent attack broke (issue #25), each now a test: one client holding thousands of
+"""What an independent attack broke, each now a test: one client holding thousands of
 our objects, a saved state that is a FIFO or far too large, the CLI given a FIFO, a huge valid
 config. The user's session comes first: the compositor answers, the config stays applied, every
 file problem is named."""

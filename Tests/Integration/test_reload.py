@@ -1,4 +1,4 @@
-"""Reading the config again while the compositor runs (issue #11, point 8): by `wlr-orient reload`,
+"""Reading the config again while the compositor runs: by `wlr-orient reload`,
 by saving the file; a broken config keeps the last good one; nothing blocks the compositor."""
 import json
 import os

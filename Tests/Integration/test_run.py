@@ -1,4 +1,4 @@
-"""`wlr-orient run` and the preload (issue #13, points 1 and 2): a wlroots compositor that loads
+"""`wlr-orient run` and the preload: a wlroots compositor that loads
 no plugin itself (the reference host without --plugin) gets the plugin from the preload, turns
 with the device and draws transitions in its own frame path; the compositor's children and
 programs that are not compositors carry no trace of it; when it cannot start the plugin it
@@ -198,7 +198,7 @@ def preload_lines(text):
 
 
 def test_a_compositor_that_loads_libwayland_late_runs_on_and_the_preload_says_one_line(tmp_path):
-    """Issue #25, point 1: libwayland-server comes with a library loaded RTLD_LOCAL after start,
+    """Libwayland-server comes with a library loaded RTLD_LOCAL after start,
     with no wlroots (as a compositor in Python on another wlroots, or none, would). The preload's
     wrappers find the real functions there and stay out of the way."""
     loader, wayland, _ = build_late(str(tmp_path))

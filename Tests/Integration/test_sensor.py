@@ -1,4 +1,4 @@
-"""The sensor layer against fake accelerometers under umockdev (issue #4, points 1-3)."""
+"""The sensor layer against fake accelerometers under umockdev."""
 import os
 import subprocess
 import tempfile
@@ -261,7 +261,7 @@ def test_a_buffered_device_streams_through_its_buffer(fake):
 
 
 def test_a_device_with_hysteresis_is_told_to_keep_quiet_and_its_silence_means_held(fake):
-    """A HID sensor hub with in_accel_hysteresis (issue #26): the sensor sets the hysteresis,
+    """A HID sensor hub with in_accel_hysteresis: the sensor sets the hysteresis,
     says why it reads the device that way, takes how it is held from its attributes, and
     decides a turn reported by a single scan. Still, the device sends nothing more."""
     node = fake.add_buffered_accel(hysteresis=True)
@@ -298,7 +298,7 @@ def test_a_device_with_hysteresis_is_told_to_keep_quiet_and_its_silence_means_he
 
 
 def test_a_device_with_motion_events_is_read_only_while_it_moves(fake):
-    """A polled part with motion events (bmc150's any-motion, issue #26): the sensor enables
+    """A polled part with motion events (bmc150's any-motion): the sensor enables
     them, reads the device when one comes until the turn is decided, and not while it is
     still: a change too small to raise an event, made while it lies still, is never read."""
     dev = fake.add_moving_accel()

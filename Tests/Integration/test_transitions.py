@@ -1,4 +1,4 @@
-"""Transitions (issue #12): the old frame is held until the clients have drawn their new size, then
+"""Transitions: the old frame is held until the clients have drawn their new size, then
 turns (rotate) or fades (crossfade) over the new layout; never a stale frame. Frames are the host's
 committed buffers (raw panel pixels), recorded as they are presented; the card client draws blue
 when portrait-shaped, green when landscape-shaped, its top quarter red."""

@@ -1,5 +1,5 @@
 """A missing accelerometer is watched for with a udev monitor, not by rescanning sysfs every
-second (issue #11, point 9). The scenario runs under libumockdev-preload: only a preloaded
+second. The scenario runs under libumockdev-preload: only a preloaded
 process can make the testbed send uevents."""
 import os
 import subprocess

@@ -18,7 +18,7 @@ import Testing
         #expect(ForkedParseShield(timeout: 0.2).attempt { while true { sleep(1) } } == .tookTooLong(seconds: 0.2))
     }
 
-    /// Issue #25: a big valid config that outlasts the shield is reported as what it is, with its
+    /// A big valid config that outlasts the shield is reported as what it is, with its
     /// size, never as a parser crash.
     @Test func aParseThatTakesTooLongIsReportedWithTheFilesSizeNotAsACrash() {
         let text = String(repeating: "# a long comment line, as in a file that is not a config at all\n", count: 20_000)

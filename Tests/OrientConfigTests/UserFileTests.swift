@@ -4,7 +4,7 @@ import Testing
 @testable import OrientConfig
 @testable import OrientCore
 
-/// Issue #25, points 6 and 7: every file the CLI and the helper read is checked to be a regular
+/// Every file the CLI and the helper read is checked to be a regular
 /// file of sane size before a byte is read, so a FIFO or a huge file costs an error, not a hang.
 @Suite struct UserFileTests {
     @Test func aFIFOIsRefusedAtOnceNotWaitedOn() throws {

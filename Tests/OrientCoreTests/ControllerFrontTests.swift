@@ -2,7 +2,7 @@ import Testing
 @testable import OrientCore
 
 /// Which window is in front where the host sees only the states a compositor publishes (the
-/// daemon, through foreign-toplevel; issue #25, point 4). A tiling compositor marks no window
+/// daemon, through foreign-toplevel). A tiling compositor marks no window
 /// maximized, so with `scope = "fullscreen"` a window alone on its panel counts as covering it.
 @Suite struct ControllerFrontTests {
     static let foot = ToplevelID(1)

@@ -3,7 +3,7 @@ import Testing
 import TestSupport
 @testable import OrientCore
 
-/// Invariants of the controller over generated event sequences (issue #11, point 6): the shown
+/// Invariants of the controller over generated event sequences: the shown
 /// orientation is always inside the device mask, the same events give the same commands, and
 /// outside tablet mode the panel stands upright with the sensor released.
 @Suite struct ControllerPropertyTests {
@@ -137,7 +137,7 @@ import TestSupport
 }
 
 /// The controller decides only after events that can change a decision, and tells only the
-/// clients an event touched while nothing they hear depends on changed (issue #25: a client
+/// clients an event touched while nothing they hear depends on changed (a client
 /// holding thousands of objects must not make every event cost thousands). Deciding everything
 /// and looking at every toplevel after every event, as before, must give the same.
 @Suite struct ControllerTellingTests {

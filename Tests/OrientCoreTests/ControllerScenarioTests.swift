@@ -3,7 +3,7 @@ import Testing
 
 /// The controller, table-driven: each scenario is a sequence of events (as the plugin would send
 /// them) and what the tablet's panel (native landscape, 1280×800) must show after each step.
-/// Issue #11, point 6.
+///.
 struct ControllerScenario: Sendable, CustomTestStringConvertible {
     var name: String
     var config = Config()

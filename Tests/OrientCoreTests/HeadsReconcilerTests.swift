@@ -1,7 +1,7 @@
 import Testing
 @testable import OrientCore
 
-/// The daemon's decisions about wlr-output-management heads (issue #24: the daemon only
+/// The daemon's decisions about wlr-output-management heads (the daemon only
 /// translates), driven without a compositor: the heads as `done` describes them, the controller's
 /// wishes, the compositor's answers in every order.
 struct HeadsReconcilerTests {
@@ -166,7 +166,7 @@ struct HeadsReconcilerTests {
     }
 }
 
-/// The shield between the test and the apply (issue #24).
+/// The shield between the test and the apply.
 struct HeadsReconcilerShieldTests {
     typealias R = HeadsReconciler
     static let rotate = TransitionPlan(kind: .rotate)

@@ -1,7 +1,7 @@
 import Testing
 @testable import OrientCore
 
-/// The steps of the daemon's shield (issue #24), driven without a compositor: the picture, the
+/// The steps of the daemon's shield, driven without a compositor: the picture, the
 /// overlay, the apply, the hold and the transition, and each way it can fail.
 struct PanelShieldTests {
     static let rotate = TransitionPlan(kind: .rotate, durationMs: 200, timeoutMs: 100)

@@ -2,7 +2,7 @@ import PropertyBased
 import Testing
 @testable import OrientCore
 
-/// Invariants of the policy over generated situations (issue #2, point 4).
+/// Invariants of the policy over generated situations.
 @Suite struct PolicyPropertyTests {
     static let cases = 2000
 

@@ -1,7 +1,7 @@
 import Testing
 @testable import OrientCore
 
-/// When the daemon connects again after losing its connection (issue #24: its decisions in the core).
+/// When the daemon connects again after losing its connection (its decisions in the core).
 struct ReconnectBudgetTests {
     /// The answers to `failures`, each at its time (the expectation macro cannot mutate).
     static func answers(_ failures: [(ReconnectBudget.Failure, Double)]) -> [Bool] {

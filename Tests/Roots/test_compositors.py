@@ -1,5 +1,5 @@
 """The plugin in the compositors of Debian 13 (wlroots 0.18) and unstable (0.19, 0.20), under
-`wlr-orient run` (issue #23, point 3). These run inside a Debian root (scripts/test-roots.sh), with
+`wlr-orient run`. These run inside a Debian root (scripts/test-roots.sh), with
 the plugin, the CLI and the preload built there for one wlroots ($WLR_ORIENT_BUILD, made for
 $WLR_ORIENT_WLROOTS), each compositor as Debian builds it, headless with pixman, a umockdev
 accelerometer, our test client as its app, as nobody (sway and cage refuse root).

@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// Scores `wlr-orient detect` with tools/score.py on labelled traces and fails on any
-/// regression past issue #3's figures. Needs python3 (scripts/install-deps.sh installs it).
+/// regression past the figures the detector was built to meet. Needs python3 (scripts/install-deps.sh installs it).
 @Suite(.serialized) struct TraceCorpusTests {
     struct Score {
         var accuracy: Double

@@ -1,5 +1,5 @@
 /*
- * wlr-orient-host: a minimal wlroots 0.15 compositor that loads the wlr-orient plugin exactly
+ * wlr-orient-host: a minimal wlroots compositor (0.15, and 0.18 to 0.20) that loads the wlr-orient plugin exactly
  * as a real compositor would (dlopen + the public header), for tests, demos and as an example
  * for compositor authors. Headless, pixman renderer, one output (the panel: HEADLESS-1; with
  * --second-output another, HEADLESS-2, beside it), every toplevel maximized on the panel.

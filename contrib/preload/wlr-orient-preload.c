@@ -1,5 +1,6 @@
 /*
- * libwlr-orient-preload.so: starts the wlr-orient plugin inside a wlroots 0.15 compositor that
+ * libwlr-orient-preload.so: starts the wlr-orient plugin inside a wlroots compositor (0.15, 0.18
+ * to 0.20) that
  * was not built to load it (`wlr-orient run COMPOSITOR`). Mechanism only, no policy: it sees
  * the objects the compositor creates through wlroots' exported functions (preloaded, it comes
  * before wlroots in the dynamic linker's search, so its functions of the same names run, and

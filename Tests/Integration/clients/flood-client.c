@@ -1,6 +1,6 @@
 /*
  * flood-client: one client holding many wlr_orient_toplevel_v1 objects, as a hostile or buggy
- * client would (issue #25). It makes N toplevels (wl_surface, xdg_surface, xdg_toplevel), each
+ * client would. It makes N toplevels (wl_surface, xdg_surface, xdg_toplevel), each
  * with its orientation object (none with --no-objects, for comparison in a compositor without our
  * protocol), never committed unless --commit, and then takes commands on stdin:
  *

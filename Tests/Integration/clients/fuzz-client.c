@@ -1,6 +1,6 @@
 /*
  * fuzz-client: a client that makes random sequences of requests, for the fuzz campaign
- * (benchmarks/fuzz.py, issue #25): toplevels made, committed, drawn, made fullscreen or maximized
+ * (benchmarks/fuzz.py): toplevels made, committed, drawn, made fullscreen or maximized
  * and destroyed; our protocol's objects made (a second one for the same toplevel too), told any
  * mask and any mode, destroyed before or after their toplevel; managers destroyed; configures
  * acked or not; connections dropped in the middle. Whatever ends a connection (a protocol error,

@@ -1,6 +1,6 @@
 /*
  * late-loader: a program that links no Wayland library and loads one late, as Python loads an
- * extension module (issue #25, point 1): dlopen(LIBRARY, RTLD_NOW | RTLD_LOCAL), then calls its
+ * extension module: dlopen(LIBRARY, RTLD_NOW | RTLD_LOCAL), then calls its
  * ENTRY(argc, argv) with the arguments after ENTRY, and exits with what it returns.
  *
  *   late-loader LIBRARY ENTRY [ARGUMENTS…]
