@@ -100,18 +100,17 @@ if [ "$swift_total" -eq 0 ] || { [ "$py_passed" -eq 0 ] && [ "$py_failed" -eq 0 
 fi
 if [ "$swift_status" -ne 0 ] && [ "$swift_failed" -eq 0 ]; then swift_failed=1; fi
 if [ "$py_status" -ne 0 ] && [ "$py_failed" -eq 0 ]; then py_failed=1; fi
-roots_summary=$(grep -E '^roots: ' "$rootlog" | tail -n 1 || true)
-roots_passed=$(sed -nE 's/^roots: ([0-9]+) passed.*/\1/p' <<<"$roots_summary")
-roots_failed=$(sed -nE 's/.*, ([0-9]+) failed$/\1/p' <<<"$roots_summary")
-roots_passed=${roots_passed:-0}
-roots_failed=${roots_failed:-0}
-if [ "$roots_status" -ne 0 ] && [ "$roots_failed" -eq 0 ]; then roots_failed=1; fi
-debs_summary=$(grep -E '^debs sid: ' "$debslog" | tail -n 1 || true)
-debs_passed=$(sed -nE 's/^debs sid: ([0-9]+) passed.*/\1/p' <<<"$debs_summary")
-debs_failed=$(sed -nE 's/.*, ([0-9]+) failed$/\1/p' <<<"$debs_summary")
-debs_passed=${debs_passed:-0}
-debs_failed=${debs_failed:-0}
-if [ "$debs_status" -ne 0 ] && [ "$debs_failed" -eq 0 ]; then debs_failed=1; fi
+summary() {  # summary LOG PREFIX STATUS: "PASSED FAILED" from the part's "PREFIX: N passed, M failed"
+    local line passed failed
+    line=$(grep -E "^$2: " "$1" | tail -n 1 || true)
+    passed=$(sed -nE "s/^$2: ([0-9]+) passed.*/\\1/p" <<<"$line")
+    failed=$(sed -nE 's/.*, ([0-9]+) failed$/\1/p' <<<"$line")
+    # A part that failed without saying so counts one failure.
+    if [ "$3" -ne 0 ] && [ "${failed:-0}" -eq 0 ]; then failed=1; fi
+    echo "${passed:-0} ${failed:-0}"
+}
+read -r roots_passed roots_failed <<<"$(summary "$rootlog" roots "$roots_status")"
+read -r debs_passed debs_failed <<<"$(summary "$debslog" "debs sid" "$debs_status")"
 passed=$((swift_total - swift_failed + py_passed + roots_passed + debs_passed))
 failed=$((swift_failed + py_failed + roots_failed + debs_failed))
 if grep -q "left behind" "$pylog"; then py_failed=$((py_failed + 1)); failed=$((failed + 1)); fi

@@ -67,6 +67,6 @@ struct DaemonCommand: ParsableCommand {
         return [directory + "/wlr-orient-daemon", directory + "/../libexec/wlr-orient-daemon",
                 directory + "/../libexec/wlr-orient/wlr-orient-daemon"]
             .map { URL(fileURLWithPath: $0).standardized.path }
-            .first { FileManager.default.isExecutableFile(atPath: $0) }
+            .first(where: isExecutable)
     }
 }
