@@ -25,11 +25,11 @@ bash scripts/generate-protocols.sh   # Wayland protocol glue from its XML (not c
 mode=${1:-release}
 out=${2:-build}
 mkdir -p "$out"
-# The wlroots to build against: $WLR_ORIENT_WLROOTS (a pkg-config name), else the newest installed.
+# The wlroots to build against: $WLR_ORIENT_WLROOTS (a pkg-config name), else the newest installed
+# (wlroots, or from 0.18 wlroots-0.N). Which releases it may be is said once, in
+# Sources/CWlrGlue/include/orient_wlr_features.h: the C below stops there on any other.
 if [ -z "${WLR_ORIENT_WLROOTS:-}" ]; then
-    for name in wlroots-0.20 wlroots-0.19 wlroots-0.18 wlroots; do
-        if pkg-config --exists "$name"; then WLR_ORIENT_WLROOTS=$name; break; fi
-    done
+    WLR_ORIENT_WLROOTS=$(pkg-config --list-all | awk '{ print $1 }' | grep -E '^wlroots(-[0-9]+\.[0-9]+)?$' | sort -V | tail -n 1 || true)
 fi
 pkg-config --exists "${WLR_ORIENT_WLROOTS:-}" || { echo "build-plugin.sh: no wlroots development files (${WLR_ORIENT_WLROOTS:-none found})" >&2; exit 1; }
 export WLR_ORIENT_WLROOTS
@@ -89,7 +89,7 @@ if [ "$mode" = release ] && [ "${WLR_ORIENT_STRIP:-yes}" != no ]; then (cd "$out
 # The plugin's wlroots boundary and the pixels it shares with the daemon, checked without
 # warnings against this wlroots (SwiftPM compiles them with its own flags, which show no C warnings).
 for glue in Sources/CWlrGlue/*.c Sources/CPixels/*.c; do
-    cc -fsyntax-only -Wall -Wextra -Wno-unused-parameter -Werror -DWLR_USE_UNSTABLE -ISources/CWlrGlue/include \
+    cc -fsyntax-only -Wall -Wextra -Wundef -Wno-unused-parameter -Werror -DWLR_USE_UNSTABLE -ISources/CWlrGlue/include \
         -ISources/CPixels/include $(pkg-config --cflags "$WLR_ORIENT_WLROOTS" wayland-server pixman-1) "$glue"
 done
 # The preload for unmodified compositors (wlr-orient run): C, libc only, no policy. It is built
@@ -98,20 +98,15 @@ libdir=$(pkg-config --variable=libdir "$WLR_ORIENT_WLROOTS")
 library=$(pkg-config --libs-only-l "$WLR_ORIENT_WLROOTS" | tr ' ' '\n' | sed -n 's/^-l\(wlroots.*\)/lib\1.so/p' | head -n 1)
 wlroots_soname=$(objdump -p "$libdir/$library" | awk '/SONAME/ { print $2 }')
 preload_debug=$([ "${WLR_ORIENT_STRIP:-yes}" = no ] && echo -g || true)
-cc -shared -fPIC -O2 $preload_debug -D_FORTIFY_SOURCE=2 -Wl,-z,relro,-z,now -Wall -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
+cc -shared -fPIC -O2 $preload_debug -D_FORTIFY_SOURCE=2 -Wl,-z,relro,-z,now -Wall -Wundef -Werror -o "$out/libwlr-orient-preload.so" contrib/preload/wlr-orient-preload.c \
     -DWLROOTS_SONAME="\"$wlroots_soname\"" \
     -ISources/CWlrGlue/include $(pkg-config --cflags "$WLR_ORIENT_WLROOTS" wayland-server pixman-1) -ldl
 # What they are built for, beside the preload, for `wlr-orient run` and the .pc file: the
 # library's soname, the release and its pkg-config name.
 printf '%s %s %s\n' "$wlroots_soname" "$wlroots_version" "$WLR_ORIENT_WLROOTS" >"$out/libwlr-orient-preload.wlroots"
 built="$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-daemon $out/wlr-orient-sensor-feed $out/libwlr-orient-preload.so"
-# The reference host, for wlroots 0.15 and for 0.18 on (Debian never had 0.16 or 0.17).
-case "$wlroots_version" in
-    0.16.* | 0.17.*) ;;
-    *)
-        cc -O2 -Wall -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
-            -ISources/CWlrGlue/include -Icontrib/host/generated $(pkg-config --cflags --libs "$WLR_ORIENT_WLROOTS" wayland-server xkbcommon pixman-1 libdrm) -ldl
-        built="$built $out/wlr-orient-host"
-        ;;
-esac
+# The reference host.
+cc -O2 -Wall -Wundef -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
+    -ISources/CWlrGlue/include -Icontrib/host/generated $(pkg-config --cflags --libs "$WLR_ORIENT_WLROOTS" wayland-server xkbcommon pixman-1 libdrm) -ldl
+built="$built $out/wlr-orient-host"
 echo "$built (wlroots $wlroots_version)"

@@ -46,11 +46,7 @@ enum orient_wlr_input_kind orient_wlr_input_kind(struct wlr_input_device *device
 	}
 	switch (device->type) {
 	case WLR_INPUT_DEVICE_TOUCH:
-#if ORIENT_WLR_AT_LEAST(0, 18)
-	case WLR_INPUT_DEVICE_TABLET:
-#else
-	case WLR_INPUT_DEVICE_TABLET_TOOL:
-#endif
+	case ORIENT_WLR_INPUT_DEVICE_TABLET:
 		return ORIENT_WLR_INPUT_POSITIONAL;
 	case WLR_INPUT_DEVICE_SWITCH:
 		return ORIENT_WLR_INPUT_SWITCH;
@@ -83,7 +79,7 @@ struct switch_watch {
 
 static void switch_handle_toggle(struct wl_listener *listener, void *data) {
 	struct switch_watch *watch = wl_container_of(listener, watch, toggle);
-#if ORIENT_WLR_AT_LEAST(0, 16)
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 	const struct wlr_switch_toggle_event *event = data;
 #else
 	const struct wlr_event_switch_toggle *event = data;
@@ -99,7 +95,7 @@ struct orient_wlr_watch *orient_wlr_watch_switch(struct wlr_input_device *device
 	if (device == NULL || events == NULL || device->type != WLR_INPUT_DEVICE_SWITCH) {
 		return NULL;
 	}
-#if ORIENT_WLR_AT_LEAST(0, 16)
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 	struct wlr_switch *device_switch = wlr_switch_from_input_device(device);
 #else
 	struct wlr_switch *device_switch = device->switch_device;

@@ -1,7 +1,7 @@
 /*
- * What the glue's C files share and Swift never sees: wlroots' own headers, and the few names
- * that differ between wlroots releases (0.15 to 0.20), each said once here. Everything that
- * differs more than a name is an #if on WLR_VERSION_NUM where it is used.
+ * What the glue's C files share and Swift never sees: wlroots' own headers, and what differs
+ * between the wlroots releases supported (orient_wlr_features.h: each difference named once, and
+ * asked for by that name with an #if where it is used).
  */
 #ifndef ORIENT_WLR_INTERNAL_H
 #define ORIENT_WLR_INTERNAL_H
@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <pixman.h>
 #include <wayland-server-core.h>
-#include <wlr/version.h>
+#include "orient_wlr_features.h"
 #include <wlr/backend.h>
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
@@ -30,13 +30,10 @@
 
 #include "orient_wlr.h"
 
-/* A release is at least MAJOR.MINOR. */
-#define ORIENT_WLR_AT_LEAST(major, minor) (WLR_VERSION_NUM >= (((major) << 16) | ((minor) << 8)))
-
-#if ORIENT_WLR_AT_LEAST(0, 16)
+#if ORIENT_WLR_HAS_BUFFER_INTERFACE
 #include <wlr/interfaces/wlr_buffer.h>
 #endif
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 #include <wlr/interfaces/wlr_output.h> /* wlr_output_send_request_state */
 #include <wlr/render/pass.h>
 #include <wlr/types/wlr_compositor.h>

@@ -191,7 +191,7 @@ static void manager_handle_get_toplevel_orientation(struct wl_client *client, st
 	struct glue_protocol *protocol = wl_resource_get_user_data(manager);
 	/* libwayland has checked that it is an xdg_toplevel. Its user data is the wlr_xdg_surface in
 	 * wlroots 0.15 and the wlr_xdg_toplevel from 0.16; NULL once it is inert. */
-#if ORIENT_WLR_AT_LEAST(0, 16)
+#if ORIENT_WLR_HAS_XDG_TOPLEVEL_OBJECT
 	struct wlr_xdg_toplevel *toplevel = wlr_xdg_toplevel_from_resource(toplevel_resource);
 	struct wlr_xdg_surface *surface = toplevel != NULL ? toplevel->base : NULL;
 #else

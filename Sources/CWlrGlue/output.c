@@ -19,7 +19,7 @@ struct output_watch {
 
 /* The frame a commit showed, NULL if it carried none. */
 static struct wlr_buffer *committed_buffer(const struct wlr_output_event_commit *event) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	return event->state != NULL && (event->state->committed & WLR_OUTPUT_STATE_BUFFER) ? event->state->buffer : NULL;
 #else
 	return event->buffer;
@@ -74,7 +74,7 @@ int orient_wlr_output_transform(struct wlr_output *output) {
 /* --- Changing it --- */
 
 static bool commit_transform(struct wlr_output *output, int transform) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
 	wlr_output_state_set_transform(&state, (enum wl_output_transform)transform);
@@ -95,22 +95,18 @@ static bool commit_transform(struct wlr_output *output, int transform) {
 /* The transform with a frame of the output's own in which `shown` (a texture of the output's
  * size) is drawn unmoved: the panel's pixels stay as they were, now under the new transform. */
 static bool commit_transform_showing(struct wlr_output *output, int transform, struct wlr_texture *shown) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_RENDER_PASS
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
 	wlr_output_state_set_transform(&state, (enum wl_output_transform)transform);
-#if ORIENT_WLR_AT_LEAST(0, 19)
-	struct wlr_render_pass *pass = wlr_output_begin_render_pass(output, &state, NULL);
-#else
-	struct wlr_render_pass *pass = wlr_output_begin_render_pass(output, &state, NULL, NULL);
-#endif
+	struct wlr_render_pass *pass = ORIENT_WLR_OUTPUT_BEGIN_RENDER_PASS(output, &state, NULL);
 	bool ok = pass != NULL && state.buffer != NULL;
 	if (pass != NULL) {
 		struct wlr_render_texture_options options = { .texture = shown };
 		if (state.buffer != NULL) {
 			options.dst_box = (struct wlr_box){ .width = state.buffer->width, .height = state.buffer->height };
 		}
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_BLEND_MODE
 		options.blend_mode = WLR_RENDER_BLEND_MODE_NONE;
 #endif
 		wlr_render_pass_add_texture(pass, &options);
@@ -137,10 +133,10 @@ static bool commit_transform_showing(struct wlr_output *output, int transform, s
 #endif
 }
 
-#if ORIENT_WLR_AT_LEAST(0, 16)
+#if ORIENT_WLR_TRANSFORM_WAITS_FOR_FRAME
 /* Whether the output would take `transform` (with no frame). */
 static bool transform_acceptable(struct wlr_output *output, int transform) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
 	wlr_output_state_set_transform(&state, (enum wl_output_transform)transform);
@@ -164,7 +160,7 @@ enum orient_wlr_transform_commit orient_wlr_output_set_transform(struct wlr_outp
 	if (shown != NULL && commit_transform_showing(output, transform, shown)) {
 		return ORIENT_WLR_TRANSFORM_COMMITTED;
 	}
-#if ORIENT_WLR_AT_LEAST(0, 16)
+#if ORIENT_WLR_TRANSFORM_WAITS_FOR_FRAME
 	if (shown != NULL && output->enabled) {
 		return transform_acceptable(output, transform) ? ORIENT_WLR_TRANSFORM_LATER : ORIENT_WLR_TRANSFORM_REFUSED;
 	}
@@ -173,11 +169,11 @@ enum orient_wlr_transform_commit orient_wlr_output_set_transform(struct wlr_outp
 }
 
 bool orient_wlr_transform_rides_frames(void) {
-	return ORIENT_WLR_AT_LEAST(0, 17);
+	return ORIENT_WLR_HAS_OUTPUT_STATE;
 }
 
 void orient_wlr_output_state_set_transform(struct wlr_output_state *state, int transform) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	if (state != NULL && transform >= 0 && transform <= 7) {
 		wlr_output_state_set_transform(state, (enum wl_output_transform)transform);
 	}
@@ -188,7 +184,7 @@ void orient_wlr_output_state_set_transform(struct wlr_output_state *state, int t
 }
 
 bool orient_wlr_output_request_transform(struct wlr_output *output, int transform) {
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_REQUEST_STATE
 	if (output == NULL || transform < 0 || transform > 7) {
 		return false;
 	}
@@ -206,7 +202,7 @@ bool orient_wlr_output_request_transform(struct wlr_output *output, int transfor
 }
 
 int orient_wlr_output_state_transform(struct wlr_output_state *state) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	return state != NULL && (state->committed & WLR_OUTPUT_STATE_TRANSFORM) ? (int)state->transform : -1;
 #else
 	(void)state;
@@ -215,7 +211,7 @@ int orient_wlr_output_state_transform(struct wlr_output_state *state) {
 }
 
 bool orient_wlr_output_state_disables(struct wlr_output_state *state) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	return state != NULL && (state->committed & WLR_OUTPUT_STATE_ENABLED) && !state->enabled;
 #else
 	(void)state;
@@ -295,14 +291,14 @@ void orient_wlr_texture_size(struct wlr_texture *texture, int *width, int *heigh
 struct orient_wlr_frame {
 	struct wlr_renderer *renderer;
 	int width, height;
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_RENDER_PASS
 	/* Our own pass over an output state's buffer; NULL where the host is rendering (0.17). */
 	struct wlr_render_pass *pass;
 #endif
 };
 
 struct orient_wlr_frame *orient_wlr_frame_rendering(struct wlr_renderer *renderer, struct wlr_output *output) {
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if !ORIENT_WLR_HAS_RENDERER_BEGIN
 	(void)renderer;
 	(void)output;
 	return NULL; /* no renderer is ever "between begin and end" from 0.18 */
@@ -322,7 +318,7 @@ struct orient_wlr_frame *orient_wlr_frame_rendering(struct wlr_renderer *rendere
 
 struct orient_wlr_frame *orient_wlr_frame_of_state(struct wlr_renderer *renderer, struct wlr_output *output,
 		struct wlr_output_state *state) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_RENDER_PASS
 	if (renderer == NULL || output == NULL || state == NULL || !(state->committed & WLR_OUTPUT_STATE_BUFFER) ||
 			state->buffer == NULL) {
 		return NULL;
@@ -363,7 +359,7 @@ bool orient_wlr_frame_draw(struct orient_wlr_frame *frame, struct wlr_texture *t
 	if (frame == NULL || texture == NULL || matrix == NULL || (count > 0 && clips == NULL)) {
 		return false;
 	}
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_RENDER_PASS
 	if (frame->pass != NULL) {
 		/* A render pass places a texture in an unturned box: a matrix that turns cannot be drawn. */
 		if (matrix[1] != 0 || matrix[3] != 0 || !(matrix[0] > 0) || !(matrix[4] > 0) ||
@@ -388,7 +384,7 @@ bool orient_wlr_frame_draw(struct orient_wlr_frame *frame, struct wlr_texture *t
 		return true;
 	}
 #endif
-#if !ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_RENDERER_BEGIN
 	bool drawn = true;
 	for (size_t i = 0; i < count; i++) {
 		struct wlr_box scissor = { .x = clips[i].x, .y = clips[i].y, .width = clips[i].width, .height = clips[i].height };
@@ -406,7 +402,7 @@ void orient_wlr_frame_end(struct orient_wlr_frame *frame) {
 	if (frame == NULL) {
 		return;
 	}
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_RENDER_PASS
 	if (frame->pass != NULL) {
 		wlr_render_pass_submit(frame->pass);
 	}

@@ -10,7 +10,7 @@
 
 /* --- Watching the xdg-shell for new toplevels --- */
 
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 /* A toplevel announced and not committed yet: its initial commit is what the plugin reports. */
 struct pending_toplevel {
 	struct shell_watch *shell;
@@ -24,12 +24,12 @@ struct pending_toplevel {
 struct shell_watch {
 	struct orient_wlr_watch base;
 	struct wl_listener new_toplevel;
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 	struct wl_list pending;
 #endif
 };
 
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 static void pending_free(struct pending_toplevel *pending) {
 	wl_list_remove(&pending->commit.link);
 	wl_list_remove(&pending->destroy.link);
@@ -65,7 +65,7 @@ static void shell_release_pending(struct orient_wlr_watch *base) {
 
 static void shell_handle_new_toplevel(struct wl_listener *listener, void *data) {
 	struct shell_watch *watch = wl_container_of(listener, watch, new_toplevel);
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 	struct wlr_xdg_toplevel *toplevel = data;
 	struct pending_toplevel *pending = calloc(1, sizeof(*pending));
 	if (pending == NULL) {
@@ -91,7 +91,7 @@ struct orient_wlr_watch *orient_wlr_watch_shell(struct wlr_xdg_shell *shell, con
 	if (shell == NULL || events == NULL) {
 		return NULL;
 	}
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 	struct wl_signal *new_toplevel = &shell->events.new_toplevel;
 #else
 	struct wl_signal *new_toplevel = &shell->events.new_surface;
@@ -101,7 +101,7 @@ struct orient_wlr_watch *orient_wlr_watch_shell(struct wlr_xdg_shell *shell, con
 	};
 	struct orient_wlr_watch *base = orient_wlr_watch_create(sizeof(struct shell_watch), &shell->events.destroy,
 		(union orient_wlr_watch_events){ .shell = *events }, NULL, listeners, ORIENT_WLR_LENGTH(listeners));
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 	/* The toplevels it waits for, released with its listeners: set up before those can hear
 	 * anything (signals are emitted from the event loop, not while this runs). */
 	if (base != NULL) {
@@ -122,7 +122,7 @@ struct seat_watch {
 
 /* The toplevel whose surface `surface` is, if any. */
 static struct wlr_xdg_surface *toplevel_of_surface(struct wlr_surface *surface) {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_TRY_FROM
 	struct wlr_xdg_surface *xdg = wlr_xdg_surface_try_from_wlr_surface(surface);
 #else
 	struct wlr_xdg_surface *xdg = wlr_surface_is_xdg_surface(surface) ? wlr_xdg_surface_from_wlr_surface(surface) : NULL;
@@ -183,14 +183,14 @@ struct orient_wlr_watch *orient_wlr_watch_toplevel(struct wlr_xdg_surface *surfa
 	if (surface == NULL || events == NULL || surface->role != WLR_XDG_SURFACE_ROLE_TOPLEVEL || surface->toplevel == NULL) {
 		return NULL;
 	}
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 	/* The role goes with the xdg_toplevel, which a client may destroy before its xdg_surface. */
 	struct wl_signal *destroy = &surface->toplevel->events.destroy;
 #else
 	struct wl_signal *destroy = &surface->events.destroy;
 #endif
 	const struct orient_wlr_watch_listener listeners[] = {
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_SURFACE_MAP
 		{ &surface->surface->events.map, offsetof(struct toplevel_watch, map), toplevel_handle_map },
 		{ &surface->surface->events.unmap, offsetof(struct toplevel_watch, unmap), toplevel_handle_unmap },
 #else
@@ -239,7 +239,7 @@ bool orient_wlr_toplevel_configure_pending(struct wlr_xdg_surface *surface, uint
 
 void orient_wlr_toplevel_configure_facts(struct wlr_xdg_surface *surface, uint32_t *committed, bool *mapped, bool *configured) {
 	*committed = surface != NULL ? surface->current.configure_serial : 0;
-#if ORIENT_WLR_AT_LEAST(0, 17)
+#if ORIENT_WLR_HAS_SURFACE_MAP
 	*mapped = surface != NULL && surface->surface != NULL && surface->surface->mapped;
 #else
 	*mapped = surface != NULL && surface->mapped;

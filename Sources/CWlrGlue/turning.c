@@ -16,7 +16,7 @@ static void swap_red_and_blue(uint32_t *pixels, size_t count) {
 	}
 }
 
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_TEXTURE_READ_PIXELS
 /* The frame through the renderer: a texture of the buffer (an import, no copy on the GPU), its
  * pixels read back in the renderer's preferred 32-bit order, or in ours. */
 static struct pixels_picture *read_back(struct wlr_renderer *renderer, struct wlr_buffer *buffer, int factor) {
@@ -70,7 +70,7 @@ struct pixels_picture *glue_picture_scaled_down(struct wlr_renderer *renderer, s
 			return picture;
 		}
 	}
-#if ORIENT_WLR_AT_LEAST(0, 18)
+#if ORIENT_WLR_HAS_TEXTURE_READ_PIXELS
 	struct pixels_picture *picture = read_back(renderer, buffer, factor);
 	if (picture != NULL) {
 		*how = GLUE_FRAME_READ_BY_RENDERER;
@@ -161,7 +161,7 @@ bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct pixels_pic
 	}
 	/* Renderers that copied the pixels into a texture of their own need them again; pixman's
 	 * texture reads the buffer itself, and cannot be updated (false then is fine). */
-#if ORIENT_WLR_AT_LEAST(0, 16)
+#if ORIENT_WLR_HAS_TEXTURE_UPDATE
 	pixman_region32_t damage;
 	pixman_region32_init_rect(&damage, 0, 0, (unsigned)width, (unsigned)height);
 	wlr_texture_update_from_buffer(canvas->texture, &canvas->base, &damage);

@@ -1,5 +1,5 @@
 /*
- * wlr-orient-host: a minimal wlroots compositor (0.15, and 0.18 to 0.20) that loads the wlr-orient plugin exactly
+ * wlr-orient-host: a minimal wlroots compositor (the releases of orient_wlr_features.h) that loads the wlr-orient plugin exactly
  * as a real compositor would (dlopen + the public header), for tests, demos and as an example
  * for compositor authors. Headless, pixman renderer, one output (the panel: HEADLESS-1; with
  * --second-output another, HEADLESS-2, beside it), every toplevel maximized on the panel.
@@ -102,14 +102,16 @@
 #include <wlr/util/log.h>
 #include <drm_fourcc.h>
 
-/* wlroots 0.15, or the output-state generation (0.18 on): where the two differ, an #if on this. */
-#define HOST_STATES (WLR_VERSION_NUM >= ((0 << 16) | (18 << 8)))
-#if HOST_STATES
+/* What differs between the wlroots releases supported, by name: an #if on those names where the
+ * calls differ. */
+#include "orient_wlr_features.h"
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 #include <wlr/interfaces/wlr_switch.h>
+#endif
+#if ORIENT_WLR_HAS_SUBCOMPOSITOR
 #include <wlr/types/wlr_subcompositor.h>
-#elif WLR_VERSION_NUM >= ((0 << 16) | (16 << 8))
-#error "the reference host is written for wlroots 0.15 and for 0.18 and later"
-#else
+#endif
+#if !ORIENT_WLR_HAS_SCENE_BUILD_STATE
 #include <wlr/types/wlr_output_damage.h>
 #endif
 
@@ -121,8 +123,10 @@ struct host {
 	struct wlr_renderer *renderer;
 	struct wlr_allocator *allocator;
 	struct wlr_scene *scene;
-#if HOST_STATES
+#if ORIENT_WLR_HAS_SCENE_OUTPUT_LAYOUT
 	struct wlr_scene_output_layout *scene_layout;
+#endif
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 	/* Input devices of our own (0.16 dropped the headless backend's): a touchscreen and a switch. */
 	struct wlr_touch touch_device;
 	struct wlr_switch switch_device;
@@ -204,7 +208,7 @@ struct host_output {
 	int recorded;
 	double *idle;                  /* RECORD_MAX refreshes that committed nothing, while recording */
 	int idle_count;
-#if HOST_STATES
+#if ORIENT_WLR_HAS_HEADLESS_FRAMES_ON_DEMAND
 	struct wl_event_source *refresh; /* while recording: the refresh no frame event brings */
 #endif
 	struct wl_listener frame;
@@ -222,7 +226,7 @@ struct host_toplevel {
 	struct wl_listener map;
 	struct wl_listener unmap;
 	struct wl_listener destroy;
-#if HOST_STATES
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 	struct wl_listener commit; /* its initial commit: the first configure is the host's to send */
 #endif
 };
@@ -241,23 +245,29 @@ struct host_layer {
 };
 
 /* What the toplevel calls take: the wlr_xdg_surface in 0.15, the wlr_xdg_toplevel from 0.16. */
-#if HOST_STATES
+#if ORIENT_WLR_HAS_XDG_TOPLEVEL_OBJECT
 #define TOPLEVEL_ARG(t) ((t)->xdg_surface->toplevel)
-#define SURFACE_MAPPED(xdg) ((xdg)->surface->mapped)
 #else
 #define TOPLEVEL_ARG(t) ((t)->xdg_surface)
+#endif
+#if ORIENT_WLR_HAS_SURFACE_MAP
+#define SURFACE_MAPPED(xdg) ((xdg)->surface->mapped)
+#else
 #define SURFACE_MAPPED(xdg) ((xdg)->mapped)
 #endif
 
 /* Scene parents are trees from 0.16, nodes before; a layer surface may be configured once it
  * has been added (0.15: its initial commit) or initialized (0.18 on). */
-#if HOST_STATES
+#if ORIENT_WLR_HAS_SCENE_TREE
 #define SCENE_PARENT(tree) (tree)
 #define SUBSURFACE_TREE_NODE(parent, surface) (&wlr_scene_subsurface_tree_create((parent), (surface))->node)
-#define LAYER_READY(layer_surface) ((layer_surface)->initialized)
 #else
 #define SCENE_PARENT(tree) (&(tree)->node)
 #define SUBSURFACE_TREE_NODE(parent, surface) wlr_scene_subsurface_tree_create((parent), (surface))
+#endif
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
+#define LAYER_READY(layer_surface) ((layer_surface)->initialized)
+#else
 #define LAYER_READY(layer_surface) ((layer_surface)->added)
 #endif
 
@@ -268,7 +278,7 @@ static bool output_box(struct host *host, struct wlr_output *output, struct wlr_
 	if (output == NULL) {
 		return false;
 	}
-#if HOST_STATES
+#if ORIENT_WLR_HAS_LAYOUT_BOX_FILLED
 	wlr_output_layout_get_box(host->output_layout, output, box);
 	return !wlr_box_empty(box);
 #else
@@ -304,7 +314,7 @@ static void arrange(struct host *host, struct host_toplevel *only) {
 			i++;
 			continue;
 		}
-#if HOST_STATES
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 		/* Nothing may be configured before its initial commit (0.19 asserts it). */
 		if (!toplevel->xdg_surface->initialized) {
 			i++;
@@ -469,7 +479,7 @@ static double renderer_cpu_ms(void) {
 	return counter != NULL ? counter() : 0;
 }
 
-#if HOST_STATES
+#if ORIENT_WLR_HAS_SCENE_BUILD_STATE
 /*
  * The frame path of a compositor on wlr_scene from wlroots 0.18 that gives the plugin its
  * transitions: wlr_orient_prepare_output_state (a turn waiting for a frame adds its transform),
@@ -478,7 +488,7 @@ static double renderer_cpu_ms(void) {
  * damages the whole output each frame, so the scene builds every refresh.
  */
 static bool scene_needs_frame(struct wlr_scene_output *scene_output) {
-#if WLR_VERSION_NUM >= ((0 << 16) | (19 << 8))
+#if ORIENT_WLR_HAS_SCENE_NEEDS_FRAME
 	return wlr_scene_output_needs_frame(scene_output);
 #else
 	return scene_output->output->needs_frame || pixman_region32_not_empty(&scene_output->pending_commit_damage);
@@ -559,7 +569,7 @@ static bool render_output(struct host_output *o) {
 }
 #endif
 
-#if HOST_STATES
+#if ORIENT_WLR_HAS_HEADLESS_FRAMES_ON_DEMAND
 static int refresh_period_ms(struct host_output *o) {
 	return o->output->refresh > 0 ? 1000000 / o->output->refresh : 16;
 }
@@ -580,7 +590,7 @@ static void output_refresh(struct host_output *o) {
 	o->refreshing = false;
 	if (!rendered && o->recording && o->idle_count < RECORD_MAX) {
 		o->idle[o->idle_count++] = monotonic_seconds();
-#if HOST_STATES
+#if ORIENT_WLR_HAS_HEADLESS_FRAMES_ON_DEMAND
 		wl_event_source_timer_update(o->refresh, refresh_period_ms(o));
 #endif
 	}
@@ -600,7 +610,7 @@ static void output_handle_frame(struct wl_listener *listener, void *data) {
 	output_refresh(o);
 }
 
-#if HOST_STATES
+#if ORIENT_WLR_HAS_HEADLESS_FRAMES_ON_DEMAND
 /* A refresh with no frame event: unless a frame is on its way (it comes as the event). */
 static int handle_refresh_timer(void *data) {
 	struct host_output *o = data;
@@ -614,7 +624,7 @@ static int handle_refresh_timer(void *data) {
 static void record_frame(struct host_output *o, struct wlr_buffer *buffer) {
 	struct recorded_frame *r = &o->record[o->recorded++];
 	*r = (struct recorded_frame){
-#if HOST_STATES
+#if ORIENT_WLR_HAS_HEADLESS_FRAMES_ON_DEMAND
 		.presented = -1, /* from 0.18 the present event comes after the commit: filled in there */
 #else
 		.presented = o->presented,
@@ -641,7 +651,7 @@ static void record_frame(struct host_output *o, struct wlr_buffer *buffer) {
 static void output_handle_present(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, present);
 	struct wlr_output_event_present *event = data;
-#if WLR_VERSION_NUM >= ((0 << 16) | (19 << 8))
+#if ORIENT_WLR_HAS_PRESENT_TIMESPEC
 	o->presented = event->when.tv_sec + event->when.tv_nsec / 1e9;
 #else
 	o->presented = event->when != NULL ? event->when->tv_sec + event->when->tv_nsec / 1e9 : monotonic_seconds();
@@ -654,7 +664,7 @@ static void output_handle_present(struct wl_listener *listener, void *data) {
 static void output_handle_commit(struct wl_listener *listener, void *data) {
 	struct host_output *o = wl_container_of(listener, o, commit);
 	struct wlr_output_event_commit *event = data;
-#if HOST_STATES
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	struct wlr_buffer *buffer = (event->state->committed & WLR_OUTPUT_STATE_BUFFER) ? event->state->buffer : NULL;
 #else
 	struct wlr_buffer *buffer = event->buffer;
@@ -719,7 +729,7 @@ static void output_handle_destroy(struct wl_listener *listener, void *data) {
 		wlr_buffer_unlock(o->last_frame);
 	}
 	free_record(o);
-#if HOST_STATES
+#if ORIENT_WLR_HAS_HEADLESS_FRAMES_ON_DEMAND
 	if (o->refresh != NULL) {
 		wl_event_source_remove(o->refresh);
 	}
@@ -790,7 +800,7 @@ static struct host_output *host_output_of(struct host *host, struct wlr_output *
  * its own. Leaving the layout destroys its scene output (wlr_scene's layout helper): forgotten
  * then, and made again when it comes back, so that no frame renders through a freed one. */
 static void output_enter_layout(struct host *host, struct host_output *o, bool automatic, int x, int y) {
-#if HOST_STATES
+#if ORIENT_WLR_HAS_SCENE_OUTPUT_LAYOUT
 	struct wlr_output_layout_output *l_output = automatic ? wlr_output_layout_add_auto(host->output_layout, o->output)
 		: wlr_output_layout_add(host->output_layout, o->output, x, y);
 #else
@@ -803,7 +813,7 @@ static void output_enter_layout(struct host *host, struct host_output *o, bool a
 	o->scene_output = wlr_scene_get_scene_output(host->scene, o->output);
 	if (o->scene_output == NULL) {
 		o->scene_output = wlr_scene_output_create(host->scene, o->output);
-#if HOST_STATES
+#if ORIENT_WLR_HAS_SCENE_OUTPUT_LAYOUT
 		wlr_scene_output_layout_add_output(host->scene_layout, l_output, o->scene_output);
 #endif
 	}
@@ -821,7 +831,7 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	/* Every frame is rendered, never a client's buffer scanned out directly: in wlroots 0.15 the
 	 * commit event of a scanned-out buffer carries no buffer, and `dump` must see what is shown. */
 	wlr_output_lock_attach_render(output, true);
-#if HOST_STATES
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
 	wlr_output_state_set_enabled(&state, true);
@@ -851,7 +861,7 @@ static void handle_new_output(struct wl_listener *listener, void *data) {
 	o->destroy.notify = output_handle_destroy;
 	wl_signal_add(&output->events.destroy, &o->destroy);
 	wl_list_insert(host->outputs.prev, &o->link); /* in creation order: the first is the panel */
-#if HOST_STATES
+#if ORIENT_WLR_HAS_HEADLESS_FRAMES_ON_DEMAND
 	o->refresh = wl_event_loop_add_timer(wl_display_get_event_loop(host->display), handle_refresh_timer, o);
 #endif
 	output_enter_layout(host, o, true, 0, 0);
@@ -872,7 +882,7 @@ static bool configure_outputs(struct host *host, struct wlr_output_configuration
 			head->state.custom_mode.refresh = o->on_refresh;
 		}
 	}
-#if HOST_STATES
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	/* Each head's state, tested; committed only if all pass (and this is no test). */
 	wl_list_for_each(head, &config->heads, link) {
 		struct wlr_output_state state;
@@ -941,7 +951,7 @@ static bool configure_outputs(struct host *host, struct wlr_output_configuration
  * had). Published to output-management clients as any change is. */
 static bool command_output(struct host *host, struct host_output *o, int transform, int enable) {
 	struct wlr_output *output = o->output;
-#if HOST_STATES
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 	struct wlr_output_state state;
 	wlr_output_state_init(&state);
 	if (transform >= 0) {
@@ -1094,7 +1104,7 @@ static void toplevel_handle_destroy(struct wl_listener *listener, void *data) {
 	wl_list_remove(&toplevel->map.link);
 	wl_list_remove(&toplevel->unmap.link);
 	wl_list_remove(&toplevel->destroy.link);
-#if HOST_STATES
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 	wl_list_remove(&toplevel->commit.link);
 #endif
 	wl_list_remove(&toplevel->link);
@@ -1105,7 +1115,7 @@ static void toplevel_handle_destroy(struct wl_listener *listener, void *data) {
 	}
 }
 
-#if HOST_STATES
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 /* From 0.18 the compositor sends the first configure itself, at the initial commit: the size set
  * here goes out in it (the plugin, hearing of the toplevel after us, may turn the output first,
  * and then arrange runs again on output_transformed). */
@@ -1162,17 +1172,13 @@ static void handle_new_xdg_surface(struct wl_listener *listener, void *data) {
 static void handle_new_input(struct wl_listener *listener, void *data) {
 	struct host *host = wl_container_of(listener, host, new_input);
 	struct wlr_input_device *device = data;
-#if HOST_STATES
-	if (device->type == WLR_INPUT_DEVICE_TOUCH || device->type == WLR_INPUT_DEVICE_TABLET) {
-#else
-	if (device->type == WLR_INPUT_DEVICE_TOUCH || device->type == WLR_INPUT_DEVICE_TABLET_TOOL) {
-#endif
+	if (device->type == WLR_INPUT_DEVICE_TOUCH || device->type == ORIENT_WLR_INPUT_DEVICE_TABLET) {
 		wlr_cursor_attach_input_device(host->cursor, device);
 		wlr_seat_set_capabilities(host->seat, WL_SEAT_CAPABILITY_TOUCH);
 	}
 }
 
-#if HOST_STATES
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 static void handle_touch_down(struct wl_listener *listener, void *data) {
 	struct host *host = wl_container_of(listener, host, cursor_touch_down);
 	struct wlr_touch_down_event *event = data;
@@ -1356,7 +1362,7 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 	int count, width, height;
 	char path[400], word[256];
 	if (sscanf(line, "touch-down %lf %lf", &x, &y) == 2 && host->touch != NULL) {
-#if HOST_STATES
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 		struct wlr_touch_down_event event = { .touch = &host->touch_device, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
 		wl_signal_emit(&host->touch_device.events.down, &event);
 		struct wlr_touch_up_event up = { .touch = &host->touch_device, .time_msec = now_ms(), .touch_id = 0 };
@@ -1383,7 +1389,7 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 			printf("focus failed %s\n", word);
 		}
 	} else if (sscanf(line, "tablet-mode %255s", word) == 1 && host->tablet_switch != NULL) {
-#if HOST_STATES
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 		struct wlr_switch_toggle_event event = {
 			.time_msec = now_ms(), .switch_type = WLR_SWITCH_TYPE_TABLET_MODE,
 			.switch_state = strcmp(word, "on") == 0 ? WLR_SWITCH_STATE_ON : WLR_SWITCH_STATE_OFF,
@@ -1433,7 +1439,7 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		struct host_output *o = wl_container_of(host->outputs.next, o, link);
 		int mhz = atoi(line + 8);
 		int width = o->output->width, height = o->output->height;
-#if HOST_STATES
+#if ORIENT_WLR_HAS_OUTPUT_STATE
 		struct wlr_output_state state;
 		wlr_output_state_init(&state);
 		wlr_output_state_set_custom_mode(&state, width, height, mhz);
@@ -1465,7 +1471,7 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		o->idle = calloc(RECORD_MAX, sizeof(*o->idle));
 		o->recording = o->record != NULL && o->idle != NULL;
 		o->record_pixels = strstr(line, "times") == NULL;
-#if HOST_STATES
+#if ORIENT_WLR_HAS_HEADLESS_FRAMES_ON_DEMAND
 		wl_event_source_timer_update(o->refresh, refresh_period_ms(o));
 #endif
 		printf(o->recording ? "recording\n" : "record failed\n");
@@ -1608,7 +1614,7 @@ int main(int argc, char *argv[]) {
 	wl_list_init(&host.toplevels);
 	wl_list_init(&host.layers);
 	host.display = wl_display_create();
-#if HOST_STATES
+#if ORIENT_WLR_HAS_LOOP_BACKENDS
 	host.backend = wlr_headless_backend_create(wl_display_get_event_loop(host.display));
 #else
 	host.backend = wlr_headless_backend_create(host.display);
@@ -1619,14 +1625,18 @@ int main(int argc, char *argv[]) {
 	}
 	wlr_renderer_init_wl_display(host.renderer, host.display);
 	host.allocator = wlr_allocator_autocreate(host.backend, host.renderer);
-#if HOST_STATES
+#if ORIENT_WLR_HAS_VERSIONED_GLOBALS
 	wlr_compositor_create(host.display, 6, host.renderer);
-	wlr_subcompositor_create(host.display);
-	wlr_data_device_manager_create(host.display);
-	host.output_layout = wlr_output_layout_create(host.display);
 #else
 	wlr_compositor_create(host.display, host.renderer);
+#endif
+#if ORIENT_WLR_HAS_SUBCOMPOSITOR
+	wlr_subcompositor_create(host.display);
+#endif
 	wlr_data_device_manager_create(host.display);
+#if ORIENT_WLR_HAS_LOOP_BACKENDS
+	host.output_layout = wlr_output_layout_create(host.display);
+#else
 	host.output_layout = wlr_output_layout_create();
 #endif
 	wlr_xdg_output_manager_v1_create(host.display, host.output_layout);
@@ -1642,15 +1652,21 @@ int main(int argc, char *argv[]) {
 		host.foreign_toplevels = wlr_foreign_toplevel_manager_v1_create(host.display);
 	}
 	host.scene = wlr_scene_create();
-#if HOST_STATES
+#if ORIENT_WLR_HAS_SCENE_OUTPUT_LAYOUT
 	host.scene_layout = wlr_scene_attach_output_layout(host.scene, host.output_layout);
-	host.xdg_shell = wlr_xdg_shell_create(host.display, 3);
-	host.layer_shell = wlr_layer_shell_v1_create(host.display, 4);
-	struct wlr_scene_tree *root = &host.scene->tree;
 #else
 	wlr_scene_attach_output_layout(host.scene, host.output_layout);
+#endif
+#if ORIENT_WLR_HAS_VERSIONED_GLOBALS
+	host.xdg_shell = wlr_xdg_shell_create(host.display, 3);
+	host.layer_shell = wlr_layer_shell_v1_create(host.display, 4);
+#else
 	host.xdg_shell = wlr_xdg_shell_create(host.display);
 	host.layer_shell = wlr_layer_shell_v1_create(host.display);
+#endif
+#if ORIENT_WLR_HAS_SCENE_TREE
+	struct wlr_scene_tree *root = &host.scene->tree;
+#else
 	struct wlr_scene_node *root = &host.scene->node;
 #endif
 	/* Made in this order, each above the last. */
@@ -1665,7 +1681,7 @@ int main(int argc, char *argv[]) {
 	wl_signal_add(&host.backend->events.new_output, &host.new_output);
 	host.new_input.notify = handle_new_input;
 	wl_signal_add(&host.backend->events.new_input, &host.new_input);
-#if HOST_STATES
+#if ORIENT_WLR_HAS_NEW_TOPLEVEL
 	host.new_xdg_surface.notify = handle_new_xdg_toplevel;
 	wl_signal_add(&host.xdg_shell->events.new_toplevel, &host.new_xdg_surface);
 #else
@@ -1684,7 +1700,7 @@ int main(int argc, char *argv[]) {
 		load_plugin(&host, plugin);
 	}
 	wlr_headless_add_output(host.backend, width, height);
-#if HOST_STATES
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 	/* Announced as the backend announces its own devices. */
 	static const struct wlr_touch_impl touch_impl = { .name = "wlr-orient-host-touch" };
 	static const struct wlr_switch_impl switch_impl = { .name = "wlr-orient-host-switch" };
@@ -1745,7 +1761,7 @@ int main(int argc, char *argv[]) {
 	wl_list_remove(&host.output_manager_test.link);
 	wl_display_destroy_clients(host.display);
 	wl_list_remove(&host.new_layer_surface.link);
-#if HOST_STATES
+#if ORIENT_WLR_HAS_LOOP_BACKENDS
 	/* From 0.18 the backend is not the display's: it goes first, and its outputs with it; then
 	 * the scene, the input devices, the cursor, the renderer; the display last (its globals, and
 	 * the layout made with it). From 0.19 wlroots asserts that an object going has no listener

@@ -1,12 +1,12 @@
 /*
- * libwlr-orient-preload.so: starts the wlr-orient plugin inside a wlroots compositor (0.15, 0.18
- * to 0.20) that
- * was not built to load it (`wlr-orient run COMPOSITOR`). Mechanism only, no policy: it sees
- * the objects the compositor creates through wlroots' exported functions (preloaded, it comes
- * before wlroots in the dynamic linker's search, so its functions of the same names run, and
- * call the real ones through dlsym(RTLD_NEXT)), hands them to the plugin's C API just before
- * the compositor starts its backend, and calls wlr_orient_render_output in the compositor's
- * frame path, just before it ends rendering an output. docs/compositors.md says why these calls.
+ * libwlr-orient-preload.so: starts the wlr-orient plugin inside a wlroots compositor (the releases
+ * of orient_wlr_features.h) that was not built to load it (`wlr-orient run COMPOSITOR`).
+ * Mechanism only, no policy: it sees the objects the compositor creates through wlroots' exported
+ * functions (preloaded, it comes before wlroots in the dynamic linker's search, so its functions
+ * of the same names run, and call the real ones through dlsym(RTLD_NEXT)), hands them to the
+ * plugin's C API just before the compositor starts its backend, and calls the plugin in the
+ * compositor's frame path, just before it ends rendering an output (0.15) or as it builds and
+ * commits a frame (0.18 on). docs/compositors.md says why these calls.
  *
  * It reads $WLR_ORIENT_PLUGIN (the plugin's path), $WLR_ORIENT_CONFIG (a config file instead of
  * the XDG one) and $WLR_ORIENT_TRACE_FRAMES as it loads, and takes those and its own LD_PRELOAD
@@ -42,11 +42,9 @@
 #include <wlr/render/allocator.h>
 #include <wlr/render/wlr_renderer.h>
 #include <wlr/types/wlr_output.h>
-#include <wlr/version.h>
-#if WLR_VERSION_NUM >= ((0 << 16) | (18 << 8))
+#include "orient_wlr_features.h" /* the wlroots releases supported, and what differs between them */
+#if ORIENT_WLR_HAS_SCENE_BUILD_STATE
 #include <wlr/types/wlr_scene.h>
-#elif WLR_VERSION_NUM >= ((0 << 16) | (16 << 8))
-#error "the preload is built for wlroots 0.15 or for 0.18 and later (Debian has no 0.16 or 0.17)"
 #endif
 #include "wlr-orient.h"
 
@@ -486,7 +484,7 @@ bool wlr_backend_start(struct wlr_backend *backend) {
 	return REAL(wlr_backend_start) != NULL && REAL(wlr_backend_start)(backend);
 }
 
-#if WLR_VERSION_NUM >= ((0 << 16) | (18 << 8))
+#if ORIENT_WLR_HAS_SCENE_BUILD_STATE
 
 /* --- The frame path, wlroots 0.18 on: a frame is an output state ---
  * Compositors on wlr_scene build it with wlr_scene_output_build_state (sway, labwc; cage through
