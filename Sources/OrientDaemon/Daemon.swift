@@ -8,7 +8,8 @@ import OrientSystem
 
 /// `wlr-orient daemon`: the controller beside a compositor that loads no plugin. It translates
 /// wlr-output-management (the heads) and foreign-toplevel (the app in front) into controller
-/// events, and the controller's `.show` into output configurations. It decides nothing itself.
+/// events, and carries out its core's output configurations and shields (`DaemonCore`). It decides
+/// nothing itself.
 public final class Daemon {
     /// How the daemon ended, as its exit status (the systemd unit restarts on 1, not on 3).
     public enum Exit: Int32 {
@@ -48,7 +49,7 @@ public final class Daemon {
     /// Connecting again after a protocol error: how often (decided in the core).
     private var reconnects = ReconnectBudget()
     /// The controller with the sensor, the config, the saved state and the control socket.
-    private var runner: ControllerRunner
+    private var runner: ControllerRunner<DaemonCore>
     private var controller: Controller { runner.controller }
     private var heads: OutputHeads?
     private var toplevels: ForeignToplevels?
@@ -56,15 +57,11 @@ public final class Daemon {
     private var sources: [LoopSource] = []
     private var exit: Exit?
 
-    /// Which heads are panels and what to send them: decided in the core (the controller's
-    /// reconciler), carried out here.
-    private var reconciler: HeadsReconciler? { controller.heads }
     /// The configuration being tested or applied (the reconciler sends one at a time).
     private var configuration: HeadConfiguration?
-    /// Every shield up, as the reconciler named it (an older one may still play over a head
-    /// while a new one is laid), and the newest over each head (the one its apply answers).
+    /// Every shield up, as the core named it (an older one may still play over a head while a
+    /// new one is laid).
     private var shields: [HeadsReconciler.ShieldID: Shield] = [:]
-    private var newest: [HeadsReconciler.HeadKey: HeadsReconciler.ShieldID] = [:]
     /// What the compositor lacks for shields, said once.
     private var shieldsSaid = false
 
@@ -77,7 +74,7 @@ public final class Daemon {
         }
         defer { wl_event_loop_destroy(loop) }
         guard let display = wl_display_connect(nil) else {
-            Log.error("cannot connect to the compositor (\(ControllerRunner.displayName)): \(String(cString: strerror(errno))); is one running, and is WAYLAND_DISPLAY set?")
+            Log.error("cannot connect to the compositor (\(DisplaySession.displayName)): \(String(cString: strerror(errno))); is one running, and is WAYLAND_DISPLAY set?")
             return .noDisplay
         }
         let daemon = Daemon(options: options, loop: loop, display: display)
@@ -94,9 +91,7 @@ public final class Daemon {
         // `wlr-orient plugin-inputs` reads the TOML files in a child (a parser that aborts on bad
         // input takes only the child with it): the `wlr-orient` beside this program, or in the
         // bin of its prefix (PluginInputsReader.helperPath).
-        // Foreign-toplevel shows states, not geometry: a window alone on its output covers it
-        // (tiling compositors mark no window maximized).
-        runner = ControllerRunner(configPath: options.configPath, coverEvidence: .statesOnly, turnsHeads: true)
+        runner = ControllerRunner(configPath: options.configPath)
     }
 
     // MARK: starting
@@ -106,14 +101,9 @@ public final class Daemon {
         for signal in [SIGTERM, SIGINT] {
             if let source = LoopSource.signal(signal, on: loop, { [unowned self] in exit = .stopped }) { sources.append(source) }
         }
-        // A config read again may name other panels (the heads are looked at again) or change
-        // `rotate-when` (the switches are opened or closed).
-        runner.attach(loop: loop, sensor: SensorPump.init, perform: { [unowned self] in perform($0) }, configApplied: { [unowned self] in
-            followRotateWhen()
-            reconcile(.device(controller.config.device))
-        })
+        runner.attach(loop: loop, sensor: SensorPump.init, perform: { [unowned self] in perform($0) })
         let config = controller.config
-        Log.info("started on \(ControllerRunner.displayName); panels match \(config.device.outputs.joined(separator: ", "))"
+        Log.info("started on \(DisplaySession.displayName); panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
         if let served = alreadyServed() { return served }
         // What the compositor offers, before anything is announced: one that offers nothing to
@@ -122,21 +112,7 @@ public final class Daemon {
         guard let managers = connect(failing: &failed) else { return failed }
         runner.startControlServer(who: "the daemon")
         runner.start()
-        followRotateWhen()
         return attachConnection(managers)
-    }
-
-    /// The tablet-mode switches are read only while `rotate-when = "tablet-mode"` asks for them.
-    private func followRotateWhen() {
-        switch (controller.config.readsTabletSwitches, tabletSwitches) {
-        case (true, nil):
-            tabletSwitches = TabletSwitches(loop: loop) { [unowned self] in dispatch(.tabletMode($0)) }
-        case (false, let switches?):
-            switches.remove()
-            tabletSwitches = nil
-        case (true, .some), (false, nil):
-            break
-        }
     }
 
     /// Learns the compositor's globals: what it offers, or why the daemon cannot run beside it.
@@ -194,7 +170,7 @@ public final class Daemon {
         reconcile(.canShield(missing.isEmpty))
         // What the compositor described on binding: the panels first, then the toplevels on them.
         headsDone()
-        toplevels?.attach(report: { [unowned self] in dispatch($0) }, panelsOf: { [unowned self] in panels(of: $0) })
+        toplevels?.attach(report: { [unowned self] in dispatch(.controller($0)) }, panelsOf: { [unowned self] in panels(of: $0) })
         return nil
     }
 
@@ -266,7 +242,6 @@ public final class Daemon {
     private func closeConnection() {
         for shield in Array(shields.values) { shield.remove() }
         shields = [:]
-        newest = [:]
         configuration.take()?.destroy()
         toplevels.take()?.destroy()
         heads.take()?.destroy()
@@ -289,20 +264,36 @@ public final class Daemon {
 
     // MARK: events in, commands out
 
-    private func dispatch(_ event: ControllerEvent) {
+    private func dispatch(_ event: DaemonCore.Event) {
         runner.dispatch(event)
     }
 
-    /// The commands that touch the compositor; the runner carries out the rest.
-    private func perform(_ command: HostCommand) {
+    /// Hands one event from the heads or the shields to the core.
+    private func reconcile(_ event: DaemonCore.HeadsEvent) {
+        dispatch(.heads(event))
+    }
+
+    /// What only the daemon can carry out; the runner carries out the rest.
+    private func perform(_ command: DaemonCommand) {
         switch command {
-        case .show(let id, let orientation, _):
-            // Never: the daemon's controller turns the heads itself (`.heads`).
-            Log.error("\(id) was to show \(orientation.rawValue) without the heads reconciler; ignored")
-        case .tellShown, .tellFelt:
-            break   // our protocol is the plugin's: no client speaks it to the daemon
-        case .heads(let command):
-            carryOut(command)
+        case .test(let transforms):
+            send(transforms, apply: false)
+        case .apply(let transforms):
+            send(transforms, apply: true)
+        case .cover(let covers):
+            covers.forEach(cover)
+        case .uncover(let id, let applied):
+            shields[id]?.report(.applied(applied, at: monotonicMilliseconds()))
+        case .retire(let id):
+            shields[id]?.remove()
+        case .assume(let key, let transform):
+            if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
+        case .panelsChanged:
+            toplevels?.panelsChanged()
+        case .readTabletSwitches(true):
+            tabletSwitches = tabletSwitches ?? TabletSwitches(loop: loop) { [unowned self] in dispatch(.controller(.tabletMode($0))) }
+        case .readTabletSwitches(false):
+            tabletSwitches.take()?.remove()
         }
     }
 
@@ -312,7 +303,7 @@ public final class Daemon {
 
     private static func proxy(_ key: HeadsReconciler.HeadKey) -> OpaquePointer? { OpaquePointer(bitPattern: Int(bitPattern: key)) }
 
-    /// The heads are consistent again (the manager's `done`): the reconciler sees them as they are.
+    /// The heads are consistent again (the manager's `done`): the core sees them as they are.
     private func headsDone() {
         guard let heads else { return }
         let list = heads.heads.values.map { head in
@@ -321,37 +312,6 @@ public final class Daemon {
                                  showing: head.showing)
         }
         reconcile(.heads(list, serial: heads.serial))
-    }
-
-    /// Hands one event from the heads to the controller's reconciler.
-    private func reconcile(_ event: HeadsReconciler.Event) {
-        dispatch(.heads(event))
-    }
-
-    /// One step toward the heads showing what the controller wants.
-    private func carryOut(_ command: HeadsReconciler.Command) {
-        switch command {
-        case .controller(let event):
-            dispatch(event)
-        case .test(let transforms):
-            send(transforms, apply: false)
-        case .apply(let transforms):
-            send(transforms, apply: true)
-        case .cover(let covers):
-            covers.forEach(cover)
-        case .uncover(let key, let applied):
-            if let id = newest[key] { shields[id]?.report(.applied(applied, at: monotonicMilliseconds())) }
-        case .retire(let id):
-            shields[id]?.remove()
-        case .assume(let key, let transform):
-            if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
-        case .panelsChanged:
-            toplevels?.panelsChanged()
-        case .info(let line):
-            Log.info(line)
-        case .error(let line):
-            Log.error(line)
-        }
     }
 
     /// Lays a shield over a panel about to turn; the apply waits until it is on screen.
@@ -365,14 +325,9 @@ public final class Daemon {
             reconcile(.covered(key))
         }, gone: { [unowned self] _ in
             shields[cover.id] = nil
-            if newest[key] == cover.id {
-                newest[key] = nil
-                Log.info("\(head.name): the shield is gone")
-            }
             reconcile(.shieldGone(cover.id))
         })
         shields[cover.id] = shield
-        newest[key] = cover.id
         shield.start()
     }
 
@@ -396,12 +351,12 @@ public final class Daemon {
     /// output entered yet, or a nameless one: wl_output before version 4, as in wlroots 0.15),
     /// it counts as on every panel.
     private func panels(of outputs: Set<OpaquePointer>) -> Set<PanelID> {
-        let every = reconciler?.allPanels ?? []
+        let every = runner.core.allPanels
         guard !outputs.isEmpty else { return every }
         var out: Set<PanelID> = []
         for output in outputs {
             guard let name = globals.outputNames[output] else { return every }
-            if let id = reconciler?.panel(named: name) { out.insert(id) }
+            if let id = runner.core.panel(named: name) { out.insert(id) }
         }
         return out
     }
@@ -411,8 +366,8 @@ public final class Daemon {
     /// Another wlr-orient answers on this display's control socket (the plugin inside the
     /// compositor, or a daemon started twice): two controllers would fight over the transform.
     private func alreadyServed() -> Exit? {
-        guard let path = ControllerRunner.controlSocketPath, ControlServer.isServed(path: path) else { return nil }
-        Log.error("another wlr-orient already serves \(ControllerRunner.displayName) (\(path)): the plugin inside the compositor, or another daemon; this one has nothing to do")
+        guard let path = DisplaySession.controlSocketPath, ControlServer.isServed(path: path) else { return nil }
+        Log.error("another wlr-orient already serves \(DisplaySession.displayName) (\(path)): the plugin inside the compositor, or another daemon; this one has nothing to do")
         return .alreadyServed
     }
 }

@@ -1,14 +1,15 @@
 import OrientCore
 import OrientSystem
 
-/// The controller and everything both hosts (the plugin inside a compositor, the daemon beside
-/// one) run around it on their event loop: the config read by `wlr-orient plugin-inputs` (again
-/// on a reload or when the file is saved), the saved state, the sensor, the control socket, and
-/// the queue that hands the controller one event at a time. A host translates its compositor's
-/// events into `dispatch` and carries out the commands that touch its compositor (`HostCommand`)
-/// in `perform`; this carries out the rest.
-public final class ControllerRunner {
-    public private(set) var controller: Controller
+/// A host's core (`HostCore`: the controller, alone or composed) and everything every host (the
+/// plugin inside a compositor, the daemon beside one) runs around it on its event loop: the
+/// config read by `wlr-orient plugin-inputs` (again on a reload or when the file is saved), the
+/// saved state, the sensor, the control socket, and the queue that hands the core one event at a
+/// time. A host translates its compositor's events into `dispatch` and carries out the commands
+/// only it can (`Core.HostCommand`) in `perform`; this carries out the runner's.
+public final class ControllerRunner<Core: HostCore> {
+    public private(set) var core: Core
+    public var controller: Controller { core.controller }
     /// The config file given to the host (the compositor's, or `--config`); nil for the user's.
     private let configPath: String?
     /// Where state.toml goes; nil when the saved state could not be read (then writing would
@@ -19,50 +20,42 @@ public final class ControllerRunner {
     /// The config file to watch for changes: the one in use, else where the user's would be.
     private var watchedConfigFile: String
     private var loop: OpaquePointer?
-    private var perform: (HostCommand) -> Void = { _ in }
-    private var configApplied: () -> Void = {}
+    private var perform: (Core.HostCommand) -> Void = { _ in }
     private var sensor: SensorControl?
     private var stateSaver: StateSaver?
     private var reloader: ConfigReloader?
     private var configWatcher: ConfigWatcher?
     private var controlServer: ControlServer?
     /// Events wait here while commands run: a command may cause an event (a refused commit).
-    private var queue: [ControllerEvent] = []
+    private var queue: [Core.Event] = []
     private var dispatching = false
 
     /// Reads the config and the saved state (through `wlr-orient plugin-inputs`; what is wrong
-    /// with them is logged, and the defaults are used). `coverEvidence`: what the host can tell
-    /// about a window covering its output (see `Controller.CoverEvidence`); `turnsHeads`: the
-    /// controller turns the compositor's heads (the daemon; see `Controller(turnsHeads:)`).
-    public init(configPath: String?, coverEvidence: Controller.CoverEvidence = .reported, turnsHeads: Bool = false) {
+    /// with them is logged, and the defaults are used).
+    public init(configPath: String?) {
         self.configPath = configPath
         var configFile: String?
         switch PluginInputsReader.read(configPath: configPath) {
         case .success(let inputs):
             inputs.messages.forEach(Log.error)
             inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
-            controller = Controller(config: inputs.config, state: inputs.state, desktop: inputs.desktop,
-                                    coverEvidence: coverEvidence, turnsHeads: turnsHeads)
+            core = Core(config: inputs.config, state: inputs.state, desktop: inputs.desktop)
             startState = inputs.state
             configFile = inputs.configFile
             stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
         case .failure(let why):
             Log.error("\(why); using built-in defaults, and the saved state is left as it is")
-            controller = Controller(config: Config(), state: PersistentState(), coverEvidence: coverEvidence,
-                                    turnsHeads: turnsHeads)
+            core = Core(config: Config(), state: PersistentState(), desktop: DesktopIndex())
             stateDirectory = nil
         }
         watchedConfigFile = configPath ?? configFile ?? Self.userConfigFile
     }
 
     /// Starts the state saver, the config reloader and watcher and the sensor on `loop`.
-    /// `sensor`: makes the host's sensor; `perform`: the host's part of each command;
-    /// `configApplied`: after a config read again was handed to the controller.
-    public func attach(loop: OpaquePointer, sensor makeSensor: SensorMaker, perform: @escaping (HostCommand) -> Void,
-                       configApplied: @escaping () -> Void = {}) {
+    /// `sensor`: makes the host's sensor; `perform`: carries out what only the host can.
+    public func attach(loop: OpaquePointer, sensor makeSensor: SensorMaker, perform: @escaping (Core.HostCommand) -> Void) {
         self.loop = loop
         self.perform = perform
-        self.configApplied = configApplied
         if let stateDirectory {
             // Another session of the same user may have written since: read through the helper,
             // as at start (no parser runs in this process), on the saver's thread.
@@ -80,7 +73,7 @@ public final class ControllerRunner {
 
     /// What the controller asks for at the start (the sensor, the saved lock's panels).
     public func start() {
-        execute(controller.start())
+        execute(core.start())
     }
 
     /// Releases the sensor, writes the last state asked for, closes the control socket and stops
@@ -92,7 +85,6 @@ public final class ControllerRunner {
         reloader.take()?.stop()
         configWatcher.take()?.stop()
         perform = { _ in }
-        configApplied = {}
     }
 
     // MARK: events in, commands out
@@ -102,63 +94,64 @@ public final class ControllerRunner {
         switch report {
         case .opened(let device, let description, let t):
             Log.info("accelerometer: \(description)")
-            dispatch(.sensorOpened(device, at: t))
+            dispatch(Core.event(.sensorOpened(device, at: t)))
         case .lost(let why):
             Log.error("accelerometer: \(why); keeping \(controller.state.lastFelt?.rawValue ?? "the current orientation")")
-            dispatch(.sensorLost(why))
+            dispatch(Core.event(.sensorLost(why)))
         case .log(let line):
             Log.info(line)
         case .sample(let raw, let held):
-            dispatch(.reading(raw, held: held))
+            dispatch(Core.event(.reading(raw, held: held)))
         }
     }
 
-    /// Hands one event to the controller and carries out what it says.
-    public func dispatch(_ event: ControllerEvent) {
+    /// Hands one event to the core and carries out what it says.
+    public func dispatch(_ event: Core.Event) {
         queue.append(event)
         guard !dispatching else { return }
         dispatching = true
         while !queue.isEmpty {
-            execute(controller.handle(queue.removeFirst()))
+            execute(core.handle(queue.removeFirst()))
         }
         dispatching = false
     }
 
-    private func execute(_ commands: [ControllerCommand]) {
+    private func execute(_ commands: [CoreCommand<Core.HostCommand>]) {
         for command in commands {
             switch command {
-            case .show(let panel, let orientation, let transition):
-                perform(.show(panel, orientation, transition: transition))
-            case .tellShown(let toplevel, let orientations):
-                perform(.tellShown(toplevel, orientations))
-            case .tellFelt(let toplevel, let orientations):
-                perform(.tellFelt(toplevel, orientations))
-            case .heads(let command):
-                perform(.heads(command))
-            case .startSensor:
-                sensor?.start()
-            case .stopSensor:
-                sensor?.stop()
-            case .replaceSensor(let device, let detection):
-                sensor?.replace(device, detection)
-            case .paceSensor(let period):
-                sensor?.pace(period)
-            case .logDecision(let change):
-                // For the latency benchmarks: when the reading that completed this decision was taken.
-                if let sensor {
-                    Log.debug("decision \(change.orientation.rawValue) from the sample read at \(sensor.monotonicTime(ofSampleAt: change.t)) s")
-                }
-            case .save(let state):
-                stateSaver?.save(state)
-            case .notify(let status):
-                controlServer?.broadcast(status)
-            case .reloadConfig:
-                reloader?.reload()
-            case .log(.info, let line):
-                Log.info(line)
-            case .log(.error, let line):
-                Log.error(line)
+            case .host(let command):
+                perform(command)
+            case .runner(let command):
+                run(command)
             }
+        }
+    }
+
+    private func run(_ command: RunnerCommand) {
+        switch command {
+        case .startSensor:
+            sensor?.start()
+        case .stopSensor:
+            sensor?.stop()
+        case .replaceSensor(let device, let detection):
+            sensor?.replace(device, detection)
+        case .paceSensor(let period):
+            sensor?.pace(period)
+        case .logDecision(let change):
+            // For the latency benchmarks: when the reading that completed this decision was taken.
+            if let sensor {
+                Log.debug("decision \(change.orientation.rawValue) from the sample read at \(sensor.monotonicTime(ofSampleAt: change.t)) s")
+            }
+        case .save(let state):
+            stateSaver?.save(state)
+        case .notify(let status):
+            controlServer?.broadcast(status)
+        case .reloadConfig:
+            reloader?.reload()
+        case .log(.info, let line):
+            Log.info(line)
+        case .log(.error, let line):
+            Log.error(line)
         }
     }
 
@@ -203,30 +196,17 @@ public final class ControllerRunner {
             watchedConfigFile = file
             watchConfig()
         }
-        dispatch(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors))
-        configApplied()
+        dispatch(Core.event(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors)))
     }
 
     // MARK: the control socket
-
-    /// The Wayland display this process is on: `$WAYLAND_DISPLAY`, else libwayland's default.
-    public static var displayName: String {
-        environmentValue("WAYLAND_DISPLAY") ?? "wayland-0"
-    }
-
-    /// This display's control socket, `$XDG_RUNTIME_DIR/wlr-orient.<display>.sock`, or nil
-    /// without `$XDG_RUNTIME_DIR`.
-    public static var controlSocketPath: String? {
-        let runtime = environmentValue("XDG_RUNTIME_DIR")
-        return ControlSocketPath.path(runtimeDirectory: runtime, display: displayName)
-    }
 
     /// Serves the control socket (`who`: what `wlr-orient lock` reaches, for the log); its path
     /// when it is served.
     @discardableResult
     public func startControlServer(who: String) -> String? {
         guard let loop else { return nil }
-        guard let path = Self.controlSocketPath else {
+        guard let path = DisplaySession.controlSocketPath else {
             Log.error("no control socket: $XDG_RUNTIME_DIR is not set; `wlr-orient lock` cannot reach \(who)")
             return nil
         }
@@ -243,7 +223,7 @@ public final class ControllerRunner {
 
     /// A request from the control socket; the status after it.
     private func control(_ request: ControlRequest) -> ControllerStatus {
-        if case .command(let command) = request { dispatch(.control(command)) }
+        if case .command(let command) = request { dispatch(Core.event(.control(command))) }
         var status = controller.status
         if status.sensor.state == .reading, let sensor, let last = controller.lastSensorReport {
             status.sensor.lastReportAge = max(0, monotonicSeconds() - sensor.monotonicTime(ofSampleAt: last))

@@ -10,7 +10,7 @@ final class Plugin: CallbackOwner {
     let orient: UnsafeMutablePointer<wlr_orient>
     let host: wlr_orient_host
     /// The controller with the sensor, the config, the saved state and the control socket.
-    private let runner: ControllerRunner
+    private let runner: ControllerRunner<Controller>
     var controller: Controller { runner.controller }
     var panels: [Panel] = []
     var toplevels: [ToplevelID: Toplevel] = [:]
@@ -121,7 +121,7 @@ final class Plugin: CallbackOwner {
     }
 
     /// The commands that touch the compositor; the runner carries out the rest.
-    private func perform(_ command: HostCommand) {
+    private func perform(_ command: PanelCommand) {
         switch command {
         case .show(let id, let orientation, let plan):
             show(orientation, on: id, plan: plan)
@@ -129,8 +129,6 @@ final class Plugin: CallbackOwner {
             protocolServer?.tellShown(id, orientation)
         case .tellFelt(let id, let orientation):
             protocolServer?.tellFelt(id, orientation)
-        case .heads:
-            break   // the daemon's: the plugin's controller turns no heads (it says `.show`)
         }
     }
 

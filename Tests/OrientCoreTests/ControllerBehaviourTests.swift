@@ -157,7 +157,7 @@ private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape]
         var h = ControllerHarness()
         var config = h.controller.config
         config.apps = [.rule("foot", "landscape")]
-        #expect(!h.send(.configLoaded(config, DesktopIndex(), errors: [])).contains { if case .replaceSensor = $0 { true } else { false } })
+        #expect(!h.send(.configLoaded(config, DesktopIndex(), errors: [])).contains { if case .runner(.replaceSensor) = $0 { true } else { false } })
         config.detection.settleMs = 80
         #expect(h.send(.configLoaded(config, DesktopIndex(), errors: [])).contains(.replaceSensor(config.device, config.detection)))
     }

@@ -32,7 +32,7 @@ struct ControllerHarness {
         all += commands
         for c in commands {
             switch c {
-            case .show(let p, let o, _): shown[p] = o
+            case .host(.show(let p, let o, _)): shown[p] = o
             case .startSensor: sensorRunning = true
             case .stopSensor: sensorRunning = false
             default: break
@@ -65,22 +65,22 @@ struct ControllerHarness {
     func told(_ id: ToplevelID) -> [ControllerCommand] {
         last.filter {
             switch $0 {
-            case .tellShown(let t, _), .tellFelt(let t, _): t == id
+            case .host(.tellShown(let t, _)), .host(.tellFelt(let t, _)): t == id
             default: false
             }
         }
     }
 
     var saved: PersistentState? {
-        last.compactMap { if case .save(let s) = $0 { s } else { nil } }.last
+        last.compactMap { if case .runner(.save(let s)) = $0 { s } else { nil } }.last
     }
 
     var logs: [String] {
-        last.compactMap { if case .log(_, let line) = $0 { line } else { nil } }
+        last.compactMap { if case .runner(.log(_, let line)) = $0 { line } else { nil } }
     }
 
     var lastStatus: ControllerStatus? {
-        all.compactMap { if case .notify(let s) = $0 { s } else { nil } }.last
+        all.compactMap { if case .runner(.notify(let s)) = $0 { s } else { nil } }.last
     }
 }
 

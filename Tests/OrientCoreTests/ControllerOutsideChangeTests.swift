@@ -8,7 +8,7 @@ private let tablet = ControllerHarness.tablet
 /// back with a cut, a client's through output management is kept until the decision moves.
 @Suite struct ControllerOutsideChangeTests {
     private func shows(_ commands: [ControllerCommand]) -> [ControllerCommand] {
-        commands.filter { if case .show = $0 { true } else { false } }
+        commands.filter { if case .host(.show) = $0 { true } else { false } }
     }
 
     @Test func theCompositorsOwnChangeIsTurnedBackAtOnceWithACut() {

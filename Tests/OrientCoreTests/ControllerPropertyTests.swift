@@ -72,7 +72,7 @@ import TestSupport
             default: break
             }
             let commands = controller.handle(event)
-            for case .show(let id, let o, _) in commands {
+            for case .host(.show(let id, let o, _)) in commands {
                 panels[id]?.1 = o
                 refusedBy.remove(id)
                 if let shape = panels[id]?.0 {
@@ -124,7 +124,7 @@ import TestSupport
         await propertyCheck(count: Self.cases, input: Self.situations) { config, felt, events in
             var last = PersistentState(lastFelt: felt == 4 ? nil : Orientation(clockwiseQuarterTurns: felt))
             _ = Self.run(config, felt: felt, events) { controller, _, event, commands in
-                let saves = commands.compactMap { if case .save(let s) = $0 { s } else { nil } }
+                let saves = commands.compactMap { if case .runner(.save(let s)) = $0 { s } else { nil } }
                 if controller.state != last {
                     #expect(saves.last == controller.state, "after \(event)")
                 } else {
@@ -208,5 +208,5 @@ import TestSupport
 }
 
 private extension ControllerCommand {
-    var isShow: Bool { if case .show = self { true } else { false } }
+    var isShow: Bool { if case .host(.show) = self { true } else { false } }
 }

@@ -9,7 +9,7 @@ import Testing
                                         why: "another program holds the device", limit: .busy)
 
     func notified(_ commands: [ControllerCommand]) -> [SensorStatus] {
-        commands.compactMap { if case .notify(let s) = $0 { s.sensor } else { nil } }
+        commands.compactMap { if case .runner(.notify(let s)) = $0 { s.sensor } else { nil } }
     }
 
     @Test func theSensorsStateFollowsWhatItSaid() {

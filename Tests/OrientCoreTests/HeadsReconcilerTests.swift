@@ -186,7 +186,7 @@ struct HeadsReconcilerShieldTests {
         #expect(out == [.cover([R.Cover(id: 1, key: key, from: .normal, to: .rotated90, transition: Self.rotate)])])
         #expect(r.handle(.covered(key)) == [.apply([key: .rotated90])])
         let applied = r.handle(.answered(.succeeded))
-        #expect(applied.first == .uncover(key, applied: true))
+        #expect(applied.first == .uncover(1, applied: true))
         #expect(applied.contains(.assume(key, .rotated90)))
     }
 
@@ -201,7 +201,7 @@ struct HeadsReconcilerShieldTests {
         var (r, _, _) = Self.tested()
         let key = HeadsReconcilerTests.panelHead
         _ = r.handle(.covered(key))
-        #expect(r.handle(.answered(.failed)).first == .uncover(key, applied: false))
+        #expect(r.handle(.answered(.failed)).first == .uncover(1, applied: false))
         var (gone, _, _) = Self.tested()
         let out = gone.handle(.headGone(key))
         #expect(out.contains(.apply([key: .rotated90])), "the compositor answers it (it will fail or cancel)")

@@ -109,11 +109,11 @@ import Testing
         #expect(h.panel == .normal)
         out += hold(&h, angle: 90, from: 1, for: 2)
         #expect(h.panel == .leftUp)
-        let decisions = out.compactMap { if case .logDecision(let c) = $0 { return c } else { return nil } }
+        let decisions = out.compactMap { if case .runner(.logDecision(let c)) = $0 { return c } else { return nil } }
         #expect(decisions.map(\.orientation) == [.normal, .leftUp])
         #expect(decisions.last.map { $0.t > 1 && $0.t < 2 } == true)
         // The pace is sent when it changes, not with every reading.
-        let paces = out.compactMap { if case .paceSensor(let p) = $0 { return p } else { return nil } }
+        let paces = out.compactMap { if case .runner(.paceSensor(let p)) = $0 { return p } else { return nil } }
         #expect(paces.first == 1 / h.controller.perception.plan.activeHz)
         #expect(paces.count < 10)
         #expect(zip(paces, paces.dropFirst()).allSatisfy { $0 != $1 })
@@ -141,27 +141,6 @@ import Testing
         #expect(h.sensorRunning)
         h.send(.sensorOpened(Self.device(.polled), at: 2))
         let out = hold(&h, angle: 90, from: 2, for: 1.5)
-        #expect(out.contains { if case .logDecision(let c) = $0 { return c.orientation == .leftUp } else { return false } })
-    }
-
-    /// The daemon's controller turns the compositor's heads itself: the reading that decides a
-    /// turn comes out as the reconciler's configuration, with no `.show` for a host to pass on.
-    @Test func inTheDaemonTheReadingThatDecidesATurnComesOutAsAHeadsConfiguration() {
-        var c = Controller(config: Config(), state: PersistentState(lastFelt: .normal), coverEvidence: .statesOnly, turnsHeads: true)
-        var out = c.start()
-        let head = HeadsReconciler.Head(key: 10, name: "eDP-1", enabled: true, shape: .landscape, showing: .normal)
-        out += c.handle(.heads(.heads([head], serial: 1)))
-        out += c.handle(.heads(.settle))
-        #expect(out.contains(.startSensor), "the panel the reconciler found reached the controller")
-        out = c.handle(.sensorOpened(Self.device(.polled), at: 0))
-        var t = 0.0
-        while t < 2 {
-            out += c.handle(.reading(Self.raw(t, angle: 90), held: false))
-            t += 0.04
-        }
-        out += c.handle(.heads(.settle))
-        #expect(!out.contains { if case .show = $0 { return true } else { return false } })
-        #expect(out.contains(.heads(.test([10: .rotated90]))))
-        #expect(c.handle(.heads(.answered(.succeeded))) == [.heads(.apply([10: .rotated90]))])
+        #expect(out.contains { if case .runner(.logDecision(let c)) = $0 { return c.orientation == .leftUp } else { return false } })
     }
 }

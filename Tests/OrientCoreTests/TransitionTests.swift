@@ -320,7 +320,7 @@ import Testing
     }
 
     private func plans(_ commands: [ControllerCommand]) -> [TransitionPlan] {
-        commands.compactMap { if case .show(_, _, let plan) = $0 { plan } else { nil } }
+        commands.compactMap { if case .host(.show(_, _, let plan)) = $0 { plan } else { nil } }
     }
 
     /// Where a renderer cannot draw a placement (a turned picture on a render pass), it draws the

@@ -13,10 +13,6 @@ public struct Controller: Sendable {
     public private(set) var desktop: DesktopIndex
     /// What the readings mean, and when the next is wanted.
     public private(set) var perception: Perception
-    /// Where the controller turns the compositor's heads itself (the daemon, through
-    /// wlr-output-management): which heads are panels and what to send them. Nil in the plugin,
-    /// which turns its outputs as `.show` says.
-    public internal(set) var heads: HeadsReconciler?
 
     private struct PanelRecord: Sendable {
         let id: PanelID
@@ -111,14 +107,11 @@ public struct Controller: Sendable {
 
     public let coverEvidence: CoverEvidence
 
-    /// - Parameter turnsHeads: the host turns the compositor's heads (the daemon): each `.show`
-    ///   becomes the steps of a `HeadsReconciler` (`.heads` commands), which hears `.heads` events.
     public init(config: Config, state: PersistentState, desktop: DesktopIndex = DesktopIndex(),
-                coverEvidence: CoverEvidence = .reported, turnsHeads: Bool = false) {
+                coverEvidence: CoverEvidence = .reported) {
         self.config = config
         self.state = state
         self.perception = Perception(detection: config.detection, savedFelt: state.lastFelt)
-        self.heads = turnsHeads ? HeadsReconciler(device: config.device) : nil
         self.desktop = desktop
         self.coverEvidence = coverEvidence
     }
@@ -130,17 +123,18 @@ public struct Controller: Sendable {
             out.append(.log(.info, "rotating only in tablet mode (rotate-when = \"tablet-mode\"); until a tablet-mode switch says so, the panel stays upright"))
         }
         reconcile(into: &out)
-        return throughHeads(out)
+        return out
     }
 
     /// Applies one event; returns what the host must do, in order.
+    ///
+    /// An event about windows that are in front nowhere (and are not about to be) cannot change
+    /// what any panel shows, the sensor or the status (`decides`, worked out before the event
+    /// changes anything): only those windows' clients may need telling. So a client closing
+    /// thousands of windows costs thousands of small steps, not thousands of decisions.
     public mutating func handle(_ event: ControllerEvent) -> [ControllerCommand] {
-        if case .heads(let event) = event { return throughHeads([], after: event) }
-        return throughHeads(handleOwn(event))
-    }
-
-    /// The controller's own part of an event (the heads are `Controller+Heads.swift`'s).
-    mutating func handleOwn(_ event: ControllerEvent) -> [ControllerCommand] {
+        var out: [ControllerCommand] = []
+        let decides: Bool
         switch event {
         case .reading(let raw, let held):
             lastSensorReport = raw.t
@@ -156,9 +150,115 @@ public struct Controller: Sendable {
             perception.lose()
             sensorSaid = SensorStatus(state: .lost, why: why)
             return notifyIfChanged()
-        default:
+        case .lean(let angle):
             takeLean()
-            return apply(event)
+            remember(lean: angle)
+            return []
+        case .felt(let o):
+            takeLean()
+            return feel(o)
+        case .panelAdded(let id, let name, let shape, let showing):
+            panels.removeAll { $0.id == id }
+            panels.append(PanelRecord(id: id, name: name, shape: shape, shown: showing))
+            refused[id] = nil
+            decides = true
+        case .panelRemoved(let id):
+            panels.removeAll { $0.id == id }
+            hostFront[id] = nil
+            refused[id] = nil
+            decides = true
+        case .panelShowing(let id, let o):
+            if let i = panels.firstIndex(where: { $0.id == id }), panels[i].shown != o {
+                refused[id] = panels[i].shown
+                panels[i].shown = o
+            }
+            decides = true
+        case .panelSetElsewhere(let id, let o, let by, let t):
+            setElsewhere(id, o, by: by, at: t, into: &out)
+            decides = true
+        case .toplevelAdded(let id, let appID, let covers):
+            toplevels[id] = ToplevelRecord(appID: appID, covers: covers, declaration: toplevels[id]?.declaration)
+            retell.insert(id)   // what it was told is forgotten with the old record
+            launching = id
+            decides = true
+        case .toplevelAppID(let id, let appID):
+            decides = mayBeInFront(id)
+            toplevels[id]?.appID = appID
+        case .declaration(let id, let declaration):
+            decides = mayBeInFront(id)
+            declare(id, declaration)
+        case .declarationsGone(let ids):
+            // A client left holding these objects: all of them go in one step (one decision).
+            decides = ids.contains(where: mayBeInFront)
+            for id in ids { declare(id, nil) }
+        case .toplevelCovers(let id, let covers):
+            decides = mayDecideByShowing(id)
+            toplevels[id]?.covers = covers
+        case .toplevelPanels(let id, let on):
+            decides = mayDecideByShowing(id)
+            toplevels[id]?.panels = on
+        case .toplevelMapped(let id, let mapped):
+            decides = mayDecideByShowing(id)
+            toplevels[id]?.hidden = !mapped
+            if !mapped, launching == id { launching = nil }
+        case .toplevelRemoved(let id):
+            decides = mayDecideByShowing(id)
+            toplevels[id] = nil
+            if focused == id { focused = nil }
+            if launching == id { launching = nil }
+            for (panel, front) in hostFront where front == id { hostFront[panel] = .some(nil) }
+        case .focus(let id):
+            focused = id
+            launching = nil
+            decides = true
+        case .hostFront(let panel, let id):
+            hostFront[panel] = .some(id)
+            decides = true
+        case .control(let command):
+            control(command, into: &out)
+            decides = true
+        case .tabletMode(let on):
+            if tabletMode != on {
+                out.append(.log(.info, on ? "tablet mode: the panel follows the device"
+                                          : "laptop mode: the panel stays upright"))
+            }
+            tabletMode = on
+            decides = true
+        case .configLoaded(let config, let desktop, let errors):
+            guard errors.isEmpty else {
+                // A config with errors is never applied: the one in use stays.
+                return errors.map { .log(.error, "config: \($0); keeping the config in use") }
+            }
+            if config.device != self.config.device || config.detection != self.config.detection {
+                perception = Perception(detection: config.detection, savedFelt: state.lastFelt)
+                pace = nil
+                out.append(.replaceSensor(config.device, config.detection))
+            }
+            self.config = config
+            self.desktop = desktop
+            droppedLogged = []
+            out.append(.log(.info, "config applied (\(config.apps.count) app rule\(config.apps.count == 1 ? "" : "s"), \(desktop.entries.count) .desktop file\(desktop.entries.count == 1 ? "" : "s") with orientations)"))
+            decides = true
+        }
+        takeLean()
+        conclude(decides: decides, into: &out)
+        return out
+    }
+
+    /// Whether a window shown, hidden, moved or gone may change a decision: where covering is
+    /// inferred from being alone, any window may; else only one that may be in front.
+    private func mayDecideByShowing(_ id: ToplevelID) -> Bool {
+        coverEvidence == .statesOnly || mayBeInFront(id)
+    }
+
+    /// After an event: a decision where it decides (or a lean is still to be settled), else only
+    /// the clients it touched hear what they must.
+    private mutating func conclude(decides: Bool, into out: inout [ControllerCommand]) {
+        if decides || leanUnsettled || reconcilesEverything {
+            leanUnsettled = false
+            reconcile(into: &out)
+        } else {
+            tellTouched(into: &out)
         }
     }
 
@@ -175,7 +275,7 @@ public struct Controller: Sendable {
         guard let change = judged.change else { return out }
         out.append(.logDecision(change))
         takeLean()
-        return out + apply(.felt(change.orientation))
+        return out + feel(change.orientation)
     }
 
     /// The way the device leans, taken from the readings before an event is applied when it has
@@ -183,115 +283,25 @@ public struct Controller: Sendable {
     private mutating func takeLean() {
         guard sensorRunning, let angle = perception.lean, abs(angle - (takenLean ?? .infinity)) >= 1 else { return }
         takenLean = angle
-        _ = apply(.lean(angle))
+        remember(lean: angle)
     }
 
-    private mutating func apply(_ event: ControllerEvent) -> [ControllerCommand] {
+    /// Only remembered: a lean alone never turns the screen; it settles a tie when another event
+    /// brings a decision.
+    private mutating func remember(lean angle: Double) {
+        lean = angle.isFinite ? angle : nil
+        leanUnsettled = true
+    }
+
+    /// How the person holds the device: a decision.
+    private mutating func feel(_ o: Orientation) -> [ControllerCommand] {
         var out: [ControllerCommand] = []
-        // An event about windows that are in front nowhere (and are not about to be) cannot change
-        // what any panel shows, the sensor or the status: only those windows' clients may need
-        // telling. So a client closing thousands of windows costs thousands of small steps, not
-        // thousands of decisions.
-        var decides: Bool
-        switch event {
-        case .toplevelAppID(let id, _), .declaration(let id, _):
-            decides = mayBeInFront(id)
-        case .toplevelCovers(let id, _), .toplevelPanels(let id, _), .toplevelMapped(let id, _), .toplevelRemoved(let id):
-            // Where covering is inferred from being alone, any window shown or gone may decide.
-            decides = coverEvidence == .statesOnly || mayBeInFront(id)
-        case .declarationsGone(let ids):
-            decides = ids.contains(where: mayBeInFront)
-        default:
-            decides = true
+        feltStale = false
+        if state.lastFelt != o {
+            state.lastFelt = o
+            out.append(.save(state))
         }
-        decides = decides || leanUnsettled
-        switch event {
-        case .reading, .sensorOpened, .sensorLost, .heads:
-            return []   // the sensor's and the heads': taken before, never here
-        case .lean(let angle):
-            // Only remembered: a lean alone never turns the screen; it settles a tie when another
-            // event brings a decision.
-            lean = angle.isFinite ? angle : nil
-            leanUnsettled = true
-            return []
-        case .felt(let o):
-            feltStale = false
-            if state.lastFelt != o {
-                state.lastFelt = o
-                out.append(.save(state))
-            }
-        case .panelAdded(let id, let name, let shape, let showing):
-            panels.removeAll { $0.id == id }
-            panels.append(PanelRecord(id: id, name: name, shape: shape, shown: showing))
-            refused[id] = nil
-        case .panelRemoved(let id):
-            panels.removeAll { $0.id == id }
-            hostFront[id] = nil
-            refused[id] = nil
-        case .panelShowing(let id, let o):
-            if let i = panels.firstIndex(where: { $0.id == id }), panels[i].shown != o {
-                refused[id] = panels[i].shown
-                panels[i].shown = o
-            }
-        case .panelSetElsewhere(let id, let o, let by, let t):
-            setElsewhere(id, o, by: by, at: t, into: &out)
-        case .toplevelAdded(let id, let appID, let covers):
-            toplevels[id] = ToplevelRecord(appID: appID, covers: covers, declaration: toplevels[id]?.declaration)
-            retell.insert(id)   // what it was told is forgotten with the old record
-            launching = id
-        case .toplevelAppID(let id, let appID):
-            toplevels[id]?.appID = appID
-        case .toplevelCovers(let id, let covers):
-            toplevels[id]?.covers = covers
-        case .toplevelPanels(let id, let on):
-            toplevels[id]?.panels = on
-        case .toplevelMapped(let id, let mapped):
-            toplevels[id]?.hidden = !mapped
-            if !mapped, launching == id { launching = nil }
-        case .toplevelRemoved(let id):
-            toplevels[id] = nil
-            if focused == id { focused = nil }
-            if launching == id { launching = nil }
-            for (panel, front) in hostFront where front == id { hostFront[panel] = .some(nil) }
-        case .focus(let id):
-            focused = id
-            launching = nil
-        case .hostFront(let panel, let id):
-            hostFront[panel] = .some(id)
-        case .declaration(let id, let declaration):
-            declare(id, declaration)
-        case .declarationsGone(let ids):
-            // A client left holding these objects: all of them go in one step (one decision).
-            for id in ids { declare(id, nil) }
-        case .control(let command):
-            control(command, into: &out)
-        case .tabletMode(let on):
-            if tabletMode != on {
-                out.append(.log(.info, on ? "tablet mode: the panel follows the device"
-                                          : "laptop mode: the panel stays upright"))
-            }
-            tabletMode = on
-        case .configLoaded(let config, let desktop, let errors):
-            guard errors.isEmpty else {
-                // A config with errors is never applied: the one in use stays.
-                return errors.map { .log(.error, "config: \($0); keeping the config in use") }
-            }
-            if config.device != self.config.device || config.detection != self.config.detection {
-                perception = Perception(detection: config.detection, savedFelt: state.lastFelt)
-                pace = nil
-                out.append(.replaceSensor(config.device, config.detection))
-            }
-            self.config = config
-            self.desktop = desktop
-            droppedLogged = []
-            out.append(.log(.info, "config applied (\(config.apps.count) app rule\(config.apps.count == 1 ? "" : "s"), \(desktop.entries.count) .desktop file\(desktop.entries.count == 1 ? "" : "s") with orientations)"))
-        }
-        if decides || reconcilesEverything {
-            leanUnsettled = false
-            reconcile(into: &out)
-        } else {
-            tellTouched(into: &out)
-        }
+        conclude(decides: true, into: &out)
         return out
     }
 

@@ -101,47 +101,8 @@ public enum ControllerEvent: Sendable, Hashable {
     case control(ControlCommand)
     /// The tablet-mode switch turned on (tablet) or off (laptop).
     case tabletMode(Bool)
-    /// What the compositor's heads did (the daemon's wlr-output-management), for a controller
-    /// that turns them itself (`Controller(turnsHeads:)`).
-    case heads(HeadsReconciler.Event)
     /// The config and the `.desktop` index, read again (the state is not re-read: it is ours);
     /// `errors` (FILE:LINE:COLUMN: message) when the file was not valid.
     case configLoaded(Config, DesktopIndex, errors: [String])
 }
 
-public enum LogLevel: Sendable, Hashable {
-    case info
-    case error
-}
-
-/// What the controller asks its host to do, in order.
-public enum ControllerCommand: Sendable, Hashable {
-    /// Show `orientation` on the panel (set its transform), turning as `transition` says.
-    case show(PanelID, Orientation, transition: TransitionPlan)
-    case startSensor
-    case stopSensor
-    /// Read the accelerometer again this many seconds after its last reading (nil: not until it
-    /// says it moved): the sampling plan's pace, sent when it changes.
-    case paceSensor(Double?)
-    /// The felt orientation changed with the reading taken at `change.t` (the sensor's seconds):
-    /// for the log, from which the latency benchmarks time a turn.
-    case logDecision(Detector.Change)
-    /// The accelerometer or its detector is configured anew: a new sensor in place of the old,
-    /// knowing the felt orientation, running if the old one ran.
-    case replaceSensor(DeviceConfig, DetectionConfig)
-    /// Tell a client, over the protocol, what its output will show; sent before the output
-    /// turns, so before the configure that carries the new size.
-    case tellShown(ToplevelID, ContentOrientations)
-    /// Tell a client that takes orientation as input how the device is held now.
-    case tellFelt(ToplevelID, ContentOrientations)
-    /// Write the state (lock, last felt orientation) to disk, without blocking.
-    case save(PersistentState)
-    /// Something changed that `status` reports: tell the watchers.
-    case notify(ControllerStatus)
-    /// Read the config again (asynchronously), then send `.configLoaded`.
-    case reloadConfig
-    case log(LogLevel, String)
-    /// A step toward the compositor's heads showing what the controller wants (a controller
-    /// that turns them itself: the daemon); it says `.controller` to none but the controller.
-    case heads(HeadsReconciler.Command)
-}

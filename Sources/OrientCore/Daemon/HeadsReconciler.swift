@@ -80,7 +80,7 @@ public struct HeadsReconciler: Sendable {
         case cover([Cover])
         /// The apply a shield was laid for has been answered: play its transition (`applied`), or
         /// take it away (the transform stays; the shield looks as the panel does, so nothing shows).
-        case uncover(HeadKey, applied: Bool)
+        case uncover(ShieldID, applied: Bool)
         /// Take this older shield away: a new one over its head is on screen, showing what the
         /// older one showed (a second turn during a transition starts from what is on screen).
         case retire(ShieldID)
@@ -130,6 +130,8 @@ public struct HeadsReconciler: Sendable {
     private var shielded: [HeadKey: ShieldID] = [:]
     /// Shields still playing the transition of an earlier configuration, by head.
     private var playing: [HeadKey: ShieldID] = [:]
+    /// The shield laid last over each head, and the head's name: its going ends the head's turn.
+    private var newest: [HeadKey: (id: ShieldID, name: String)] = [:]
     private var nextShield: ShieldID = 1
     private var nextPanel: UInt = 1
     /// What each panel's head showed at the last `done` (or as applied since): a change that is
@@ -193,6 +195,10 @@ public struct HeadsReconciler: Sendable {
             covered(key, &out)
         case .shieldGone(let id):
             playing = playing.filter { $0.value != id }
+            if let (key, last) = newest.first(where: { $0.value.id == id }) {
+                newest[key] = nil
+                out.append(.info("\(last.name): the shield is gone"))
+            }
         case .settle:
             if needsSubmit {
                 needsSubmit = false
@@ -214,6 +220,7 @@ public struct HeadsReconciler: Sendable {
             covering = []
             shielded = [:]
             playing = [:]
+            newest = [:]
         }
         return out
     }
@@ -307,6 +314,7 @@ public struct HeadsReconciler: Sendable {
         guard !covers.isEmpty else { return out.append(.apply(transforms)) }
         covering = Set(covers.map(\.key))
         shielded = Dictionary(uniqueKeysWithValues: covers.map { ($0.key, $0.id) })
+        for cover in covers { newest[cover.key] = (cover.id, heads[cover.key]?.name ?? "a panel") }
         out.append(.cover(covers))
     }
 
@@ -333,7 +341,7 @@ public struct HeadsReconciler: Sendable {
     /// The shields laid for the configuration in flight: it was answered (or never sent).
     private mutating func uncover(applied: Bool, _ out: inout [Command]) {
         for (key, id) in shielded.sorted(by: { $0.key < $1.key }) {
-            out.append(.uncover(key, applied: applied))
+            out.append(.uncover(id, applied: applied))
             // Applied, it plays its transition on; refused, it is taken away.
             if applied { playing[key] = id }
         }

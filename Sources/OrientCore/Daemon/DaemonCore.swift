@@ -1,0 +1,171 @@
+/// The daemon's decisions: the controller composed with the heads reconciler (what to send
+/// through wlr-output-management so that each panel shows what the controller wants) and with
+/// whether the tablet-mode switches are read. The daemon translates the compositor's events
+/// into `Event`s and carries out `DaemonCommand`s; it decides nothing itself.
+///
+/// A decision passes through the controller once: its `.show` goes straight to the reconciler,
+/// and the reconciler's steps that concern the controller (a panel found, gone, or showing
+/// something else) are handed to it after what came before them, as a host's queue would.
+public struct DaemonCore: HostCore {
+    public enum Event: Sendable, Hashable {
+        /// For the controller: the sensor, the control socket, the config, the toplevels, the
+        /// tablet-mode switch.
+        case controller(ControllerEvent)
+        /// What the compositor's heads and the daemon's shields did.
+        case heads(HeadsEvent)
+    }
+
+    /// What the compositor's heads and the daemon's shields did (`HeadsReconciler.Event`, less
+    /// what the core itself tells the reconciler: the config's panels and the controller's wishes).
+    public enum HeadsEvent: Sendable, Hashable {
+        case heads([HeadsReconciler.Head], serial: UInt32?)
+        case headGone(HeadsReconciler.HeadKey)
+        case canShield(Bool)
+        case covered(HeadsReconciler.HeadKey)
+        case coverFailed(HeadsReconciler.HeadKey, String)
+        case shieldGone(HeadsReconciler.ShieldID)
+        case settle
+        case answered(HeadsReconciler.Answer)
+        case notSent
+        case disconnected
+    }
+
+    public private(set) var controller: Controller
+    private var heads: HeadsReconciler
+    /// What the reconciler told the controller, waiting until what came before it is done.
+    private var told: [ControllerEvent] = []
+    /// Whether the daemon was last told to read the tablet-mode switches.
+    private var readsSwitches = false
+    /// How many events the controller has handled (tests: a turn passes through it once).
+    private(set) var controllerEvents = 0
+
+    /// Foreign-toplevel shows states, not geometry: a window alone on its output covers it
+    /// (tiling compositors mark no window maximized).
+    public init(config: Config, state: PersistentState, desktop: DesktopIndex) {
+        controller = Controller(config: config, state: state, desktop: desktop, coverEvidence: .statesOnly)
+        heads = HeadsReconciler(device: config.device)
+    }
+
+    public static func event(_ event: ControllerEvent) -> Event { .controller(event) }
+
+    public mutating func start() -> [CoreCommand<DaemonCommand>] {
+        var out: [CoreCommand<DaemonCommand>] = []
+        followRotateWhen(into: &out)
+        route(controller.start(), into: &out)
+        drain(into: &out)
+        return out
+    }
+
+    public mutating func handle(_ event: Event) -> [CoreCommand<DaemonCommand>] {
+        var out: [CoreCommand<DaemonCommand>] = []
+        switch event {
+        case .controller(let event):
+            control(event, into: &out)
+            if case .configLoaded(_, _, let errors) = event, errors.isEmpty {
+                // The config read again may name other panels, and another `rotate-when`.
+                reconcile(.device(controller.config.device), into: &out)
+                followRotateWhen(into: &out)
+            }
+        case .heads(let event):
+            reconcile(Self.reconcilerEvent(event), into: &out)
+        }
+        drain(into: &out)
+        return out
+    }
+
+    /// The panel of an output named `name`, if it is one.
+    public func panel(named name: String) -> PanelID? { heads.panel(named: name) }
+
+    public var allPanels: Set<PanelID> { heads.allPanels }
+
+    // MARK: routing
+
+    private mutating func control(_ event: ControllerEvent, into out: inout [CoreCommand<DaemonCommand>]) {
+        controllerEvents += 1
+        route(controller.handle(event), into: &out)
+    }
+
+    /// The controller's commands: `.show` becomes the reconciler's `.want`, its steps in the
+    /// show's place; the runner's pass on.
+    private mutating func route(_ commands: [ControllerCommand], into out: inout [CoreCommand<DaemonCommand>]) {
+        for command in commands {
+            switch command {
+            case .runner(let command):
+                out.append(.runner(command))
+            case .host(.show(let panel, let orientation, let transition)):
+                reconcile(.want(panel, orientation, transition: transition), into: &out)
+            case .host(.tellShown), .host(.tellFelt):
+                // Our protocol is the plugin's: the daemon hears no client's declaration, and the
+                // controller tells only those who declared.
+                break
+            }
+        }
+    }
+
+    private mutating func reconcile(_ event: HeadsReconciler.Event, into out: inout [CoreCommand<DaemonCommand>]) {
+        for command in heads.handle(event) {
+            switch command {
+            case .controller(let event): told.append(event)
+            case .test(let transforms): out.append(.host(.test(transforms)))
+            case .apply(let transforms): out.append(.host(.apply(transforms)))
+            case .cover(let covers): out.append(.host(.cover(covers)))
+            case .uncover(let shield, let applied): out.append(.host(.uncover(shield, applied: applied)))
+            case .retire(let shield): out.append(.host(.retire(shield)))
+            case .assume(let key, let transform): out.append(.host(.assume(key, transform)))
+            case .panelsChanged: out.append(.host(.panelsChanged))
+            case .info(let line): out.append(.log(.info, line))
+            case .error(let line): out.append(.log(.error, line))
+            }
+        }
+    }
+
+    private mutating func drain(into out: inout [CoreCommand<DaemonCommand>]) {
+        while !told.isEmpty { control(told.removeFirst(), into: &out) }
+    }
+
+    /// The tablet-mode switches are read only while `rotate-when = "tablet-mode"` asks for them.
+    private mutating func followRotateWhen(into out: inout [CoreCommand<DaemonCommand>]) {
+        let wanted = controller.config.readsTabletSwitches
+        guard wanted != readsSwitches else { return }
+        readsSwitches = wanted
+        out.append(.host(.readTabletSwitches(wanted)))
+    }
+
+    private static func reconcilerEvent(_ event: HeadsEvent) -> HeadsReconciler.Event {
+        switch event {
+        case .heads(let list, let serial): .heads(list, serial: serial)
+        case .headGone(let key): .headGone(key)
+        case .canShield(let can): .canShield(can)
+        case .covered(let key): .covered(key)
+        case .coverFailed(let key, let why): .coverFailed(key, why)
+        case .shieldGone(let id): .shieldGone(id)
+        case .settle: .settle
+        case .answered(let answer): .answered(answer)
+        case .notSent: .notSent
+        case .disconnected: .disconnected
+        }
+    }
+}
+
+/// What only the daemon can carry out: the steps of a configuration of the compositor's heads,
+/// its shields, and the tablet-mode switches.
+public enum DaemonCommand: Sendable, Hashable {
+    /// Make a configuration of every head as reported, with these transforms changed, and test
+    /// it; or apply it.
+    case test([HeadsReconciler.HeadKey: OutputTransform])
+    case apply([HeadsReconciler.HeadKey: OutputTransform])
+    /// Before the apply: lay a shield over each of these heads, showing what the panel shows now,
+    /// and report `covered` for each when it is on screen.
+    case cover([HeadsReconciler.Cover])
+    /// The apply this shield was laid for has been answered: play its transition (`applied`), or
+    /// take it away.
+    case uncover(HeadsReconciler.ShieldID, applied: Bool)
+    /// Take this older shield away: a new one over its head shows what it showed.
+    case retire(HeadsReconciler.ShieldID)
+    /// The head shows this transform now (applied), whether or not the compositor has said so.
+    case assume(HeadsReconciler.HeadKey, OutputTransform)
+    /// The panels changed: which panels a window is on must be worked out again.
+    case panelsChanged
+    /// Read the tablet-mode switches (and report `.tabletMode`), or close them.
+    case readTabletSwitches(Bool)
+}
