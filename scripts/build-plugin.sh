@@ -105,8 +105,9 @@ cc -shared -fPIC -O2 $preload_debug -D_FORTIFY_SOURCE=2 -Wl,-z,relro,-z,now -Wal
 # library's soname, the release and its pkg-config name.
 printf '%s %s %s\n' "$wlroots_soname" "$wlroots_version" "$WLR_ORIENT_WLROOTS" >"$out/libwlr-orient-preload.wlroots"
 built="$out/libwlr-orient.so $out/wlr-orient $out/wlr-orient-daemon $out/wlr-orient-sensor-feed $out/libwlr-orient-preload.so"
-# The reference host.
-cc -O2 -Wall -Wundef -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c \
+# The reference host: the example compositor (contrib/host/example.c) and the test harness built
+# on it (contrib/host/wlr-orient-host.c).
+cc -O2 -Wall -Wundef -Werror -o "$out/wlr-orient-host" contrib/host/wlr-orient-host.c contrib/host/example.c \
     -ISources/CWlrGlue/include -Icontrib/host/generated $(pkg-config --cflags --libs "$WLR_ORIENT_WLROOTS" wayland-server xkbcommon pixman-1 libdrm) -ldl
 built="$built $out/wlr-orient-host"
 echo "$built (wlroots $wlroots_version)"

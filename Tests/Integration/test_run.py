@@ -169,7 +169,7 @@ def test_a_compositor_on_another_wlroots_starts_without_the_preload(tmp_path):
 
 
 CLIENTS = os.path.join(ROOT, "Tests", "Integration", "clients")
-HOST_SOURCE = os.path.join(ROOT, "contrib", "host", "wlr-orient-host.c")
+HOST_SOURCES = [os.path.join(ROOT, "contrib", "host", name) for name in ("wlr-orient-host.c", "example.c")]
 
 
 def pkg(*args):
@@ -186,7 +186,7 @@ def build_late(directory):
                    + pkg("--cflags", "--libs", "wayland-server"), check=True)
     host = os.path.join(directory, "libhost.so")
     subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-Dmain=wlr_orient_host_main", "-o", host,
-                    HOST_SOURCE, "-I" + os.path.join(ROOT, "Sources", "CWlrGlue", "include"),
+                    *HOST_SOURCES, "-I" + os.path.join(ROOT, "Sources", "CWlrGlue", "include"),
                     "-I" + os.path.join(ROOT, "contrib", "host", "generated")]
                    + pkg("--cflags", "--libs", "wlroots", "wayland-server", "xkbcommon", "pixman-1", "libdrm") + ["-ldl"],
                    check=True)
