@@ -10,3 +10,10 @@ public func monotonicSeconds() -> Double {
 
 /// The same clock in milliseconds, the unit the transitions count in.
 public func monotonicMilliseconds() -> Double { monotonicSeconds() * 1000 }
+
+/// The CPU time this thread has used, in seconds (a system call: for measuring, not for pacing).
+public func threadCPUSeconds() -> Double {
+    var now = timespec()
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
+    return Double(now.tv_sec) + Double(now.tv_nsec) * 1e-9
+}

@@ -22,6 +22,15 @@ public struct FileDescriptor: Hashable, Sendable {
         return .success(FileDescriptor(rawValue: fd))
     }
 
+    /// Opens `path` (a file, a device node) to read it: closed on exec, never made the
+    /// controlling terminal. `nonBlocking`: the open returns at once, even for a FIFO nobody
+    /// writes to, and reads fail with EAGAIN (`SystemError.wouldBlock`) rather than wait.
+    public static func openForReading(_ path: String, nonBlocking: Bool = false) -> Result<FileDescriptor, SystemError> {
+        let fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (nonBlocking ? O_NONBLOCK : 0))
+        guard fd >= 0 else { return .failure(SystemError(operation: "open \(path)", errno: errno)) }
+        return .success(FileDescriptor(rawValue: fd))
+    }
+
     /// A pipe whose ends no program started meanwhile can inherit (close-on-exec from the start).
     public static func pipe() -> Result<(read: FileDescriptor, write: FileDescriptor), SystemError> {
         var fds: [Int32] = [-1, -1]
@@ -32,6 +41,19 @@ public struct FileDescriptor: Hashable, Sendable {
     /// Reads what is there into `buffer`: how many bytes (0 at the end).
     public func read(into buffer: UnsafeMutableRawBufferPointer) -> Result<Int, SystemError> {
         Self.retrying("read") { Glibc.read(rawValue, buffer.baseAddress, buffer.count) }
+    }
+
+    /// Reads from `offset` into `buffer` without moving the file's position (pread(2): a sysfs
+    /// attribute read again from its start): how many bytes.
+    public func read(into buffer: UnsafeMutableRawBufferPointer, atOffset offset: Int) -> Result<Int, SystemError> {
+        Self.retrying("pread") { pread(rawValue, buffer.baseAddress, buffer.count, off_t(offset)) }
+    }
+
+    /// What the kernel says of the file it is open on (fstat).
+    public func status() -> Result<FileStatus, SystemError> {
+        var info = stat()
+        guard fstat(rawValue, &info) == 0 else { return .failure(SystemError(operation: "fstat", errno: errno)) }
+        return .success(FileStatus(info))
     }
 
     /// Receives what a socket has (recv(2)): how many bytes (0 once the peer has gone).
@@ -94,8 +116,17 @@ public struct FileDescriptor: Hashable, Sendable {
 
     /// Waits until one of `descriptors` can be read (or has ended), at most `milliseconds` (-1:
     /// without end); which of them can. A nil one is not watched.
-    public static func waitReadable(_ descriptors: [FileDescriptor?], milliseconds: Int32) -> Result<[Bool], SystemError> {
+    /// `untilSignal`: a signal handled meanwhile ends the wait too (none readable), so that a
+    /// loop sees at once what its handler set; otherwise the wait goes on.
+    public static func waitReadable(_ descriptors: [FileDescriptor?], milliseconds: Int32,
+                                    untilSignal: Bool = false) -> Result<[Bool], SystemError> {
         var pfds = descriptors.map { pollfd(fd: $0?.rawValue ?? -1, events: Int16(POLLIN), revents: 0) }
+        if untilSignal {
+            guard poll(&pfds, nfds_t(pfds.count), milliseconds) >= 0 else {
+                return errno == EINTR ? .success(pfds.map { _ in false }) : .failure(SystemError(operation: "poll", errno: errno))
+            }
+            return .success(pfds.map { $0.revents != 0 })
+        }
         return Self.retrying("poll") { Int(poll(&pfds, nfds_t(pfds.count), milliseconds)) }.map { _ in pfds.map { $0.revents != 0 } }
     }
 

@@ -1,5 +1,32 @@
 import Glibc
 
+/// What stat(2) says of a file that callers look at: what kind of file it is, its size, and how
+/// many names it has (0: removed while open).
+public struct FileStatus: Hashable, Sendable {
+    public enum Kind: Hashable, Sendable {
+        case regular, directory, fifo, socket, characterDevice, blockDevice, symbolicLink, other
+    }
+
+    public var kind: Kind
+    public var size: Int
+    public var linkCount: Int
+
+    init(_ info: stat) {
+        kind = switch info.st_mode & S_IFMT {
+        case S_IFREG: .regular
+        case S_IFDIR: .directory
+        case S_IFIFO: .fifo
+        case S_IFSOCK: .socket
+        case S_IFCHR: .characterDevice
+        case S_IFBLK: .blockDevice
+        case S_IFLNK: .symbolicLink
+        default: .other
+        }
+        size = Int(info.st_size)
+        linkCount = Int(info.st_nlink)
+    }
+}
+
 /// Writes a sysfs attribute whole.
 public func writeSysfsText(_ path: String, _ text: String) throws {
     let fd = open(path, O_WRONLY | O_CLOEXEC)

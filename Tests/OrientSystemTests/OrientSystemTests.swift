@@ -258,3 +258,51 @@ import TestSupport
         #expect(filesBelow(root + "/missing") == [])
     }
 }
+
+/// What the edges were given to call instead of the C library: reading files and device nodes,
+/// what stat says of them, and shared memory.
+@Suite struct ReadingAndMappingTests {
+    @Test func aFileIsReadFromAnyOffsetAndItsStatusIsTyped() throws {
+        let path = try makeTemporaryDirectory() + "/attribute"
+        try "12345\n".write(toFile: path, atomically: false, encoding: .utf8)
+        let file = try FileDescriptor.openForReading(path).get()
+        defer { file.close() }
+        var buffer = [UInt8](repeating: 0, count: 16)
+        for _ in 0..<2 {   // read again from the start, as a sysfs attribute is
+            let n = try buffer.withUnsafeMutableBytes { try file.read(into: $0, atOffset: 0).get() }
+            #expect(String(decoding: buffer[..<n], as: UTF8.self) == "12345\n")
+        }
+        let status = try file.status().get()
+        #expect(status.kind == .regular)
+        #expect(status.size == 6)
+        #expect(status.linkCount == 1)
+        removeFile(path)
+        #expect(try file.status().get().linkCount == 0)   // removed while open
+    }
+
+    @Test func whatCannotBeOpenedSaysWhy() throws {
+        let directory = try makeTemporaryDirectory()
+        switch FileDescriptor.openForReading(directory + "/none") {
+        case .success(let file): file.close(); Issue.record("opened")
+        case .failure(let error): #expect(error.isNotFound, "\(error)")
+        }
+        let opened = try FileDescriptor.openForReading(directory, nonBlocking: true).get()
+        defer { opened.close() }
+        #expect(try opened.status().get().kind == .directory)
+    }
+
+    @Test func sharedMemoryIsTheFilesBytes() throws {
+        let path = try makeTemporaryDirectory() + "/pool"
+        try [UInt8](repeating: 7, count: 8192).withUnsafeBytes { try writeFileAtomically(path, Array($0)).get() }
+        let mapping: SharedMemory
+        do {
+            let file = FileDescriptor(rawValue: open(path, O_RDWR | O_CLOEXEC))   // as a wl_shm pool's is
+            try #require(file.rawValue >= 0)
+            defer { file.close() }
+            mapping = try SharedMemory.map(file, size: 8192).get()
+        }
+        #expect(mapping.base.load(fromByteOffset: 4096, as: UInt8.self) == 7)
+        mapping.base.storeBytes(of: 9, toByteOffset: 0, as: UInt8.self)
+        #expect(readSmallFile(path, limit: 1)?.utf8.first == 9)   // shared: the file has it
+    }
+}
