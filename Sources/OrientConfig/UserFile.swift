@@ -1,4 +1,5 @@
 import Glibc
+import OrientSystem
 
 /// Reads a file the user named (a config, a trace, the saved state) and says in a sentence what
 /// is wrong with it when it cannot be read as text: never a Foundation domain or an error code.
@@ -40,48 +41,49 @@ public enum UserFile {
     /// and so is a file larger than `limit`: a trace of an hour at 100 Hz is about 10 MiB; a
     /// config or a saved state is a few kilobytes, and their readers pass a smaller limit.
     public static func read(_ path: String, limit: Int = 64 << 20) -> Result<String, Problem> {
-        let fd: Int32
+        let file: FileDescriptor
         if path == "-" {
-            fd = 0
+            file = FileDescriptor(rawValue: 0)
         } else {
-            // O_NONBLOCK: the open itself returns at once, even for a FIFO nobody writes to.
-            fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
-            guard fd >= 0 else {
-                let code = errno
-                if code == ENOENT || code == ENOTDIR { return .failure(.missing(path)) }
-                if code == ENXIO { return .failure(.notRegular(path, kind: "a socket or a device nobody serves")) }
-                return .failure(.unreadable(path, reason: describe(code)))
+            // Non-blocking: the open itself returns at once, even for a FIFO nobody writes to.
+            switch FileDescriptor.openForReading(path, nonBlocking: true) {
+            case .success(let opened): file = opened
+            case .failure(let error):
+                if error.isNotFound { return .failure(.missing(path)) }
+                if error.errno == ENXIO { return .failure(.notRegular(path, kind: "a socket or a device nobody serves")) }
+                return .failure(.unreadable(path, reason: describe(error)))
             }
-            var info = stat()
-            guard fstat(fd, &info) == 0 else {
-                let why = describe(errno)
-                close(fd)
-                return .failure(.unreadable(path, reason: why))
+            let info: FileStatus
+            switch file.status() {
+            case .success(let status): info = status
+            case .failure(let error):
+                file.close()
+                return .failure(.unreadable(path, reason: describe(error)))
             }
-            switch info.st_mode & S_IFMT {
-            case S_IFREG:
+            switch info.kind {
+            case .regular:
                 break
-            case S_IFDIR:
-                close(fd)
+            case .directory:
+                file.close()
                 return .failure(.directory(path))
             case let kind:
-                close(fd)
+                file.close()
                 return .failure(.notRegular(path, kind: describe(kind: kind)))
             }
-            guard Int(info.st_size) <= limit else {
-                close(fd)
-                return .failure(.tooLarge(path, bytes: Int(info.st_size), limit: limit))
+            guard info.size <= limit else {
+                file.close()
+                return .failure(.tooLarge(path, bytes: info.size, limit: limit))
             }
         }
-        defer { if fd != 0 { close(fd) } }
+        defer { if file.rawValue != 0 { file.close() } }
         var bytes: [UInt8] = []
         var chunk = [UInt8](repeating: 0, count: 65536)
-        while bytes.count <= limit {
-            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { return .failure(.unreadable(path, reason: describe(errno))) }
-            if n == 0 { break }
-            bytes += chunk[..<n]
+        reading: while bytes.count <= limit {
+            switch chunk.withUnsafeMutableBytes({ file.read(into: $0) }) {
+            case .success(0): break reading
+            case .success(let n): bytes += chunk[..<n]
+            case .failure(let error): return .failure(.unreadable(path, reason: describe(error)))
+            }
         }
         // Standard input, or a file that grew while it was read.
         guard bytes.count <= limit else { return .failure(.tooLarge(path, bytes: bytes.count, limit: limit)) }
@@ -99,22 +101,20 @@ public enum UserFile {
         return "\(tenths / 10).\(tenths % 10) MB"
     }
 
-    private static func describe(kind: mode_t) -> String {
+    private static func describe(kind: FileStatus.Kind) -> String {
         switch kind {
-        case S_IFIFO: "a FIFO (named pipe)"
-        case S_IFSOCK: "a socket"
-        case S_IFCHR: "a character device"
-        case S_IFBLK: "a block device"
-        case S_IFLNK: "a symbolic link"
-        default: "a special file"
+        case .fifo: "a FIFO (named pipe)"
+        case .socket: "a socket"
+        case .characterDevice: "a character device"
+        case .blockDevice: "a block device"
+        case .symbolicLink: "a symbolic link"
+        case .regular, .directory, .other: "a special file"
         }
     }
 
-    private static func describe(_ code: Int32) -> String {
-        switch code {
-        case EACCES, EPERM: "permission denied"
-        case EISDIR: "it is a directory"
-        default: String(cString: strerror(code)).lowercased()
-        }
+    private static func describe(_ error: SystemError) -> String {
+        if error.denied { return "permission denied" }
+        if error.errno == EISDIR { return "it is a directory" }
+        return error.reason.lowercased()
     }
 }

@@ -1,7 +1,6 @@
 import CEventLoop
 import CPixels
 import CWaylandClient
-import Glibc
 import OrientCore
 import OrientSensor
 import OrientService
@@ -31,8 +30,9 @@ final class Shield: CallbackOwner {
     private var format: UInt32 = 0
     private var width = 0, height = 0, stride = 0
     private var yInverted = false
-    private var memory: UnsafeMutableRawPointer?
-    private var memorySize = 0
+    /// The shared memory every buffer is in (unmapped when it goes).
+    private var shared: SharedMemory?
+    private var memory: UnsafeMutableRawPointer? { shared?.base }
     private var pool: OpaquePointer?
     /// The capture's target: the picture's memory, in the format the compositor copies in.
     private var copyTarget: OpaquePointer?
@@ -188,10 +188,10 @@ final class Shield: CallbackOwner {
     private func makeMemory(size: Int, shm: OpaquePointer) -> Bool {
         let fd = glue_shm_file(size)
         guard fd >= 0 else { return false }
-        defer { close(fd) }
-        guard let mapped = mmap(nil, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0), mapped != MAP_FAILED else { return false }
-        memory = mapped
-        memorySize = size
+        let file = FileDescriptor(rawValue: fd)
+        defer { file.close() }
+        guard case .success(let mapped) = SharedMemory.map(file, size: size) else { return false }
+        shared = mapped
         pool = wl_shm_create_pool(shm, fd, Int32(size))
         return pool != nil
     }
@@ -315,7 +315,7 @@ final class Shield: CallbackOwner {
             let (rowPixels, canvasRows) = onCanvas ? (canvasWidth, canvasHeight) : (stride / 4, height)
             // Transparent but for the picture: only the rows this buffer's last frame drew need
             // clearing (new shared memory is zero).
-            if let rows = drawnRows[index] { memset(target + rows.lowerBound * rowPixels, 0, rows.count * rowPixels * 4) }
+            if let rows = drawnRows[index] { (target + rows.lowerBound * rowPixels).update(repeating: 0, count: rows.count * rowPixels) }
             drawnRows[index] = nil
             if small == nil { small = pixels_picture_scaled_down(memory, stride, Int32(width), Int32(height), Int32(divisor)) }
             if let small, let canvas = placement.canvasDraw(width: canvasWidth, height: canvasHeight, canvasWidth: rowPixels,
@@ -342,11 +342,7 @@ final class Shield: CallbackOwner {
     }
 
     /// This thread's CPU time, in milliseconds.
-    private static var threadCPUMs: Double {
-        var now = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now)
-        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1e6
-    }
+    private static var threadCPUMs: Double { threadCPUSeconds() * 1000 }
 
     private func wake(afterMs: Double) {
         if timer == nil {
@@ -384,8 +380,7 @@ final class Shield: CallbackOwner {
         buffers = [nil, nil, nil, nil, nil]
         if let pool { wl_shm_pool_destroy(pool) }
         pool = nil
-        if let memory { munmap(memory, memorySize) }
-        memory = nil
+        shared = nil
         pixels_picture_destroy(small)
         small = nil
         onGone(self)

@@ -1,7 +1,6 @@
 import CEvdev
 import CEventLoop
 import CUdev
-import Glibc
 import OrientService
 import OrientSystem
 
@@ -11,7 +10,7 @@ import OrientSystem
 final class TabletSwitches: CallbackOwner {
     private struct Switch {
         let path: String
-        let fd: Int32
+        let fd: FileDescriptor
         var source: LoopSource?
     }
 
@@ -23,20 +22,22 @@ final class TabletSwitches: CallbackOwner {
     init(loop: OpaquePointer?, changed: @escaping (Bool) -> Void) {
         self.changed = changed
         for path in Self.switchNodes() {
-            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-            guard fd >= 0 else {
-                Log.error("cannot read the switch \(path) (\(String(cString: strerror(errno)))): tablet mode is not followed; being in the `input` group allows it")
+            let file: FileDescriptor
+            switch FileDescriptor.openForReading(path, nonBlocking: true) {
+            case .success(let opened): file = opened
+            case .failure(let error):
+                Log.error("cannot read the switch \(path) (\(error.reason)): tablet mode is not followed; being in the `input` group allows it")
                 continue
             }
-            guard glue_evdev_has_tablet_mode(fd) else {
-                close(fd)
+            guard glue_evdev_has_tablet_mode(file.rawValue) else {
+                file.close()
                 continue
             }
-            var entry = Switch(path: path, fd: fd)
-            entry.source = LoopSource.readable(fd, on: loop) { [unowned self] _ in readable(fd) }
+            var entry = Switch(path: path, fd: file)
+            entry.source = LoopSource.readable(file.rawValue, on: loop) { [unowned self] _ in readable(file) }
             switches.append(entry)
             Log.info("tablet-mode switch: \(path)")
-            let state = glue_evdev_tablet_mode(fd)
+            let state = glue_evdev_tablet_mode(file.rawValue)
             if state >= 0 { changed(state == 1) }
         }
     }
@@ -44,20 +45,21 @@ final class TabletSwitches: CallbackOwner {
     func remove() {
         for s in switches {
             s.source?.remove()
-            close(s.fd)
+            s.fd.close()
         }
         switches = []
     }
 
-    private func readable(_ fd: Int32) {
-        let result = glue_evdev_read_tablet_mode(fd, callbackContext) { context, on in
+    private func readable(_ fd: FileDescriptor) {
+        let result = glue_evdev_read_tablet_mode(fd.rawValue, callbackContext) { context, on in
             TabletSwitches.owner(context)?.changed(on)
         }
         guard result < 0, let i = switches.firstIndex(where: { $0.fd == fd }) else { return }
+        let why = SystemError.last("read").reason
         let gone = switches.remove(at: i)
-        Log.info("tablet-mode switch \(gone.path) went away (\(String(cString: strerror(errno))))")
+        Log.info("tablet-mode switch \(gone.path) went away (\(why))")
         gone.source?.remove()
-        close(gone.fd)
+        gone.fd.close()
     }
 
     /// The device nodes of the input devices udev marks as switches.

@@ -151,39 +151,38 @@ struct IIOChannel {
 final class SysfsAttributeFiles {
     let directory: String
     let names: [String]
-    private var fds: [Int32]
+    private var files: [FileDescriptor?]
     /// Entries of `directory` replaced or removed; nil without inotify.
     private let watch: DirectoryWatch?
 
     init(directory: String, names: [String]) throws {
         self.directory = directory
         self.names = names
-        fds = Array(repeating: -1, count: names.count)
+        files = Array(repeating: nil, count: names.count)
         // Watch first, then open: a replacement after the open is then always seen.
         watch = DirectoryWatch(directory: directory, names: names)
-        for i in fds.indices { try reopen(i) }
+        for i in files.indices { try reopen(i) }
     }
 
     deinit {
-        for fd in fds where fd >= 0 { Glibc.close(fd) }
+        for case let file? in files { file.close() }
     }
 
-    var count: Int { fds.count }
+    var count: Int { files.count }
 
     /// Call once before reading the set: opens again the files that were replaced. Throws when
     /// the directory went away or a file cannot be opened (the device is gone).
     func refresh() throws {
         guard let watch else {
-            for i in fds.indices {
-                var st = stat()
-                if fstat(fds[i], &st) != 0 || st.st_nlink == 0 { try reopen(i) }
+            for i in files.indices {
+                guard case .success(let status) = files[i]?.status(), status.linkCount > 0 else { try reopen(i); continue }
             }
             return
         }
         switch watch.drain() {
         case .unchanged: return
         case .named(let stale):
-            for i in fds.indices where stale & (1 << UInt64(min(i, 63))) != 0 { try reopen(i) }
+            for i in files.indices where stale & (1 << UInt64(min(i, 63))) != 0 { try reopen(i) }
         case .directoryGone: throw SensorError(operation: "watch \(directory)", errno: ENODEV)
         }
     }
@@ -191,17 +190,21 @@ final class SysfsAttributeFiles {
     /// Reads file `index` from its start into `buffer` and hands the bytes read to `body`.
     func read<R>(_ index: Int, into buffer: UnsafeMutableBufferPointer<UInt8>,
                  _ body: (UnsafeBufferPointer<UInt8>) -> R) throws -> R {
-        guard fds.indices.contains(index) else { throw SensorError(operation: "read \(directory)", errno: EBADF) }
-        let n = pread(fds[index], buffer.baseAddress, buffer.count, 0)
-        if n < 0 { throw SensorError(operation: "read \(directory)/\(names[index])", errno: Glibc.errno) }
-        return body(UnsafeBufferPointer(rebasing: buffer[..<n]))
+        guard files.indices.contains(index), let file = files[index] else { throw SensorError(operation: "read \(directory)", errno: EBADF) }
+        switch file.read(into: UnsafeMutableRawBufferPointer(buffer), atOffset: 0) {
+        case .success(let n): return body(UnsafeBufferPointer(rebasing: buffer[..<n]))
+        case .failure(let error): throw SensorError(operation: "read \(directory)/\(names[index])", errno: error.errno)
+        }
     }
 
     private func reopen(_ i: Int) throws {
-        if fds[i] >= 0 { Glibc.close(fds[i]) }
+        files[i]?.close()
+        files[i] = nil
         let path = "\(directory)/\(names[i])"
-        fds[i] = open(path, O_RDONLY | O_CLOEXEC)
-        if fds[i] < 0 { throw SensorError(operation: "open \(path)", errno: Glibc.errno) }
+        switch FileDescriptor.openForReading(path) {
+        case .success(let file): files[i] = file
+        case .failure(let error): throw SensorError(operation: "open \(path)", errno: error.errno)
+        }
     }
 }
 
@@ -265,12 +268,16 @@ final class MotionEventSource {
     ///   for a second), and the program that holds it depends on its events staying on.
     init(deviceID: String, enable files: [String]) throws {
         let directory = "/sys/bus/iio/devices/\(deviceID)/events"
-        let node = open("/dev/\(deviceID)", O_RDONLY | O_CLOEXEC)
-        guard node >= 0 else { throw SensorError(operation: "open /dev/\(deviceID)", errno: Glibc.errno) }
+        let node: FileDescriptor
+        switch FileDescriptor.openForReading("/dev/\(deviceID)") {
+        case .success(let opened): node = opened
+        case .failure(let error): throw SensorError(operation: "open /dev/\(deviceID)", errno: error.errno)
+        }
         var eventFD: Int32 = -1
-        let r = ioctl(node, Self.getEventFD, &eventFD)
+        // The kernel's own request, with no wrapper to go through: the one libc call left here.
+        let r = ioctl(node.rawValue, Self.getEventFD, &eventFD)
         let code = Glibc.errno
-        Glibc.close(node)   // the event fd lives on its own
+        node.close()   // the event fd lives on its own
         guard r >= 0, eventFD >= 0 else {
             throw SensorError(operation: "IIO_GET_EVENT_FD_IOCTL on /dev/\(deviceID)", errno: r < 0 ? code : EBADF)
         }
@@ -282,16 +289,16 @@ final class MotionEventSource {
             }
         } catch {
             for path in enabled { try? writeSysfsText(path, "0") }
-            Glibc.close(eventFD)
+            FileDescriptor(rawValue: eventFD).close()
             throw error
         }
-        _ = fcntl(eventFD, F_SETFL, fcntl(eventFD, F_GETFL) | O_NONBLOCK)
+        _ = FileDescriptor(rawValue: eventFD).setNonBlocking()
         fd = eventFD
         self.enabled = enabled
     }
 
     deinit {
-        Glibc.close(fd)
+        FileDescriptor(rawValue: fd).close()
         for path in enabled { try? writeSysfsText(path, "0") }
         records.deallocate()
     }
@@ -301,16 +308,12 @@ final class MotionEventSource {
     func drain() throws -> Int {
         var count = 0
         while true {
-            let n = read(fd, records.baseAddress, records.count)
-            if n > 0 {
-                count += n / Self.recordSize
-                continue
+            switch FileDescriptor(rawValue: fd).read(into: records) {
+            case .success(0): throw SensorError(operation: "read motion events", errno: ENODEV)
+            case .success(let n): count += n / Self.recordSize
+            case .failure(let error) where error.wouldBlock: return count
+            case .failure(let error): throw SensorError(operation: "read motion events", errno: error.errno)
             }
-            if n == 0 { throw SensorError(operation: "read motion events", errno: ENODEV) }
-            let code = Glibc.errno
-            if code == EINTR { continue }
-            if code == EAGAIN { return count }
-            throw SensorError(operation: "read motion events", errno: code)
         }
     }
 }
@@ -353,7 +356,7 @@ final class UdevMonitor {
         guard enabled >= 0, fd >= 0 else {
             throw SensorError(operation: "udev_monitor_enable_receiving", errno: enabled < 0 ? -enabled : EBADF)
         }
-        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+        _ = FileDescriptor(rawValue: fd).setNonBlocking()
     }
 
     /// Reads every pending announcement: what happened (`add`, `remove`…) to which IIO device.

@@ -1,4 +1,3 @@
-import Glibc
 import OrientCore
 import OrientSystem
 
@@ -22,8 +21,9 @@ public enum PollLoop {
             // Without a deadline or an end, wake once a second only to notice shouldStop().
             let wake = min(sensor.deadline ?? .infinity, end ?? .infinity)
             let wait = wake.isFinite ? max(0, wake - now) : 1
-            var fd = pollfd(fd: sensor.pollDescriptor ?? -1, events: Int16(POLLIN), revents: 0)
-            _ = poll(&fd, 1, Int32(min((wait * 1000).rounded(.up), Double(Int32.max))))
+            // A signal ends the wait: its handler may have asked the loop to stop.
+            _ = FileDescriptor.waitReadable([sensor.pollDescriptor.map(FileDescriptor.init(rawValue:))],
+                                            milliseconds: Int32(min((wait * 1000).rounded(.up), Double(Int32.max))), untilSignal: true)
             if let end, monotonicSeconds() >= end, sensor.deadline.map({ $0 >= end }) ?? true { break }
             wakeups += 1
             events.removeAll(keepingCapacity: true)

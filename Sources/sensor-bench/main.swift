@@ -33,7 +33,7 @@ PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + 3, sho
 }
 guard opened else {
     FileHandle.standardError.write(Data("sensor-bench: no accelerometer opened\n".utf8))
-    exit(1)
+    exitProcess(1)
 }
 
 var c0 = contextSwitches()
