@@ -25,7 +25,7 @@ public final class Daemon {
         case alreadyServed = 4
 
         /// Ends the process with this status.
-        public func terminate() -> Never { Glibc.exit(rawValue) }
+        public func terminate() -> Never { exitProcess(rawValue) }
     }
 
     public struct Options {
@@ -74,7 +74,7 @@ public final class Daemon {
         }
         defer { wl_event_loop_destroy(loop) }
         guard let display = wl_display_connect(nil) else {
-            Log.error("cannot connect to the compositor (\(DisplaySession.displayName)): \(String(cString: strerror(errno))); is one running, and is WAYLAND_DISPLAY set?")
+            Log.error("cannot connect to the compositor (\(DisplaySession.displayName)): \(SystemError.last("wl_display_connect").reason); is one running, and is WAYLAND_DISPLAY set?")
             return .noDisplay
         }
         let daemon = Daemon(options: options, loop: loop, display: display)
@@ -188,7 +188,7 @@ public final class Daemon {
                 continue
             }
             if wl_event_loop_dispatch(loop, -1) < 0, errno != EINTR {
-                Log.error("the event loop failed (\(String(cString: strerror(errno)))); exiting")
+                Log.error("the event loop failed (\(SystemError.last("wl_event_loop_dispatch").reason)); exiting")
                 return .displayGone
             }
         }
@@ -208,7 +208,7 @@ public final class Daemon {
         let error = wl_display_get_error(display)
         let failure: ReconnectBudget.Failure = error == EPROTO || error == EINVAL ? .protocolError : .connectionGone
         guard reconnects.reconnects(after: failure, at: monotonicSeconds()) else {
-            Log.error("the compositor went away (\(String(cString: strerror(error)))); exiting so that the service manager can start the daemon again with the next one")
+            Log.error("the compositor went away (\(SystemError(operation: "wl_display", errno: error).reason)); exiting so that the service manager can start the daemon again with the next one")
             return .displayGone
         }
         var interface: UnsafePointer<wl_interface>?
@@ -219,7 +219,7 @@ public final class Daemon {
         detachConnection()
         guard let again = wl_display_connect(nil) else {
             connected = false
-            Log.error("the compositor went away (\(String(cString: strerror(errno)))); exiting so that the service manager can start the daemon again with the next one")
+            Log.error("the compositor went away (\(SystemError.last("wl_display_connect").reason)); exiting so that the service manager can start the daemon again with the next one")
             return .displayGone
         }
         display = again
