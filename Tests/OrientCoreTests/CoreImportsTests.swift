@@ -50,30 +50,209 @@ import Testing
         }
     }
 
-    /// The C library is called from the system layer (OrientSystem) and from
-    /// the edges that face C libraries. This is the list of files that still import Glibc; it
-    /// may only shrink, as their calls move into OrientSystem (a new file that needs a libc call
-    /// asks OrientSystem for it instead).
-    static let filesThatMayImportGlibc: Set<String> = [
-        // The system layer.
-        "OrientSystem/ChildProcess.swift", "OrientSystem/Clock.swift", "OrientSystem/ForkedTrial.swift", "OrientSystem/DirectoryWatch.swift", "OrientSystem/FDSet.swift",
-        "OrientSystem/Files.swift", "OrientSystem/PathWatch.swift", "OrientSystem/SystemError.swift",
-        "OrientSystem/UnixSocketAddress.swift", "OrientSystem/FileDescriptor.swift", "OrientSystem/UnixSocket.swift",
-        "OrientSystem/Threads.swift", "OrientSystem/Environment.swift", "OrientSystem/Formatting.swift",
-        // libm for the core's geometry (sqrt, atan2...).
-        "OrientCore/Detector.swift", "OrientCore/Sensor/ReadingMode.swift", "OrientCore/Transition/TransitionRun.swift",
-        // The edges: libiio and sysfs, Wayland clients and evdev.
-        "OrientSensor/Accelerometer.swift", "OrientSensor/IIO.swift", "OrientSensor/PollLoop.swift",
-        "OrientDaemon/Daemon.swift", "OrientDaemon/Shield.swift", "OrientDaemon/TabletSwitches.swift",
-        // Reading a user's file: what stat and read say, in the user's words.
-        "OrientConfig/UserFile.swift",
-        "wlr-orient/SensorLoop.swift",
+    /// The C library is called from the system layer (OrientSystem), which wraps each call in a
+    /// typed one (`FileDescriptor`, `SharedMemory`, `SystemError`...). Elsewhere only these calls
+    /// are made, by file: libm's, and the few at the edges that face C libraries or the kernel
+    /// with nothing to wrap. A file that imports Glibc is listed, with no call if it uses only
+    /// errno's names. The list may only shrink: a new need asks OrientSystem for a wrapper.
+    static let libcCallsOutsideTheSystemLayer: [String: Set<String>] = [
+        // libm for the core's geometry.
+        "OrientCore/Detector.swift": ["acos", "asin", "atan2"],
+        "OrientCore/Sensor/ReadingMode.swift": ["log10"],
+        "OrientCore/Transition/TransitionRun.swift": ["cos", "sin"],
+        // The kernel's IIO event-fd request: one ioctl, with no call to share it with.
+        "OrientSensor/IIO.swift": ["ioctl"],
+        // errno's names, for libiio's and udev's failures.
+        "OrientSensor/Accelerometer.swift": [],
+        // errno's names after libwayland's calls, which report failure only through errno.
+        "OrientDaemon/Daemon.swift": [],
+        // errno's names a user is told in words (a socket, a directory).
+        "OrientConfig/UserFile.swift": [],
+        // A handler that only sets a flag the sensor loop reads (an orderly end with its file
+        // written), where OrientSystem's Termination would end the process on a timer.
+        "wlr-orient/SensorLoop.swift": ["signal"],
+        // A benchmark that links the core only.
+        "orient-bench/main.swift": ["exit"],
     ]
 
-    @Test func onlyTheSystemLayerAndTheCEdgesImportGlibc() throws {
+    /// The functions the C library and libm define, as the test process has them loaded.
+    static func cLibraryFunctions() throws -> Set<String> {
+        let maps = try String(contentsOfFile: "/proc/self/maps", encoding: .utf8)
+        let loaded = Set(maps.split(separator: "\n").compactMap { line -> String? in
+            guard let path = line.split(separator: " ", omittingEmptySubsequences: true).last.map(String.init),
+                  path.hasPrefix("/") else { return nil }
+            return path
+        })
+        let libc = try #require(loaded.first { $0.hasSuffix("/libc.so.6") }, "no libc.so.6 in /proc/self/maps")
+        // libm is glibc's too, beside libc (loaded or not: the test process may not need it).
+        let libm = loaded.first { $0.hasSuffix("/libm.so.6") } ?? (libc.dropLast("libc.so.6".count) + "libm.so.6")
+        let libraries = [libc, libm]
+        var functions: Set<String> = []
+        for library in libraries {
+            let nm = try run("/usr/bin/env", ["nm", "-D", "--defined-only", library])
+            try #require(nm.status == 0, "nm -D \(library): \(nm.stderr)")
+            for line in nm.stdout.split(separator: "\n") {
+                // "0000000000114a20 T read@@GLIBC_2.2.5": T/W a function, i an indirect one.
+                let fields = line.split(separator: " ")
+                guard fields.count == 3, ["T", "W", "i"].contains(fields[1]) else { continue }
+                functions.insert(String(fields[2].prefix { $0 != "@" }))
+            }
+        }
+        #expect(functions.count > 1000, "\(functions.count) functions in \(libraries.sorted())")
+        return functions
+    }
+
+    /// `text` with comments and string literals taken out, but the code interpolated into the
+    /// strings kept (`"\\(String(cString: strerror(errno)))"` calls strerror).
+    static func codeOnly(_ text: String) -> String {
+        let bytes = Array(text.utf8)
+        var i = 0
+        var out: [UInt8] = []
+        skimCode(bytes, &i, &out, inInterpolation: false)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    private static func skimCode(_ s: [UInt8], _ i: inout Int, _ out: inout [UInt8], inInterpolation: Bool) {
+        var depth = 0
+        func at(_ k: Int) -> UInt8 { k < s.count ? s[k] : 0 }
+        while i < s.count {
+            let c = s[i]
+            if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "/") {
+                while i < s.count, s[i] != UInt8(ascii: "\n") { i += 1 }
+            } else if c == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") {
+                var nesting = 0
+                repeat {
+                    if at(i) == UInt8(ascii: "/"), at(i + 1) == UInt8(ascii: "*") { nesting += 1; i += 2 }
+                    else if at(i) == UInt8(ascii: "*"), at(i + 1) == UInt8(ascii: "/") { nesting -= 1; i += 2 }
+                    else { i += 1 }
+                } while nesting > 0 && i < s.count
+                out.append(UInt8(ascii: " "))
+            } else if c == UInt8(ascii: "\"") {
+                skimString(s, &i, &out, hashes: 0)
+            } else if c == UInt8(ascii: "#") {
+                var hashes = 0
+                while at(i + hashes) == UInt8(ascii: "#") { hashes += 1 }
+                if at(i + hashes) == UInt8(ascii: "\"") {
+                    i += hashes
+                    skimString(s, &i, &out, hashes: hashes)
+                } else {
+                    out.append(c)
+                    i += 1
+                }
+            } else {
+                if inInterpolation {
+                    if c == UInt8(ascii: "(") { depth += 1 }
+                    if c == UInt8(ascii: ")") {
+                        if depth == 0 { i += 1; return }
+                        depth -= 1
+                    }
+                }
+                out.append(c)
+                i += 1
+            }
+        }
+    }
+
+    /// From the opening quote: past the literal, leaving `""` and what is interpolated.
+    private static func skimString(_ s: [UInt8], _ i: inout Int, _ out: inout [UInt8], hashes: Int) {
+        func at(_ k: Int) -> UInt8 { k < s.count ? s[k] : 0 }
+        let quote = UInt8(ascii: "\"")
+        let multiline = at(i + 1) == quote && at(i + 2) == quote
+        i += multiline ? 3 : 1
+        out.append(contentsOf: [quote, quote])
+        func closes(_ k: Int) -> Int? {
+            let quotes = multiline ? 3 : 1
+            guard (0..<quotes).allSatisfy({ at(k + $0) == quote }), (0..<hashes).allSatisfy({ at(k + quotes + $0) == UInt8(ascii: "#") })
+            else { return nil }
+            return quotes + hashes
+        }
+        while i < s.count {
+            if let length = closes(i) { i += length; return }
+            if s[i] == UInt8(ascii: "\\"), (0..<hashes).allSatisfy({ at(i + 1 + $0) == UInt8(ascii: "#") }) {
+                i += 1 + hashes
+                if at(i) == UInt8(ascii: "(") {
+                    i += 1
+                    out.append(contentsOf: Array(" (".utf8))
+                    skimCode(s, &i, &out, inInterpolation: true)
+                    out.append(contentsOf: Array(") ".utf8))
+                } else {
+                    i += 1   // the escaped character
+                }
+                continue
+            }
+            i += 1
+        }
+    }
+
+    static func matches(_ pattern: String, in text: String, group: Int = 1) throws -> [String] {
+        let regex = try NSRegularExpression(pattern: pattern)
+        return regex.matches(in: text, range: NSRange(text.startIndex..., in: text)).compactMap { match in
+            Range(match.range(at: group), in: text).map { String(text[$0]) }
+        }
+    }
+
+    /// The C library's functions each file outside the system layer calls: `name(` where no `.`
+    /// or word comes just before and the module declares nothing of that name itself (its own
+    /// `read(` or `log(` is its own), and any `Glibc.name(`.
+    static func libcCalls() throws -> (calls: [String: Set<String>], importing: Set<String>) {
+        let sources = repositoryRoot.appendingPathComponent("Sources")
+        let functions = try cLibraryFunctions()
+            // The standard library's own free function of that name comes first.
+            .subtracting(["abs"])
+        let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("OrientSystem/") }
+        var code: [String: String] = [:]
+        var importing: Set<String> = []
+        for file in files {
+            let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
+            code[file] = codeOnly(text)
+            // Foundation and FoundationEssentials bring the C library with them.
+            let reaching: Set<Substring> = ["Glibc", "Foundation", "FoundationEssentials", "Musl"]
+            if text.split(separator: "\n").contains(where: { line in
+                let words = line.split(separator: " ")
+                return words.count >= 2 && words[0] == "import" && reaching.contains(words[1])
+            }) { importing.insert(file) }
+        }
+        var declared: [Substring: Set<String>] = [:]
+        for (file, text) in code {
+            let module = file.split(separator: "/")[0]
+            declared[module, default: []].formUnion(try matches(#"\b(?:func|case|var|let)\s+`?([A-Za-z_]\w*)"#, in: text))
+            // `case a, b(Int), c`: every case of the list.
+            for list in try matches(#"\bcase\s+([^:{=\n]*)"#, in: text) {
+                declared[module, default: []].formUnion(try matches(#"(?:^|,)\s*\.?([A-Za-z_]\w*)"#, in: list))
+            }
+        }
+        var calls: [String: Set<String>] = [:]
+        for (file, text) in code {
+            let module = file.split(separator: "/")[0]
+            let free = Set(try matches(#"(?<![\w.])([A-Za-z_]\w*)\s*\("#, in: text))
+                .intersection(functions).subtracting(declared[module] ?? [])
+            let qualified = Set(try matches(#"\bGlibc\.([A-Za-z_]\w*)\s*\("#, in: text))
+            if !free.isEmpty || !qualified.isEmpty { calls[file] = free.union(qualified) }
+        }
+        return (calls, importing)
+    }
+
+    @Test func theCLibraryIsCalledOnlyThroughTheSystemLayerButForTheListedCalls() throws {
+        let (calls, importing) = try Self.libcCalls()
+        let allowed = Self.libcCallsOutsideTheSystemLayer
+        for (file, names) in calls.sorted(by: { $0.key < $1.key }) {
+            let extra = names.subtracting(allowed[file] ?? [])
+            #expect(extra.isEmpty, "\(file) calls \(extra.sorted()) of the C library: ask OrientSystem for it (or list it, with why)")
+        }
+        for (file, names) in allowed.sorted(by: { $0.key < $1.key }) {
+            // A call no longer made leaves the list, so that the list stays the truth.
+            let gone = names.subtracting(calls[file] ?? [])
+            #expect(gone.isEmpty, "\(file) no longer calls \(gone.sorted()): take them off the list")
+            #expect(importing.contains(file) || !(calls[file] ?? []).isEmpty, "\(file) reaches no C library: take it off the list")
+        }
+    }
+
+    /// Glibc is imported in the system layer and in the files listed above only.
+    @Test func onlyTheSystemLayerAndTheListedFilesImportGlibc() throws {
         let sources = repositoryRoot.appendingPathComponent("Sources")
         let files = try #require(FileManager.default.enumerator(atPath: sources.path)).compactMap { $0 as? String }
-            .filter { $0.hasSuffix(".swift") }
+            .filter { $0.hasSuffix(".swift") && !$0.hasPrefix("OrientSystem/") }
         var importing: Set<String> = []
         for file in files {
             let text = try String(contentsOf: sources.appendingPathComponent(file), encoding: .utf8)
@@ -81,10 +260,23 @@ import Testing
                 importing.insert(file)
             }
         }
-        #expect(importing.subtracting(Self.filesThatMayImportGlibc).isEmpty,
-                "import Glibc where it may not be: \(importing.subtracting(Self.filesThatMayImportGlibc).sorted())")
-        // A file that no longer needs it leaves the list, so that the list stays the truth.
-        #expect(Self.filesThatMayImportGlibc.subtracting(importing).isEmpty,
-                "no longer import Glibc (take them off the list): \(Self.filesThatMayImportGlibc.subtracting(importing).sorted())")
+        let listed = Set(Self.libcCallsOutsideTheSystemLayer.keys)
+        #expect(importing.subtracting(listed).isEmpty, "import Glibc where it may not be: \(importing.subtracting(listed).sorted())")
+    }
+
+    /// The scan itself: what it counts as a call, and what it does not.
+    @Test func theScanSeesCallsInInterpolationsAndNotInCommentsOrText() {
+        let text = ##"""
+        // close(fd) in a comment
+        /* open( /* nested */ mmap( */
+        let a = "poll( in text \(strerror(errno)) and \("(" + "nested)")"
+        let b = #"raw "\(free(x)) \#(exit(1))"#
+        let c = """
+            ioctl( in a block \(signal(s))
+            """
+        """##
+        let code = Self.codeOnly(text)
+        for name in ["strerror(", "exit(", "signal("] { #expect(code.contains(name), "\(name) in \(code)") }
+        for name in ["close(", "open(", "mmap(", "poll(", "free(", "ioctl("] { #expect(!code.contains(name), "\(name) in \(code)") }
     }
 }
