@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// The wlroots the plugin is built against, by its pkg-config name: `wlroots` (0.15 to 0.17) or
+/// The wlroots the plugin is built against, by its pkg-config name: `wlroots` (0.15) or
 /// `wlroots-0.18`, `-0.19`, `-0.20`. scripts/build-plugin.sh finds the one installed, or is told
 /// (`WLR_ORIENT_WLROOTS`). Only the glue's C (Sources/CWlrGlue) reads its headers.
 let wlroots = Context.environment["WLR_ORIENT_WLROOTS"].flatMap { $0.isEmpty ? nil : $0 } ?? "wlroots"

@@ -50,7 +50,7 @@ def run(client, size, turns, late):
     card = None
     frames = broken = 0
     try:
-        s.log.wait(r"accelerometer: iio:device0")
+        s.events.wait("sensor-opened", device="iio:device0")
         card = Client(client, s.host.client_env, app_id="card0", card=True)
         s.host.out.wait(r"^focused card0$")
         for _ in range(2):
@@ -65,8 +65,8 @@ def run(client, size, turns, late):
                 os.kill(s.daemon.pid, signal.SIGSTOP)
                 time.sleep(0.03)
                 os.kill(s.daemon.pid, signal.SIGCONT)
-            s.log.wait(r"HEADLESS-1: %s \(transform" % shown, timeout=15)
-            s.log.wait(r"HEADLESS-1: the shield is gone", timeout=15)
+            s.events.wait_turned(shown, timeout=15)
+            s.events.wait("shield-gone", panel="HEADLESS-1", timeout=15)
             for _ in range(2):
                 s.host.command("next-frame", r"^next-frame$")
             directory = os.path.join(s.host.dir, "turn")

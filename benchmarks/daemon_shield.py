@@ -40,6 +40,7 @@ from stats import percentile  # noqa: E402
 from compositor import build_client  # noqa: E402
 from debian_compositors import PHOC_ENV, Session  # noqa: E402
 from fakeiio import LEFT_UP, NORMAL  # noqa: E402
+from orient_events import logged  # noqa: E402
 
 PANEL = "HEADLESS-2"
 REFRESH_MS = 1000 / 60
@@ -100,22 +101,23 @@ def run(kind, turns, client, mode="1920x1200", quarter_core=False):
         s.wait_shown("normal")
         for i in range(turns):
             pose, name = (LEFT_UP, "left-up") if i % 2 == 0 else (NORMAL, "normal")
-            laid = sum(1 for l in s.daemon_log.seen if "shield covered after" in l)
+            start = len(logged(s.events))
             written = time.monotonic()
             s.fake.set(s.dev, *pose)
-            s.daemon_log.wait(r"%s: %s \(transform " % (PANEL, name), timeout=15)
-            applied.append((s.daemon_log.stamps[-1] - written) * 1000)
+            s.events.wait_turned(name, panel=PANEL, timeout=15)
+            applied.append((s.events.lines.stamps[-1] - written) * 1000)
             if kind != "none":
-                covered = [l for l in s.daemon_log.seen if "shield covered after" in l]
-                assert len(covered) == laid + 1, "no shield was laid for this %s" % kind
+                covered = [l for l in logged(s.events)[start:] if "shield covered after" in l]
+                assert len(covered) == 1, "no shield was laid for this %s" % kind
                 cover.append(int(re.search(r"covered after (\d+) us", covered[-1]).group(1)) / 1000)
             frames = []
             if kind != "none":
-                while True:
-                    line = s.daemon_log.next(lambda l: "shield frame at" in l or "the shield is gone" in l,
-                                             15, "the transition's frames")
-                    if "the shield is gone" in line:
-                        break
+                # The daemon's debug lines, in their place among its events: every frame the shield
+                # drew for this turn, up to its going.
+                s.events.wait("shield-gone", panel=PANEL, timeout=15)
+                for line in logged(s.events)[start:]:
+                    if "shield frame at" not in line:
+                        continue
                     m = re.search(r"shield frame at (\d+) us, cpu (\d+) us, (\d+)x(\d+)", line)
                     asked = re.search(r"asked at (\d+) us", line)
                     frames.append((int(m.group(1)) / 1000, asked and int(asked.group(1)) / 1000))

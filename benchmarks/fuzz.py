@@ -308,7 +308,7 @@ def main():
     pings = 0
     try:
         host.wait_frame(1, timeout=30)
-        path = host.log.wait(r"control socket: (\S+)").group(1)
+        path = host.events.wait("control-socket")["path"]
         ping = Ping(ping_binary, host.client_env, interval_ms=5)
         workers = [
             threading.Thread(target=fuzz_control, args=(path, random.Random(r.random()), stop, tally)),

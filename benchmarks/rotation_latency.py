@@ -87,7 +87,7 @@ def main():
         for i in range(a.rotations):
             raw, transform = POSES[i % len(POSES)]
             fake.set(dev, *raw)
-            sample = float(host.log.wait(r"decision \S+ from the sample read at ([\d.]+) s").group(1))
+            sample = host.events.wait("decision")["sample_at"] / 1e6
             m = host.out.wait(r"^frame \d+ \d+ transform %d at ([\d.]+) (?:rendered from ([\d.]+)|committed with the transform)"
                               % transform)
             to_frame.append((float(m.group(1)) - sample) * 1000)

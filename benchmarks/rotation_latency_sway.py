@@ -14,7 +14,6 @@ are printed. Prints named numbers; the bar is one refresh at 60 Hz.
 """
 import argparse
 import os
-import re
 import statistics
 import sys
 
@@ -53,19 +52,12 @@ def measure(client, config, rotations):
         for i in range(rotations):
             raw, transform = POSES[i % len(POSES)]
             s.fake.set(s.dev, *raw)
-            # Both lines share sway's standard error, in either order: the plugin writes its own
-            # lines once the loop is free again, after the frame the turn may carry.
-            found = {}
-            patterns = {"sample": r"decision \S+ from the sample read at ([\d.]+) s",
-                        "frame": r"\[wlr-orient preload\] frame \S+ transform %d at ([\d.]+)" % transform}
-            while len(found) < 2:
-                line = s.log.next(lambda line: any(re.search(p, line) for k, p in patterns.items() if k not in found),
-                                  15, " and ".join(patterns.values()))
-                for key, pattern in patterns.items():
-                    m = re.search(pattern, line)
-                    if m and key not in found:
-                        found[key] = float(m.group(1))
-            latencies.append((found["frame"] - found["sample"]) * 1000)
+            # The decision is the plugin's event; the frame, the preload's trace line on sway's
+            # standard error (the preload traces every frame sway commits).
+            sample = s.events.wait("decision", timeout=15)["sample_at"] / 1e6
+            frame = float(s.log.wait(r"\[wlr-orient preload\] frame \S+ transform %d at ([\d.]+)" % transform,
+                                     timeout=15).group(1))
+            latencies.append((frame - sample) * 1000)
     finally:
         s.stop()
     return latencies

@@ -7,7 +7,7 @@ For each panel size (1920x1200, 2560x1600) and each kind (rotate, crossfade), ru
 host (headless, pixman, release plugin) with the test card client, turns the fake accelerometer
 N times between normal and left-up, and reads the time the host spent in wlr_orient_render_output
 for every frame committed during a transition (its "record start times"; the transitions' spans
-from the plugin's log), in wall time (what a frame waits) and in the host thread's CPU time (the
+from the plugin's events), in wall time (what a frame waits) and in the host thread's CPU time (the
 work alone, without the time the thread was preempted on a loaded machine), and of that CPU time
 the renderer's share (its calls, timed by benchmarks/renderer_time.c preloaded into the host: a
 GPU renderer does that part) and the plugin's own (the rest: deciding, turning the small copy on
@@ -17,7 +17,6 @@ once per transition to take the old frame (outside the frames, when the device t
 """
 import argparse
 import os
-import re
 import shutil
 import statistics
 import subprocess
@@ -28,9 +27,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
 from compositor import Client, Compositor, build_client  # noqa: E402
 from fakeiio import LEFT_UP, NORMAL, ROOT, FakeIIO  # noqa: E402
+from orient_events import wait_transition  # noqa: E402
 from stats import percentile  # noqa: E402
 
-SPAN = r"transition began (\S+) revealed \S+ ended (\S+) frames \d+ set-up (\S+) ms(?: turning copy (\S+) ms)?"
 
 
 def renderer_timer(scratch):
@@ -58,11 +57,11 @@ def measure(client, plugin, size, kind, turns, scratch, curve=None):
         spans, set_ups, copies = [], [], []
         for i in range(turns):
             fake.set(dev, *(LEFT_UP if i % 2 == 0 else NORMAL))
-            m = host.log.wait(SPAN, timeout=10)
-            spans.append((float(m.group(1)), float(m.group(2))))
-            set_ups.append(float(m.group(3)))
-            if m.group(4) is not None:
-                copies.append(float(m.group(4)))
+            t = wait_transition(host.events)
+            spans.append((t.began, t.ended))
+            set_ups.append(t.set_up_ms)
+            if t.turning_copy_ms is not None:
+                copies.append(t.turning_copy_ms)
         out = os.path.join(scratch, "%s-%s" % (kind, size))
         host.command("record stop " + out, r"^recorded ")
         wall, cpu, renderer = [], [], []

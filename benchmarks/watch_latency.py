@@ -49,7 +49,7 @@ def main():
     watch = None
     try:
         host.wait_frame(0)
-        path = host.log.wait(r"control socket: (\S+)").group(1)
+        path = host.events.wait("control-socket")["path"]
         watch = subprocess.Popen([a.cli, "watch", "--json"], env=host.client_env, stdout=subprocess.PIPE, text=True)
         lines = queue.Queue()
 
@@ -83,7 +83,7 @@ def main():
         for i in range(a.turns):
             raw, name = POSES[i % len(POSES)]
             fake.set(dev, *raw)
-            sample = float(host.log.wait(r"decision %s from the sample read at ([\d.]+) s" % name).group(1))
+            sample = host.events.wait("decision", orientation=name)["sample_at"] / 1e6
             turns.append((until(lambda s: s["felt"] == name and s["panels"][0]["shown"] == name) - sample) * 1000)
     finally:
         if watch:

@@ -105,6 +105,7 @@ public final class Daemon {
         let config = controller.config
         Log.info("started on \(DisplaySession.displayName); panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))
+        Events.emit(.started(host: "daemon", panelsMatch: config.device.outputs))
         if let served = alreadyServed() { return served }
         // What the compositor offers, before anything is announced: one that offers nothing to
         // turn its outputs with ends the daemon here.
@@ -287,7 +288,11 @@ public final class Daemon {
         case .retire(let id):
             shields[id]?.remove()
         case .assume(let key, let transform):
-            if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
+            guard let proxy = Self.proxy(key) else { return }
+            heads?.assume(transform: transform.rawValue, for: proxy)
+            if let name = heads?.heads[proxy]?.name {
+                Events.emit(.turned(panel: name, transform.orientation, transition: nil))
+            }
         case .panelsChanged:
             toplevels?.panelsChanged()
         case .readTabletSwitches(true):
@@ -326,6 +331,7 @@ public final class Daemon {
         }, gone: { [unowned self] _ in
             shields[cover.id] = nil
             reconcile(.shieldGone(cover.id))
+            Events.emit(.shieldGone(panel: head.name))
         })
         shields[cover.id] = shield
         shield.start()

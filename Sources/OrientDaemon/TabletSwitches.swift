@@ -1,6 +1,7 @@
 import CEvdev
 import CEventLoop
 import CUdev
+import OrientCore
 import OrientService
 import OrientSystem
 
@@ -37,6 +38,7 @@ final class TabletSwitches: CallbackOwner {
             entry.source = LoopSource.readable(file.rawValue, on: loop) { [unowned self] _ in readable(file) }
             switches.append(entry)
             Log.info("tablet-mode switch: \(path)")
+            Events.emit(.tabletSwitch(path: path))
             let state = glue_evdev_tablet_mode(file.rawValue)
             if state >= 0 { changed(state == 1) }
         }

@@ -29,8 +29,10 @@ public final class ConfigWatcher {
             changed()
         case .directoryGone:
             Log.info("config: the directory of \(file) is gone; watching for it to be made again")
+            Events.emit(.configDirectory(file: file, present: false))
         case .directoryBack:
             Log.info("config: the directory of \(file) is there again")
+            Events.emit(.configDirectory(file: file, present: true))
             changed()
         }
     }

@@ -98,12 +98,14 @@ public final class ControlServer {
             case .success(let user): peer = user
             case .failure(let error):
                 Log.error("control socket: refused a client whose uid cannot be known (\(error.reason))")
+                Events.emit(.controlRefused(uid: nil))
                 refuse(fd, "permission denied: who you are cannot be known")
                 continue
             }
             guard peer == uid else {
                 refuse(fd, "permission denied: only uid \(uid) may control this compositor")
                 Log.error("control socket: refused a client of uid \(peer) (only \(uid) may connect)")
+                Events.emit(.controlRefused(uid: Int(peer)))
                 continue
             }
             guard connections.count < ControlLimits.maxClients else {
@@ -217,6 +219,7 @@ public final class ControlServer {
         let bytes = Array((line + "\n").utf8)
         guard c.pending + bytes.count <= ControlLimits.maxPendingBytes else {
             Log.error("control socket: dropped a client that does not read (\(c.pending / 1024) KiB unread)")
+            Events.emit(.controlDropped(unreadBytes: c.pending))
             return drop(c)
         }
         if c.sent > 0, c.sent == c.output.count {

@@ -39,12 +39,14 @@ public final class ControllerRunner<Core: HostCore> {
         case .success(let inputs):
             inputs.messages.forEach(Log.error)
             inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
+            Events.emit(.config(applied: inputs.configErrors.isEmpty, appRules: inputs.config.apps.count, errors: inputs.configErrors))
             core = Core(config: inputs.config, state: inputs.state, desktop: inputs.desktop)
             startState = inputs.state
             configFile = inputs.configFile
             stateDirectory = inputs.stateDirectory.isEmpty ? nil : inputs.stateDirectory
         case .failure(let why):
             Log.error("\(why); using built-in defaults, and the saved state is left as it is")
+            Events.emit(.config(applied: false, appRules: 0, errors: ["\(why)"]))
             core = Core(config: Config(), state: PersistentState(), desktop: DesktopIndex())
             stateDirectory = nil
         }
@@ -94,9 +96,11 @@ public final class ControllerRunner<Core: HostCore> {
         switch report {
         case .opened(let device, let description, let t):
             Log.info("accelerometer: \(description)")
+            Events.emit(.sensorOpened(device: device.id, description: description))
             dispatch(Core.event(.sensorOpened(device, at: t)))
         case .lost(let why):
             Log.error("accelerometer: \(why); keeping \(controller.state.lastFelt?.rawValue ?? "the current orientation")")
+            Events.emit(.sensorLost(why: why))
             dispatch(Core.event(.sensorLost(why)))
         case .log(let line):
             Log.info(line)
@@ -140,18 +144,23 @@ public final class ControllerRunner<Core: HostCore> {
         case .logDecision(let change):
             // For the latency benchmarks: when the reading that completed this decision was taken.
             if let sensor {
-                Log.debug("decision \(change.orientation.rawValue) from the sample read at \(sensor.monotonicTime(ofSampleAt: change.t)) s")
+                let at = sensor.monotonicTime(ofSampleAt: change.t)
+                Log.debug("decision \(change.orientation.rawValue) from the sample read at \(at) s")
+                Events.emit(.decision(change.orientation, sampleAt: Int((at * 1_000_000).rounded())))
             }
         case .save(let state):
             stateSaver?.save(state)
         case .notify(let status):
             controlServer?.broadcast(status)
+            Events.emit(.status(status))
         case .reloadConfig:
             reloader?.reload()
         case .log(.info, let line):
             Log.info(line)
         case .log(.error, let line):
             Log.error(line)
+        case .event(let event):
+            Events.emit(event)
         }
     }
 
@@ -174,6 +183,7 @@ public final class ControllerRunner<Core: HostCore> {
         }
         configWatcher = ConfigWatcher(file: file, loop: loop) { [unowned self] in
             Log.info("config: \(file) changed; reading it again")
+            Events.emit(.configChanged(file: file))
             reloader?.reload()
         }
         if configWatcher == nil {
@@ -186,6 +196,7 @@ public final class ControllerRunner<Core: HostCore> {
         let inputs: PluginInputs
         switch result {
         case .failure(let why):
+            Events.emit(.config(applied: false, appRules: 0, errors: ["\(why)"]))
             return Log.error("\(why); keeping the config in use")
         case .success(let read):
             inputs = read
@@ -197,6 +208,7 @@ public final class ControllerRunner<Core: HostCore> {
             watchConfig()
         }
         dispatch(Core.event(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors)))
+        Events.emit(.config(applied: inputs.configErrors.isEmpty, appRules: inputs.config.apps.count, errors: inputs.configErrors))
     }
 
     // MARK: the control socket
@@ -214,6 +226,7 @@ public final class ControllerRunner<Core: HostCore> {
         case .success(let server):
             controlServer = server
             Log.info("control socket: \(path)")
+            Events.emit(.controlSocket(path: path))
             return path
         case .failure(let why):
             Log.error("no control socket: \(why)")

@@ -15,11 +15,17 @@ public enum Log {
     /// Whether debug lines are written at all (the plugin sets it: the compositor's log filters them).
     nonisolated(unsafe) public static var showDebug = false
 
-    public static func info(_ message: String) { write(.info, message) }
-    public static func error(_ message: String) { write(.error, message) }
+    public static func info(_ message: String) { say(.info, message) }
+    public static func error(_ message: String) { say(.error, message) }
     /// The message is made only when debug lines are wanted (some come on every frame).
     public static func debug(_ message: @autoclosure () -> String) {
         guard showDebug else { return }
-        write(.debug, message())
+        say(.debug, message())
+    }
+
+    /// Written, and put among the events for whoever reads them (a test of what the log says).
+    private static func say(_ level: Level, _ message: String) {
+        write(level, message)
+        Events.emit(.log(level: "\(level)", line: message))
     }
 }

@@ -199,6 +199,7 @@ final class Panel: CompositorObject {
         if let frames = framesInAnotherTransform, knownTransform != turn.orientation.outputTransform {
             Log.info("\(name): \(turn.orientation.rawValue) after \(frames) frame\(frames == 1 ? "" : "s") in \(knownTransform.orientation.rawValue), "
                      + "the transform someone else set")
+            Events.emit(.landed(panel: name, turn.orientation, framesInAnotherTransform: frames))
         }
         framesInAnotherTransform = nil
         pending = nil

@@ -80,6 +80,7 @@ final class Plugin: CallbackOwner {
         Log.info("started; panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? "")
                  + "; built for wlroots \(String(cString: orient_wlr_version()))")
+        Events.emit(.started(host: "plugin", panelsMatch: config.device.outputs))
         controlStart = LoopSource.idle(on: loop) { [unowned self] in startControlServer() }
         runner.start()
         orient_wlr_layout_for_each(host.output_layout, context) { context, output in
@@ -169,6 +170,7 @@ final class Plugin: CallbackOwner {
         landings.removeAll { $0.isSpent }
         Log.info("\(panel.name): \(turn.orientation.rawValue) (transform \(turn.orientation.outputTransform))"
                  + (turn.transition.map { ", \($0.plan.kind.rawValue) transition" } ?? ""))
+        Events.emit(.turned(panel: panel.name, turn.orientation, transition: turn.transition?.plan.kind ?? TransitionKind.none))
         orient_wlr_publish_output_configuration(host.output_manager, host.output_layout)
         glue_orient_emit_output_transformed(orient, panel.output)
         panel.transition?.giveWay(at: monotonicMilliseconds(), panel: panel.name)

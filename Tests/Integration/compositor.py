@@ -2,7 +2,8 @@
 
 Everything is real: the host (contrib/host) dlopens build/libwlr-orient.so through the public
 header, libiio reads a umockdev accelerometer, and real clients connect: wlr-randr, grim and
-orient-client (ours, which logs its configures and touches). Waits are on output lines.
+orient-client (ours, which logs its configures and touches). Waits are on the host's output lines
+and on the plugin's events (orient_events.py).
 """
 import json
 import os
@@ -13,6 +14,7 @@ import tempfile
 import time
 
 from fakeiio import BIN, BUILD, NOBODY, ROOT, Lines
+from orient_events import Events
 
 HOST = os.path.join(BUILD, "wlr-orient-host")
 PLUGIN = os.path.join(BUILD, "libwlr-orient.so")
@@ -82,7 +84,10 @@ class Compositor:
         if make_state:
             make_state(os.path.join(state_home, "wlr-orient", "state.toml"))
         named = {"XDG_CONFIG_HOME": config_home} if user_config else {"WLR_ORIENT_CONFIG": config_path}
-        self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=state_home, **named, **(extra_env or {}))
+        # The plugin's events (and those of a daemon started with this environment).
+        self.events = Events(self.dir)
+        self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=state_home, **named, **self.events.env,
+                            **(extra_env or {}))
         self.state_file = os.path.join(state_home, "wlr-orient", "state.toml")
         # plugin="": the host loads none (a preloaded one may start inside it).
         plugin_args = [] if plugin == "" else ["--plugin", plugin or PLUGIN]
@@ -202,6 +207,12 @@ class Compositor:
     def stop(self, timeout=10):
         """Quits the host; its exit status (killed after `timeout` seconds: give one long enough
         for valgrind's leak check)."""
+        try:
+            return self._stop(timeout)
+        finally:
+            self.events.close()
+
+    def _stop(self, timeout):
         if self.p.poll() is None:
             try:
                 self.p.stdin.write("quit\n")

@@ -12,6 +12,7 @@ import tempfile
 import time
 
 from fakeiio import BUILD, NORMAL, ROOT, FakeIIO, Lines
+from orient_events import Events
 
 RUNNER = os.path.join(BUILD, "wlr-orient")
 NOBODY = 65534
@@ -63,13 +64,15 @@ class Session:
         for d in (runtime, state):
             os.mkdir(d, 0o700)
             os.chown(d, NOBODY, NOBODY)
+        # The plugin's and the daemon's events.
+        self.events = Events(self.dir)
         self.config = os.path.join(self.dir, "config.toml")
         with open(self.config, "w") as f:
             f.write('[device]\noutputs = %s\n' % outputs + config)
         os.chmod(self.config, 0o644)
         self.env = self.fake.env(XDG_RUNTIME_DIR=runtime, XDG_STATE_HOME=state, HOME=self.dir,
                                  WLR_BACKENDS="headless", WLR_RENDERER="pixman", WLR_LIBINPUT_NO_DEVICES="1",
-                                 WLR_XWAYLAND="/bin/false", **(extra_env or {}))
+                                 WLR_XWAYLAND="/bin/false", **self.events.env, **(extra_env or {}))
         runner = [RUNNER, "run", "--config", self.config, "--"] if run else []
         # In a session of its own: a wrapper's other children (dbus-run-session's bus) end with it.
         self.p = subprocess.Popen(AS_NOBODY + runner + compositor_args(app, self.dir),
@@ -90,7 +93,7 @@ class Session:
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, text=True, bufsize=1)
         self.daemon_log = Lines(self.daemon.stderr)
-        self.daemon_log.wait(r"^wlr-orient: control socket: ", timeout=15)
+        self.events.wait("control-socket", timeout=15)
 
     def client_env(self):
         return dict(self.env, LD_PRELOAD="", WAYLAND_DISPLAY=self.display)
@@ -99,13 +102,13 @@ class Session:
         """Starts following the plugin's status (once its control socket is up)."""
         self.watch = subprocess.Popen(AS_NOBODY + [RUNNER, "watch", "--json"], env=self.client_env(),
                                       stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
-        self.events = Lines(self.watch.stdout)
+        self.watched = Lines(self.watch.stdout)
 
     def wait_status(self, predicate, what, timeout=15):
         # When watch itself has ended, what it said is the reason.
-        self.events.context = lambda: ("" if self.watch.poll() is None
+        self.watched.context = lambda: ("" if self.watch.poll() is None
                                        else " (watch said: %s)" % self.watch.stderr.read())
-        line = self.events.next(lambda l: predicate(json.loads(l)), timeout, what)
+        line = self.watched.next(lambda l: predicate(json.loads(l)), timeout, what)
         return json.loads(line)
 
     def wait_shown(self, orientation, timeout=15):
@@ -170,6 +173,7 @@ class Session:
             self.daemon.terminate()
             self.daemon.wait(timeout=10)
         end(self.p, group=True)
+        self.events.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 

@@ -77,17 +77,17 @@ def test_with_rotate_when_tablet_mode_the_panel_follows_the_device_only_while_th
     host = Compositor(fake, top='rotate-when = "tablet-mode"\n', extra_args=["--switch"])
     try:
         # A laptop until the switch says otherwise: upright, the accelerometer not even opened.
-        host.log.wait(r"rotating only in tablet mode")
+        host.events.wait_status(lambda s: s["rotate_when"] == "tablet-mode" and not s["rotating"], what="rotating only in tablet mode")
         host.wait_frame(0)
         host.command("tablet-mode on", r"^tablet-mode on$")
-        host.log.wait(r"tablet mode: the panel follows the device")
-        host.log.wait(r"accelerometer: iio:device0")
+        host.events.wait_status(lambda s: s["tablet_mode"] is True, what="tablet mode")
+        host.events.wait("sensor-opened", device="iio:device0")
         host.wait_frame(1)
         fake.set(dev, *BOTTOM_UP)
         host.wait_frame(2)
         host.command_then("tablet-mode off", r"^tablet-mode off$", r"^frame \d+ \d+ transform 0 at ")
-        host.log.wait(r"laptop mode: the panel stays upright")
-        host.log.wait(r"not in tablet mode; the accelerometer is released")
+        host.events.wait_status(lambda s: s["tablet_mode"] is False and s["sensor"] == "released" and not s["rotating"],
+                                what="laptop mode, the accelerometer released")
         fake.set(dev, *LEFT_UP)  # turned while a laptop: nothing happens
         host.command_then("tablet-mode on", r"^tablet-mode on$", r"^frame \d+ \d+ transform 1 at ")
     finally:
@@ -139,7 +139,7 @@ def test_a_host_that_names_the_app_in_front_itself_overrides_focus(client_binary
                       extra_args=["--debug"])
     reader = None
     try:
-        host.log.wait(r"decision normal from the sample")  # held normal, as the sensor says
+        host.events.wait("decision", orientation="normal")  # held normal, as the sensor says
         reader = Client(client_binary, host.client_env, app_id="org.example.Reader")
         host.out.wait(r"^focused org.example.Reader$")
         assert host.randr_transform() == "270"  # focus says the reader is in front

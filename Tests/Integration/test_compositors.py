@@ -192,9 +192,8 @@ def test_sway_turns_the_panel_with_a_transition(kind):
     try:
         start(s, sway_sockets=True)
         s.fake.set(s.dev, *LEFT_UP)
-        s.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), %s transition" % kind, timeout=15)
-        frames = int(s.log.wait(r"HEADLESS-1: %s transition began \S+ revealed \S+ ended \S+ frames (\d+)" % kind,
-                                timeout=15).group(1))
+        s.events.wait_turned("left-up", transition=kind, timeout=15)
+        frames = s.events.wait("transition-ended", panel="HEADLESS-1", transition=kind, timeout=15)["frames"]
         assert frames >= 2, "a transition of %d frames" % frames
         s.wait_shown("left-up")
         s.wait_upright("left-up")
@@ -214,13 +213,14 @@ def test_sway_reload_puts_the_panel_back_and_the_plugin_turns_it_again():
         s.wait_shown("left-up")
         for _ in range(2):
             swaymsg(s, "reload")
-            s.log.wait(r"HEADLESS-1: the compositor set normal \(its own change", timeout=15)
+            s.events.wait("set-elsewhere", panel="HEADLESS-1", orientation="normal", by="compositor", kept=False,
+                          timeout=15)
             # The plugin's count of the frames sway showed in its normal (checked against recorded
             # frames in test_outside_changes.py).
-            frames = int(s.log.wait(r"HEADLESS-1: left-up after (\d+) frames? in normal, the transform someone else set",
-                                    timeout=15).group(1))
+            frames = s.events.wait("landed", panel="HEADLESS-1", orientation="left-up",
+                                   timeout=15)["frames_in_another_transform"]
             assert frames <= 2, "back within two frames of sway's reload: %d" % frames
-            s.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), none transition", timeout=15)
+            s.events.wait_turned("left-up", transition="none", timeout=15)
             assert swaymsg(s, "-t", "get_outputs")[0]["transform"] == "270"
             status = json.loads(s.cli("status", "--json").stdout)
             assert status["panels"][0]["shown"] == "left-up" and status["panels"][0]["set_by"] is None, status

@@ -28,7 +28,7 @@ def status(host):
 
 
 def socket_path(host):
-    return host.log.wait(r"control socket: (\S+)").group(1)
+    return host.events.wait("control-socket")["path"]
 
 
 class Raw:
@@ -85,7 +85,7 @@ def test_lock_status_unlock_and_toggle_from_the_command_line():
         # The orientation in the words a person reads (as the config takes them), not Swift's.
         assert r.stdout.strip() == "Locked to left-up. HEADLESS-1 shows left-up.", r.stdout
         fake.set(dev, *BOTTOM_UP)
-        host.log.wait(r"locked to left-up")
+        host.events.wait_status(lambda s: s["lock"] == "left-up", what="locked to left-up")
         assert status(host)["panels"][0]["shown"] == "left-up"
         r = cli(host, "toggle")
         assert "Unlocked" in r.stdout, r
@@ -105,7 +105,7 @@ def test_lock_landscape_while_held_portrait_turns_to_the_landscape_variant_the_d
     host = Compositor(fake, extra_args=["--debug"])
     try:
         socket_path(host)
-        host.log.wait(r"decision left-up from the sample")
+        host.events.wait("decision", orientation="left-up")
         assert cli(host, "lock", "landscape").returncode == 0
         host.wait_frame(2)
         assert status(host)["panels"][0]["shown"] == "bottom-up"
@@ -171,7 +171,7 @@ def test_two_sessions_of_one_user_keep_each_others_lock():
     try:
         # The second session, unlocked, turns with the device and saves how it is held.
         fake.set(dev, *LEFT_UP)
-        second.log.wait(r"HEADLESS-1: left-up \(transform")
+        second.events.wait_turned("left-up")
     finally:
         assert second.stop() == 0   # a save still pending is written before it ends
     text = open(second.state_file).read()
@@ -357,7 +357,7 @@ def test_a_watcher_that_never_reads_is_dropped_not_waited_for(served):
     lazy.send('{"command": "watch"}\n')  # and never reads again
     busy = Raw(path)
     dropped = threading.Event()
-    threading.Thread(target=lambda: (host.log.wait(r"dropped a client that does not read", timeout=120), dropped.set()),
+    threading.Thread(target=lambda: (host.events.wait("control-dropped", timeout=120), dropped.set()),
                      daemon=True).start()
     for i in range(5000):
         assert busy.ask({"command": "lock", "orientations": "landscape" if i % 2 else "portrait"})["ok"]
@@ -425,7 +425,7 @@ def test_another_user_can_neither_open_the_socket_nor_be_served_if_it_could(serv
     os.chmod(path, 0o777)
     reply = json.loads(run().stdout)
     assert reply["ok"] is False and "permission denied" in reply["error"], reply
-    host.log.wait(r"refused a client of uid %d" % NOBODY)
+    host.events.wait("control-refused", uid=NOBODY)
     # Their CLI passes the reason on, however the race between its request and the close goes.
     r = subprocess.run([BIN, "lock", "portrait"], user=NOBODY, group=NOBODY, env=env, capture_output=True, text=True)
     assert r.returncode == 1 and "The compositor refused: permission denied" in r.stderr, r

@@ -10,6 +10,7 @@ import tempfile
 import pytest
 
 from compositor import Client, Compositor, Foot, pixel, program_name
+from orient_events import logged
 from fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
 
 RED = (255, 0, 0)
@@ -57,6 +58,8 @@ class Session:
             add_tablet_switch(self.fake, tablet_switch)
         self.host = Compositor(self.fake, plugin="", config=config, outputs=outputs, state=state, top=top,
                                extra_args=list(host_args), size=size)
+        # The daemon's events: it runs with the host's environment, and the host (no plugin) sends none.
+        self.events = self.host.events
         self.daemon = None
         self.daemon_args = list(daemon_args)
         self.start_daemon()
@@ -67,7 +70,7 @@ class Session:
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, text=True)
         self.log = Lines(self.daemon.stderr)
-        self.log.wait(r"^wlr-orient: control socket: ")
+        self.events.wait("control-socket")
 
     def cli(self, *args):
         return subprocess.run([BIN] + list(args), env=self.host.client_env, capture_output=True, text=True, timeout=30)
@@ -92,7 +95,7 @@ class Session:
     def turn(self, pose, shown):
         """Turns the device; waits until the daemon has applied `shown` to the panel."""
         self.fake.set(self.dev, *pose)
-        self.log.wait(r"HEADLESS-1: %s \(transform" % shown)
+        self.events.wait_turned(shown)
 
     def stop(self):
         status = None
@@ -108,7 +111,7 @@ def test_the_panel_follows_the_device_and_a_second_output_keeps_every_setting(cl
     s = Session(host_args=["--second-output", "1024x768"])
     client = None
     try:
-        s.log.wait(r"accelerometer: iio:device0")
+        s.events.wait("sensor-opened", device="iio:device0")
         # `wlr-orient daemon` became a fresh process: wlr-orient by the daemon's name.
         assert program_name(s.daemon.pid) == "wlr-orient-daemon"
         assert os.readlink("/proc/%d/exe" % s.daemon.pid).endswith("/wlr-orient")
@@ -139,22 +142,22 @@ def test_an_app_rule_turns_the_panel_while_foot_has_focus_and_returns_when_it_lo
     s = Session(config=FOOT_LANDSCAPE, pose=LEFT_UP)
     foot = other = None
     try:
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.events.wait_turned("left-up")
         foot = Foot(s.host.client_env)
-        shown = s.log.wait(r"HEADLESS-1: (normal|bottom-up) \(transform").group(1)
+        shown = s.events.wait_for("turned", lambda e: e["panel"] == "HEADLESS-1" and e["orientation"] in ('normal', 'bottom-up'))["orientation"]
         assert s.status()["front"]["app_id"] == "foot"
         assert s.transform() in ("normal", "180")
         # Another window takes focus (the host focuses each new one): the device decides again.
         other = Client(client_binary, s.host.client_env)
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.events.wait_turned("left-up")
         assert s.status()["front"]["app_id"] == "wlr-orient-test"
         s.host.command("focus foot", r"^focused foot")
-        s.log.wait(r"HEADLESS-1: %s \(transform" % shown)
+        s.events.wait_turned(shown)
         assert s.transform() in ("normal", "180")
         # foot closes: the felt orientation again.
         foot.stop()
         foot = None
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.events.wait_turned("left-up")
     finally:
         for c in (foot, other):
             if c:
@@ -165,14 +168,14 @@ def test_an_app_rule_turns_the_panel_while_foot_has_focus_and_returns_when_it_lo
 def test_the_lock_cli_reaches_the_daemon():
     s = Session(pose=LEFT_UP)
     try:
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.events.wait_turned("left-up")
         r = s.cli("lock", "landscape")
         assert r.returncode == 0, r.stderr
-        s.log.wait(r"HEADLESS-1: (normal|bottom-up) \(transform")
+        s.events.wait_for("turned", lambda e: e["panel"] == "HEADLESS-1" and e["orientation"] in ('normal', 'bottom-up'))["orientation"]
         st = s.status()
         assert st["lock"] == "landscape" and st["panels"][0]["shown"] in ("normal", "bottom-up"), st
         assert s.cli("unlock").returncode == 0
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.events.wait_turned("left-up")
         assert s.transform() == "90"
     finally:
         assert s.stop() == 0
@@ -181,10 +184,13 @@ def test_the_lock_cli_reaches_the_daemon():
 def test_a_refused_configuration_is_logged_once_and_the_panel_stays_as_the_compositor_says():
     s = Session()
     try:
-        s.log.wait(r"accelerometer: iio:device0")
+        s.events.wait("sensor-opened", device="iio:device0")
         s.host.command("refuse-configurations on", r"^refuse-configurations on")
         s.fake.set(s.dev, *LEFT_UP)
-        s.log.wait(r"HEADLESS-1: cannot show left-up: the compositor's test refused it; it stays normal")
+        refused = s.events.wait("refused", panel="HEADLESS-1", orientation="left-up")
+        assert refused["why"] == "the compositor's test refused it", refused
+        said = [line for line in logged(s.events) if "cannot show" in line]
+        assert said == ["HEADLESS-1: cannot show left-up: the compositor's test refused it; it stays normal"], said
         assert s.status()["panels"][0]["shown"] == "normal"
         assert s.transform() == "normal"
         # Never a loop of retries: one test, no apply, and nothing more after round trips through
@@ -206,8 +212,10 @@ def test_a_refused_configuration_is_logged_once_and_the_panel_stays_as_the_compo
 def test_without_foreign_toplevel_the_daemon_says_what_is_off_and_still_rotates():
     s = Session(config=FOOT_LANDSCAPE, host_args=["--no-foreign-toplevel"])
     try:
-        s.log.wait(r"no foreign-toplevel management \(zwlr_foreign_toplevel_manager_v1\): .*per-app rules and `scope` are off; "
-                   r"rotation, the lock and the control socket work")
+        s.events.wait_panel("HEADLESS-1")   # the heads are known: what the compositor offers was said
+        assert [line for line in logged(s.events) if re.search(
+            r"no foreign-toplevel management \(zwlr_foreign_toplevel_manager_v1\): .*per-app rules and `scope` are off; "
+            r"rotation, the lock and the control socket work", line)], logged(s.events)
         s.turn(LEFT_UP, "left-up")
         assert s.transform() == "90"
     finally:
@@ -217,12 +225,13 @@ def test_without_foreign_toplevel_the_daemon_says_what_is_off_and_still_rotates(
 def test_the_compositor_going_away_ends_the_daemon_with_status_1_and_the_next_one_starts_where_it_was():
     s = Session(pose=LEFT_UP)
     try:
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.events.wait_turned("left-up")
         assert s.cli("lock", "portrait").returncode == 0
-        s.log.wait(r"locked to portrait")
+        s.events.wait_status(lambda s: s["lock"] == "portrait", what="locked to portrait")
         assert s.host.stop() == 0
         assert s.daemon.wait(timeout=10) == 1, "exit status 1: the service manager restarts the daemon"
-        s.log.wait(r"the compositor went away .*exiting so that the service manager can start the daemon again")
+        assert [line for line in s.log.drain() if re.search(
+            r"the compositor went away .*exiting so that the service manager can start the daemon again", line)]
         with open(s.host.state_file) as f:
             state = f.read()
     finally:
@@ -233,7 +242,7 @@ def test_the_compositor_going_away_ends_the_daemon_with_status_1_and_the_next_on
     # lock holds, and the device held upright still shows portrait.
     again = Session(pose=NORMAL, state=state)
     try:
-        again.log.wait(r"HEADLESS-1: (left-up|right-up) \(transform")
+        again.events.wait_for("turned", lambda e: e["panel"] == "HEADLESS-1" and e["orientation"] in ('left-up', 'right-up'))["orientation"]
         assert again.status()["lock"] == "portrait"
     finally:
         assert again.stop() == 0
@@ -242,18 +251,18 @@ def test_the_compositor_going_away_ends_the_daemon_with_status_1_and_the_next_on
 def test_an_output_unplugged_mid_rotation_leaves_the_daemon_running_and_a_new_panel_follows():
     s = Session(outputs='["HEADLESS-1", "HEADLESS-3"]', host_args=["--second-output", "1024x768"])
     try:
-        s.log.wait(r"accelerometer: iio:device0")
+        s.events.wait("sensor-opened", device="iio:device0")
         s.fake.set(s.dev, *LEFT_UP)
         # Unplugged between the configuration's test and its apply (the apply then names a head
         # that is gone, or comes after it went).
         s.host.out.wait(r"^output configuration test succeeded")
         s.host.command("remove-output HEADLESS-1", r"^removed-output HEADLESS-1")
-        s.log.wait(r"HEADLESS-1: gone")
+        s.events.wait_status(lambda s: all(p["name"] != "HEADLESS-1" for p in s["panels"]), what="HEADLESS-1 gone")
         assert s.status()["panels"] == []
         assert "HEADLESS-2" in s.heads() and "HEADLESS-1" not in s.heads()
         # A new panel appears: it shows how the device is held.
         s.host.command("add-output 1280x800", r"^added-output HEADLESS-3")
-        s.log.wait(r"HEADLESS-3: left-up \(transform 1\)")
+        s.events.wait_turned("left-up", panel="HEADLESS-3")
         assert s.transform("HEADLESS-3") == "90"
         assert s.daemon.poll() is None
     finally:
@@ -267,11 +276,11 @@ def test_the_daemon_follows_a_tablet_mode_switch():
               "E: 6.000000 0005 0001 0000\nE: 6.000000 0000 0000 0000\n")
     s = Session(top='rotate-when = "tablet-mode"\n', pose=LEFT_UP, tablet_switch=events)
     try:
-        s.log.wait(r"tablet-mode switch: /dev/input/event9")
-        s.log.wait(r"tablet mode: the panel follows the device")
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
-        s.log.wait(r"laptop mode: the panel stays upright")
-        s.log.wait(r"HEADLESS-1: normal \(transform 0\)")
+        s.events.wait("tablet-switch", path="/dev/input/event9")
+        s.events.wait_status(lambda s: s["tablet_mode"] is True, what="tablet mode")
+        s.events.wait_turned("left-up")
+        s.events.wait_status(lambda s: s["tablet_mode"] is False, what="laptop mode")
+        s.events.wait_turned("normal")
         assert s.status()["tablet_mode"] is False
     finally:
         assert s.stop() == 0
@@ -283,21 +292,21 @@ def test_a_reload_that_sets_rotate_when_tablet_mode_opens_the_switch_and_one_bac
               "E: 6.000000 0005 0001 0000\nE: 6.000000 0000 0000 0000\n")
     s = Session(pose=LEFT_UP, tablet_switch=events)
     try:
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")   # rotate-when = "always": no switch is read
+        s.events.wait_turned("left-up")   # rotate-when = "always": no switch is read
         with open(s.host.config_path) as f:
             config = f.read()
         with open(s.host.config_path, "w") as f:
             f.write('rotate-when = "tablet-mode"\n' + config)
         assert s.cli("reload").returncode == 0
-        s.log.wait(r"tablet-mode switch: /dev/input/event9")
-        s.log.wait(r"tablet mode: the panel follows the device")
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
-        s.log.wait(r"laptop mode: the panel stays upright")
-        s.log.wait(r"HEADLESS-1: normal \(transform 0\)")
+        s.events.wait("tablet-switch", path="/dev/input/event9")
+        s.events.wait_status(lambda s: s["tablet_mode"] is True, what="tablet mode")
+        s.events.wait_turned("left-up")
+        s.events.wait_status(lambda s: s["tablet_mode"] is False, what="laptop mode")
+        s.events.wait_turned("normal")
         with open(s.host.config_path, "w") as f:
             f.write(config)
         assert s.cli("reload").returncode == 0
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")   # always again: the device decides
+        s.events.wait_turned("left-up")   # always again: the device decides
         assert s.status()["rotate_when"] == "always"
     finally:
         assert s.stop() == 0
@@ -320,7 +329,7 @@ def test_a_daemon_where_the_plugin_already_runs_stops_with_status_4():
     fake.add_accel(raw=NORMAL)
     host = Compositor(fake)   # the plugin inside: it serves the control socket
     try:
-        host.log.wait(r"control socket: ")
+        host.events.wait("control-socket")
         env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"])
         r = subprocess.run([BIN, "daemon", "--config", host.config_path], env=env, capture_output=True, text=True, timeout=30)
         assert r.returncode == 4, r
@@ -332,10 +341,10 @@ def test_a_daemon_where_the_plugin_already_runs_stops_with_status_4():
 def test_a_transform_set_by_someone_else_stands_until_the_device_turns():
     s = Session()
     try:
-        s.log.wait(r"accelerometer: iio:device0")
+        s.events.wait("sensor-opened", device="iio:device0")
         subprocess.run(["wlr-randr", "--output", "HEADLESS-1", "--transform", "180"], env=s.host.client_env,
                        check=True, timeout=30)
-        s.log.wait(r"HEADLESS-1: set to bottom-up by someone else; showing that until the device turns")
+        s.events.wait("set-elsewhere", panel="HEADLESS-1", orientation="bottom-up", by="someone-else", kept=True)
         status = s.status()
         assert status["panels"][0]["shown"] == "bottom-up" and status["panels"][0]["set_by"] == "someone-else", status
         assert "shows bottom-up, set by someone else (kept until the device turns)" in s.cli("status").stdout
@@ -358,7 +367,7 @@ def test_a_compositor_that_describes_the_heads_before_it_answers_gets_every_deci
     s = Session(host_args=["--done-before-succeeded"])
     control = None
     try:
-        s.log.wait(r"accelerometer: iio:device0")
+        s.events.wait("sensor-opened", device="iio:device0")
         path = os.path.join(s.host.runtime, "wlr-orient.%s.sock" % s.host.client_env["WAYLAND_DISPLAY"])
         control = socket.socket(socket.AF_UNIX)
         control.connect(path)
@@ -403,19 +412,19 @@ def test_a_tiled_app_alone_on_the_panel_is_in_front_by_default(client_binary):
     s = Session(config=FOOT_LANDSCAPE, pose=LEFT_UP, host_args=["--tile"])
     foot = other = None
     try:
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.events.wait_turned("left-up")
         foot = Foot(s.host.client_env)
-        s.log.wait(r"HEADLESS-1: (normal|bottom-up) \(transform")
+        s.events.wait_for("turned", lambda e: e["panel"] == "HEADLESS-1" and e["orientation"] in ('normal', 'bottom-up'))["orientation"]
         st = s.status()
         assert st["front"]["app_id"] == "foot" and st["front"]["source"] == "rule", st
         assert s.transform() in ("normal", "180")
         # A second window tiles beside it: neither fills the panel; the device decides.
         other = Client(client_binary, s.host.client_env)
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.events.wait_turned("left-up")
         assert s.status()["front"] is None
         other.stop()
         other = None
-        s.log.wait(r"HEADLESS-1: (normal|bottom-up) \(transform")
+        s.events.wait_for("turned", lambda e: e["panel"] == "HEADLESS-1" and e["orientation"] in ('normal', 'bottom-up'))["orientation"]
     finally:
         for c in (foot, other):
             if c:
@@ -447,12 +456,12 @@ def test_the_host_survives_its_panel_switched_off_and_on_with_the_daemon_bound_a
     while the panel was off got no mode). The host runs on, and the daemon still turns the panel."""
     s = Session(config='[transition]\nkind = "crossfade"\nduration-ms = 800\ntimeout-ms = 300\n')
     try:
-        s.log.wait(r"accelerometer: iio:device0")
+        s.events.wait("sensor-opened", device="iio:device0")
         poses = [(LEFT_UP, "left-up"), (NORMAL, "normal")]
         for i in range(20):
             pose, name = poses[i % 2]
             s.fake.set(s.dev, *pose)
-            s.log.wait(r"HEADLESS-1: %s \(transform" % name, timeout=15)   # the shield fades for 0.8 s
+            s.events.wait_turned(name, timeout=15)   # the shield fades for 0.8 s
             switch_off_and_on(s, by)
             assert s.host.p.poll() is None and s.daemon.poll() is None, "both run on after cycle %d" % i
             s.status()   # the daemon answers
@@ -469,7 +478,7 @@ def test_a_failed_switch_off_through_output_management_leaves_the_host_whole():
     frame read the freed scene output). Run by the suite's valgrind pass too."""
     s = Session()
     try:
-        s.log.wait(r"accelerometer: iio:device0")
+        s.events.wait("sensor-opened", device="iio:device0")
         for _ in range(3):
             off = subprocess.run(["wlr-randr", "--output", "HEADLESS-1", "--off"], env=s.host.client_env,
                                  capture_output=True, text=True, timeout=30)

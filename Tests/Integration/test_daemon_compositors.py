@@ -44,7 +44,7 @@ def turn_and_check(s, size, view, panel="HEADLESS-1"):
         s.wait_shown(orientation)
         # The status says what the daemon decided; the compositor has it once the daemon logs
         # that its configuration was applied.
-        s.daemon_log.wait(r"%s: %s \(transform " % (panel, orientation), timeout=15)
+        s.events.wait_turned(orientation, panel=panel, timeout=15)
         view(orientation)
         if orientation != "bottom-up":
             s.app_configured((height, width) if orientation in ("left-up", "right-up") else (width, height))
@@ -94,7 +94,7 @@ def test_sway_1_7_reports_its_headless_output_disabled_and_the_daemon_leaves_it_
         before = swaymsg(s, "-t", "get_outputs")
         assert before[0]["active"] and "Enabled: no" in randr(s), "sway 1.7 reports its headless output disabled"
         s.start_daemon()
-        s.daemon_log.wait(r"HEADLESS-1 matches \[device\] outputs, but the compositor reports it disabled or without a mode; leaving it alone")
+        s.events.wait("unusable-panel", name="HEADLESS-1")
         s.follow()
         s.fake.set(s.dev, *LEFT_UP)
         status = s.wait_status(lambda st: st["felt"] == "left-up", "the daemon felt left-up")

@@ -46,7 +46,7 @@ def turn_held_then_played(s):
     start_beside(s)
     before = s.raw_panel()
     s.fake.set(s.dev, *LEFT_UP)
-    s.daemon_log.wait(r"%s: left-up \(transform " % PANEL, timeout=15)
+    s.events.wait_turned("left-up", panel=PANEL, timeout=15)
     assert s.raw_panel().tobytes() == before.tobytes(), "the held picture is the panel as it was"
     return before, frames_until_gone(s)
 
@@ -96,7 +96,7 @@ def test_kind_none_snaps_as_before_with_no_shield(client_binary):
     try:
         start_beside(s)
         s.fake.set(s.dev, *LEFT_UP)
-        s.daemon_log.wait(r"%s: left-up \(transform " % PANEL, timeout=15)
+        s.events.wait_turned("left-up", panel=PANEL, timeout=15)
         s.wait_upright("left-up")
         assert not said(s, r"shield"), "no shield for a cut"
     finally:

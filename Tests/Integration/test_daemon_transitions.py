@@ -11,6 +11,7 @@ import time
 import pytest
 
 from compositor import Client
+from orient_events import logged
 from fakeiio import LEFT_UP, NORMAL
 from test_daemon import Session
 from test_transitions import blend_fraction, coverage_steps, old_picture_direction, read_ppm, same
@@ -22,7 +23,7 @@ def session(client_binary, transition, size="480x300", **options):
     """The host (panel 480x300), the daemon with this [transition] table, the card client in front
     and on screen."""
     s = Session(config="[transition]\n" + transition, size=size, **options)
-    s.log.wait(r"accelerometer: iio:device0")
+    s.events.wait("sensor-opened", device="iio:device0")
     s.card = Client(client_binary, s.host.client_env, app_id="card0", card=True)
     s.host.out.wait(r"^focused card0$")
     s.host.command("next-frame", r"^next-frame$")
@@ -65,8 +66,8 @@ def turn_recorded(s, pose, shown, directory):
     [(transform, (w, h, rgb))] in order."""
     s.host.command("record start", r"^recording$")
     s.fake.set(s.dev, *pose)
-    s.log.wait(r"HEADLESS-1: %s \(transform" % shown)
-    s.log.wait(r"HEADLESS-1: the shield is gone", timeout=15)
+    s.events.wait_turned(shown)
+    s.events.wait("shield-gone", panel="HEADLESS-1", timeout=15)
     s.host.command("next-frame", r"^next-frame$")
     s.host.command("next-frame", r"^next-frame$")
     return [(transform, read_ppm(path)) for _, transform, path in s.host.record_stop(directory)]
@@ -141,8 +142,8 @@ def test_no_frame_of_a_turn_from_outside_is_neither_the_old_picture_nor_the_new_
                 os.kill(s.daemon.pid, signal.SIGSTOP)
                 time.sleep(0.03)
                 os.kill(s.daemon.pid, signal.SIGCONT)
-            s.log.wait(r"HEADLESS-1: %s \(transform" % shown)
-            s.log.wait(r"HEADLESS-1: the shield is gone", timeout=15)
+            s.events.wait_turned(shown)
+            s.events.wait("shield-gone", panel="HEADLESS-1", timeout=15)
             s.host.command("next-frame", r"^next-frame$")
             s.host.command("next-frame", r"^next-frame$")
             frames = [read_ppm(path)[2] for _, _, path in s.host.record_stop(os.path.join(s.host.dir, "rec%d" % i))]
@@ -164,12 +165,13 @@ def test_a_compositor_that_leaves_the_overlay_unresized_gets_a_clean_cut_and_one
     try:
         s.host.command("layers-stay on", r"^layers-stay on$")
         s.fake.set(s.dev, *LEFT_UP)
-        s.log.wait(r"HEADLESS-1: left-up \(transform")
-        s.log.wait(r"the compositor did not give the overlay the turned panel's size within 50 ms of the turn; "
-                   r"the panel turns without a transition")
-        assert "wlr-orient: HEADLESS-1: the shield is gone" in s.log.seen
-        assert sum("did not give the overlay" in line for line in s.log.seen) == 1
-        assert not [line for line in s.log.seen if "not the panel's" in line], "no false line about a scale"
+        s.events.wait_turned("left-up")
+        s.events.wait("shield-gone", panel="HEADLESS-1")
+        said = logged(s.events)
+        assert "HEADLESS-1: the shield is gone" in said
+        assert sum("the compositor did not give the overlay the turned panel's size within 50 ms of the turn; "
+                   "the panel turns without a transition" in line for line in said) == 1, said
+        assert not [line for line in said if "not the panel's" in line], "no false line about a scale"
         assert no_overlay_left(s)
     finally:
         end(s)
@@ -187,7 +189,7 @@ def test_the_whole_old_picture_turns_from_outside_and_what_it_covers_changes_lit
         assert len(shares) >= 8, shares
         assert largest <= 0.10, "what the old picture covers jumps by %.2f of the panel: %s" % (largest, shares)
         assert min(shares) >= 0.45, "it turns at full size: %s" % shares
-        drawn = [l for l in s.log.seen if "shield frame at" in l]
+        drawn = [l for l in logged(s.events) if "shield frame at" in l]
         on_canvas = [l for l in drawn if "on a 1/2 canvas" in l]
         assert on_canvas if size == "1024x640" else not on_canvas, drawn
         assert no_overlay_left(s)
@@ -213,7 +215,7 @@ def test_a_crossfade_from_outside_is_drawn_on_the_small_canvas_where_the_composi
         blends = [m for m in mixes if m not in (o, n)]
         assert len(blends) >= 5, "blended frames at the centre: %s" % mixes
         assert all(min(a, b) <= c <= max(a, b) for m in blends for a, b, c in zip(o, n, m)), blends
-        drawn = [l for l in s.log.seen if "shield frame at" in l]
+        drawn = [l for l in logged(s.events) if "shield frame at" in l]
         assert drawn and all("on a 1/2 canvas" in l for l in drawn), drawn[:3]
         assert no_overlay_left(s)
     finally:
@@ -223,7 +225,7 @@ def test_a_crossfade_from_outside_is_drawn_on_the_small_canvas_where_the_composi
 def turn_recorded_cut(s):
     s.host.command("record start times", r"^recording$")
     s.fake.set(s.dev, *LEFT_UP)
-    s.log.wait(r"HEADLESS-1: left-up \(transform")
+    s.events.wait_turned("left-up")
     s.host.wait_frame(1)
     return s.host.record_stop(os.path.join(s.host.dir, "rec"))
 
@@ -251,7 +253,7 @@ def test_a_touch_during_a_transition_reaches_the_app_under_the_overlay(client_bi
         assert s.card.wait_touch() == (270.0, 240.0)
         assert not any(l.startswith("layer-surface %s destroyed" % SHIELD) for l in s.host.out.available()), \
             "the overlay was still up when the touch went through"
-        s.log.wait(r"HEADLESS-1: the shield is gone", timeout=15)
+        s.events.wait("shield-gone", panel="HEADLESS-1", timeout=15)
         assert no_overlay_left(s)
     finally:
         end(s)
@@ -262,8 +264,10 @@ def test_an_overlay_the_compositor_closes_mid_transition_leaves_the_panel_turned
     try:
         turned_under_the_shield(s)
         s.host.command("close-layers", r"^closed-layers 1$")
-        s.log.wait(r"the panel turns without a transition: the compositor closed the overlay")
-        assert "wlr-orient: HEADLESS-1: the shield is gone" in s.log.seen
+        s.events.wait("shield-gone", panel="HEADLESS-1")
+        said = logged(s.events)
+        assert any("the panel turns without a transition: the compositor closed the overlay" in l for l in said), said
+        assert "HEADLESS-1: the shield is gone" in said
         assert s.transform() == "90"
         # The next frames: the app alone, upright in left-up (nothing of the old picture).
         w, h, rgb = s.host.wait_for_panel(lambda w, h, rgb: old_picture_direction(w, h, rgb) is None)
@@ -279,12 +283,12 @@ def test_a_panel_unplugged_mid_transition_leaves_no_overlay_and_a_new_panel_turn
         turned_under_the_shield(s)
         s.host.command("remove-output HEADLESS-1", r"^removed-output HEADLESS-1")
         assert "layer-surface %s destroyed" % SHIELD in s.host.out.seen, "the host closed it with its output"
-        s.log.wait(r"HEADLESS-1: gone")
+        s.events.wait_status(lambda s: all(p["name"] != "HEADLESS-1" for p in s["panels"]), what="HEADLESS-1 gone")
         assert no_overlay_left(s) and s.daemon.poll() is None
         # A new panel appears: it shows how the device is held, with a shield of its own.
         s.host.command("add-output 480x300", r"^added-output HEADLESS-2")
-        s.log.wait(r"HEADLESS-2: left-up \(transform 1\)")
-        s.log.wait(r"HEADLESS-2: the shield is gone", timeout=15)
+        s.events.wait_turned("left-up", panel="HEADLESS-2")
+        s.events.wait("shield-gone", panel="HEADLESS-2", timeout=15)
         assert s.transform("HEADLESS-2") == "90"
         assert no_overlay_left(s)
     finally:
@@ -298,7 +302,7 @@ def test_the_compositor_going_away_mid_transition_ends_the_daemon_as_it_should(c
         s.host.p.kill()
         s.host.p.wait(timeout=10)
         assert s.daemon.wait(timeout=10) == 1, "exit status 1 (the service manager restarts it), not a crash"
-        s.log.wait(r"the compositor went away")
+        assert any("the compositor went away" in line for line in s.log.drain()), "the last line says why"
     finally:
         s.card.stop()
         if s.daemon.poll() is None:
@@ -311,14 +315,14 @@ def test_a_second_turn_mid_transition_starts_from_what_is_on_screen_and_ends_in_
         _, _, initial = s.host.raw_panel()
         s.host.command("record start", r"^recording$")
         s.fake.set(s.dev, *LEFT_UP)
-        s.log.wait(r"HEADLESS-1: left-up \(transform 1\)")
+        s.events.wait_turned("left-up")
         for _ in range(20):  # 100 ms held, then a few hundred ms into the fade
             s.host.command("next-frame", r"^next-frame$")
         s.fake.set(s.dev, *NORMAL)
-        s.log.wait(r"HEADLESS-1: normal \(transform 0\)")
+        s.events.wait_turned("normal")
         # The first shield gives way once the second is on screen (before the apply); the second
         # plays to its end.
-        s.log.wait(r"HEADLESS-1: the shield is gone", timeout=15)
+        s.events.wait("shield-gone", panel="HEADLESS-1", timeout=15)
         s.host.command("next-frame", r"^next-frame$")
         s.host.command("next-frame", r"^next-frame$")
         frames = [(t, read_ppm(path)[2]) for _, t, path in s.host.record_stop(os.path.join(s.host.dir, "rec"))]

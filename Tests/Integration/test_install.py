@@ -9,7 +9,7 @@ import subprocess
 import pytest
 
 from compositor import Compositor
-from fakeiio import G_COUNTS as G, ROOT, FakeIIO, Lines
+from fakeiio import G_COUNTS as G, ROOT, FakeIIO
 
 PREFIX = "/usr"
 PIECES = [
@@ -89,7 +89,7 @@ def test_the_installed_plugin_reads_its_config_through_the_installed_cli(staged)
                         if not os.path.exists(os.path.join(d, "wlr-orient")))
     host = Compositor(FakeIIO(), plugin=path(staged, "lib/libwlr-orient.so"), extra_env={"PATH": env_path})
     try:
-        host.log.wait(r"HEADLESS-1: a built-in panel", timeout=30)
+        host.events.wait_panel("HEADLESS-1", timeout=30)
     finally:
         assert host.stop() == 0
 
@@ -161,7 +161,7 @@ def test_the_installed_run_starts_the_plugin_inside_a_compositor(staged):
     # The installed CLI finds the installed preload and plugin (../lib), the plugin the CLI (../bin).
     host = Compositor(FakeIIO(), plugin="", wrapper=[path(staged, "bin/wlr-orient"), "run", "--"])
     try:
-        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.events.wait_panel("HEADLESS-1", timeout=30)
     finally:
         assert host.stop() == 0
 
@@ -204,10 +204,10 @@ def test_in_the_packages_layout_run_takes_the_compositors_build_and_the_plugin_f
     host = Compositor(fake, plugin="", wrapper=[path(packaged, "bin/wlr-orient"), "run", "--"],
                       config='[transition]\nkind = "crossfade"\n')
     try:
-        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
-        host.log.wait(r"accelerometer: iio:device0")
+        host.events.wait_panel("HEADLESS-1", timeout=30)
+        host.events.wait("sensor-opened", device="iio:device0")
         fake.set(dev, G, 0, 0)
-        host.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), crossfade transition")
+        host.events.wait_turned("left-up", transition="crossfade")
         assert not [line for line in host.log.available() if "DECOY" in line]
     finally:
         assert host.stop() == 0
@@ -219,7 +219,7 @@ def test_in_the_packages_layout_the_daemon_command_becomes_the_daemons_program_a
                               env=dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"]),
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     try:
-        Lines(daemon.stderr).wait(r"^wlr-orient: control socket: ", timeout=30)
+        host.events.wait("control-socket", timeout=30)
         with open("/proc/%d/cmdline" % daemon.pid, "rb") as f:
             assert f.read().split(b"\0")[0].decode() == path(packaged, "libexec/wlr-orient/wlr-orient-daemon")
         assert os.readlink("/proc/%d/exe" % daemon.pid) == path(packaged, "bin/wlr-orient")

@@ -11,12 +11,12 @@ import pytest
 
 from compositor import PLUGIN, Client, Compositor, build_client
 from fakeiio import BIN, G_COUNTS as G, FakeIIO
+from orient_events import wait_transition
 
 ROTATIONS = int(os.environ.get("WLR_ORIENT_MEMCHECK_ROTATIONS", "100"))
 CLIENTS = int(os.environ.get("WLR_ORIENT_MEMCHECK_CLIENTS", "20"))
 TRANSITIONS = int(os.environ.get("WLR_ORIENT_MEMCHECK_TRANSITIONS", "200"))
 POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
-SPAN = r"(\w+) transition began \S+ revealed \S+ ended \S+ frames \d+ set-up \S+ ms(?: turning copy \S+ ms)?( \(gave way to another turn\))?$"
 
 
 def under_valgrind(tmp_path, fake, extra_args=(), config=""):
@@ -86,7 +86,7 @@ def test_misbehaving_clients_under_valgrind(tmp_path, client_binary):
     host, log = under_valgrind(tmp_path, fake)
     try:
         host.wait_frame(1, timeout=60)
-        path = host.log.wait(r"control socket: (\S+)", timeout=60).group(1)
+        path = host.events.wait("control-socket", timeout=60)["path"]
         bystander = Client(client_binary, host.client_env, app_id="org.example.Bystander", orientations=2 | 8)
         bystander.wait_configure(1280, 800, timeout=30)
         # Our protocol: bad values, a second object, requests after the toplevel, odd orders, a kill.
@@ -150,7 +150,7 @@ def test_misbehaving_clients_under_valgrind(tmp_path, client_binary):
         with open(host.config_path, "a") as cfg:
             cfg.write("scope = \n")
         subprocess.run([BIN, "reload"], env=host.client_env, check=True, capture_output=True, timeout=30)
-        host.log.wait(r"keeping the config in use", timeout=60)
+        host.events.wait("config", applied=False, timeout=60)
         # Still serving: the bystander follows the device.
         fake.set(dev, 0, G, 0)
         bystander.wait_event_of("output_orientation", 8, timeout=30)
@@ -181,7 +181,7 @@ def test_transitions_under_valgrind(tmp_path, client_binary):
                 host.out.wait(r"^focused card1$", timeout=30)
             fake.set(dev, *POSES[i % len(POSES)][0])
             i += 1
-            host.log.wait(r"\(transform \w+\), \w+ transition$", timeout=30)
+            host.events.wait("turned", timeout=30)
             if i % 5 == 0:  # a second turn while the first runs
                 fake.set(dev, *POSES[i % len(POSES)][0])
                 i += 1
@@ -189,11 +189,11 @@ def test_transitions_under_valgrind(tmp_path, client_binary):
                 second.stop()
                 second = None
                 host.out.wait(r"^unmapped card1$", timeout=30)
-            m = host.log.wait(SPAN, timeout=30)
-            kinds.append(m.group(1))
-            if m.group(2):
+            t = wait_transition(host.events, timeout=30)
+            kinds.append(t.kind)
+            if t.gave_way:
                 gave_way += 1
-                kinds.append(host.log.wait(SPAN, timeout=30).group(1))
+                kinds.append(wait_transition(host.events, timeout=30).kind)
         first.stop()
         if second is not None:
             second.stop()

@@ -17,9 +17,9 @@ def test_the_compositors_own_transform_is_turned_back_within_two_frames():
         host.wait_frame(1)
         host.command("record start times", r"^recording$")
         host.command("transform HEADLESS-1 0", r"^transform HEADLESS-1 0$")
-        host.log.wait(r"HEADLESS-1: the compositor set normal \(its own change")
-        counted = int(host.log.wait(r"HEADLESS-1: left-up after (\d+) frames? in normal, the transform someone else set").group(1))
-        host.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), none transition")
+        host.events.wait("set-elsewhere", panel="HEADLESS-1", orientation="normal", by="compositor", kept=False)
+        counted = host.events.wait("landed", panel="HEADLESS-1", orientation="left-up")["frames_in_another_transform"]
+        host.events.wait_turned("left-up", transition="none")
         for _ in range(3):
             host.command("next-frame", r"^next-frame$")
         transforms = [t for _, t, _ in host.record_stop(os.path.join(host.dir, "frames"))]
@@ -58,9 +58,9 @@ def test_a_compositor_that_keeps_undoing_the_turn_is_followed_and_status_names_i
         for i in range(3):
             host.command("transform HEADLESS-1 0", r"^transform HEADLESS-1 0$")
             if i < 2:
-                host.log.wait(r"the compositor set normal")
-                host.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), none transition")
-        host.log.wait(r"HEADLESS-1: the compositor keeps setting normal; showing that until the device turns")
+                host.events.wait("set-elsewhere", orientation="normal", by="compositor", kept=False)
+                host.events.wait_turned("left-up", transition="none")
+        host.events.wait("set-elsewhere", panel="HEADLESS-1", orientation="normal", by="compositor", kept=True)
         status = host.status()
         assert status["panels"][0]["shown"] == "normal" and status["panels"][0]["set_by"] == "compositor", status
         assert host.randr_transform() == "normal"
@@ -76,7 +76,7 @@ def test_a_transform_set_through_output_management_is_kept_until_the_device_turn
         host.wait_frame(1)
         subprocess.run(["wlr-randr", "--output", "HEADLESS-1", "--transform", "180"], env=host.client_env,
                        check=True, capture_output=True, timeout=30)
-        host.log.wait(r"HEADLESS-1: set to bottom-up by a client through output management; showing that until the device turns")
+        host.events.wait("set-elsewhere", panel="HEADLESS-1", orientation="bottom-up", by="output-management", kept=True)
         host.wait_frame(2)
         status = host.status()
         assert status["panels"][0]["shown"] == "bottom-up", status

@@ -1,5 +1,6 @@
 """The plugin in the reference host, end to end."""
 import os
+import re
 import subprocess
 import shutil
 
@@ -63,7 +64,7 @@ def test_the_panel_follows_the_device_through_all_four_orientations(client_binar
     host = Compositor(fake, plugin=plugin)
     client = None
     try:
-        host.log.wait(r"accelerometer: iio:device0")
+        host.events.wait("sensor-opened", device="iio:device0")
         client = Client(client_binary, host.client_env)
         for name, transform, (w, h), up, down in walk_orientations(host, client, fake, dev):
             assert host.randr_transform() == RANDR[transform], name
@@ -120,7 +121,7 @@ def test_touch_reaches_the_client_at_the_right_point_in_every_orientation(client
     host = Compositor(fake, touch=True)
     client = None
     try:
-        host.log.wait(r"accelerometer: iio:device0")
+        host.events.wait("sensor-opened", device="iio:device0")
         client = Client(client_binary, host.client_env)
         for name, _transform, _size, up, down in walk_orientations(host, client, fake, dev):
             # The client's redraw at the new size is on screen before the touch.
@@ -144,7 +145,8 @@ def test_the_compositor_runs_on_when_the_accelerometer_vanishes_and_returns(clie
         client = Client(client_binary, host.client_env)
         client.wait_configure(800, 1280)
         fake.remove(dev)
-        host.log.wait(r"accelerometer: .*vanished.*keeping left-up")
+        host.events.wait_for("sensor-lost", lambda e: "vanished" in e["why"], what="the accelerometer vanished")
+        assert host.status()["felt"] == "left-up", "the felt orientation is kept"
         assert host.randr_transform() == "90", "the orientation is kept while the sensor is away"
         # Clients still come and go, the compositor still answers.
         other = Client(client_binary, host.client_env, app_id="second")
@@ -152,7 +154,7 @@ def test_the_compositor_runs_on_when_the_accelerometer_vanishes_and_returns(clie
         other.stop()
         # The sensor returns, held another way: sampling resumes and the panel follows.
         dev = fake.add_accel(raw=(-G, 0, 0))
-        host.log.wait(r"accelerometer: iio:device0", timeout=5)
+        host.events.wait("sensor-opened", device="iio:device0", timeout=5)
         host.wait_frame(3)
         client.wait_configure(800, 1280)
         assert host.randr_transform() == "270"
@@ -169,10 +171,10 @@ def test_a_broken_config_is_reported_and_the_plugin_runs_on_defaults():
     # so the headless output is not a panel and must stay as it is.
     host = Compositor(fake, config="orientations = [\n")
     try:
-        line = host.log.wait(r"config: (.*config\.toml:\d+:\d+: .*); using built-in defaults")
-        assert "TOML syntax" in line.group(1)
-        host.log.wait(r"started; panels match eDP-\*, LVDS-\*, DSI-\*")
-        host.log.wait(r"accelerometer: iio:device0")
+        refused = host.events.wait("config", applied=False)
+        assert re.match(r".*config\.toml:\d+:\d+: .*TOML syntax", refused["errors"][0]), refused
+        host.events.wait("started", panels_match=["eDP-*", "LVDS-*", "DSI-*"])
+        host.events.wait("sensor-opened", device="iio:device0")
         host.wait_frame(0)
         assert host.randr_transform() == "normal"
     finally:
@@ -184,16 +186,16 @@ def test_the_users_landscape_lock_holds_and_follows_both_landscape_variants():
     dev = fake.add_accel(raw=(0, -G, 0))
     host = Compositor(fake, state='lock = "landscape"\n', extra_args=["--debug"])
     try:
-        host.log.wait(r"decision normal from the sample")
+        host.events.wait("decision", orientation="normal")
         fake.set(dev, G, 0, 0)  # held portrait (left-up): the sensor says so, the lock keeps landscape
-        host.log.wait(r"decision left-up from the sample")
+        host.events.wait("decision", orientation="left-up")
         assert host.randr_transform() == "normal"
         fake.set(dev, 0, G, 0)  # the other landscape variant: a 180° rotation
-        host.log.wait(r"decision bottom-up from the sample")
+        host.events.wait("decision", orientation="bottom-up")
         host.wait_frame(2)
         assert host.randr_transform() == "180"
         fake.set(dev, -G, 0, 0)  # portrait again (right-up): stays where it is
-        host.log.wait(r"decision right-up from the sample")
+        host.events.wait("decision", orientation="right-up")
         assert host.randr_transform() == "180"
         fake.set(dev, 0, -G, 0)
         host.wait_frame(0)
@@ -235,10 +237,11 @@ def test_without_its_helper_the_plugin_runs_on_defaults_and_keeps_the_saved_stat
         env["WLR_ORIENT_HELPER"] = helper
     host = Compositor(fake, state=saved, plugin=plugin, extra_env=env, extra_args=["--debug"])
     try:
-        host.log.wait(message + r".*; using built-in defaults, and the saved state is left as it is")
-        host.log.wait(r"started; panels match eDP-\*, LVDS-\*, DSI-\*")
+        refused = host.events.wait("config", applied=False)
+        assert re.search(message, refused["errors"][0]), refused
+        host.events.wait("started", panels_match=["eDP-*", "LVDS-*", "DSI-*"])
         fake.set(dev, G, 0, 0)
-        host.log.wait(r"decision left-up from the sample")
+        host.events.wait("decision", orientation="left-up")
         host.wait_frame(0)
     finally:
         assert host.stop() == 0
@@ -272,7 +275,7 @@ def test_the_felt_orientation_is_saved_for_the_next_start():
     dev = fake.add_accel(raw=(0, -G, 0))
     host = Compositor(fake, state='lock = "all"\n', extra_args=["--debug"])
     try:
-        host.log.wait(r"decision normal from the sample")
+        host.events.wait("decision", orientation="normal")
         fake.set(dev, -G, 0, 0)
         host.wait_frame(3)
     finally:
@@ -288,8 +291,9 @@ def test_a_config_that_crashes_the_toml_parser_cannot_crash_the_compositor(text)
     fake.add_accel(raw=(G, 0, 0))
     host = Compositor(fake, config=text)
     try:
-        host.log.wait(r"config: .*config\.toml:\d+:\d+: .*; using built-in defaults")
-        host.log.wait(r"started; panels match eDP-\*, LVDS-\*, DSI-\*")
+        refused = host.events.wait("config", applied=False)
+        assert re.match(r".*config\.toml:\d+:\d+: ", refused["errors"][0]), refused
+        host.events.wait("started", panels_match=["eDP-*", "LVDS-*", "DSI-*"])
         host.wait_frame(0)
         assert host.randr_transform() == "normal"
     finally:
@@ -302,7 +306,7 @@ def test_a_lock_to_one_orientation_releases_the_sensor_and_shows_that_orientatio
     fake.add_accel(raw=(0, G, 0))  # held upside down: must not matter
     host = Compositor(fake, state='lock = "%s"\n' % lock)
     try:
-        host.log.wait(r"nothing can rotate .*the accelerometer is released")
+        host.events.wait_status(lambda s: s["sensor"] == "released" and s["rotating"], what="the sensor released")
         host.wait_frame(transform)
         assert host.randr_transform() == randr
     finally:

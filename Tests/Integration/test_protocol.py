@@ -75,7 +75,7 @@ def test_a_client_taking_orientation_as_input_keeps_the_screen_still_and_hears_e
         for raw, felt, bit in [(LEFT_UP, "left-up", PORTRAIT), (BOTTOM_UP, "bottom-up", INVERTED_LANDSCAPE),
                                (RIGHT_UP, "right-up", INVERTED_PORTRAIT)]:
             fake.set(dev, *raw)
-            host.log.wait(r"decision %s from the sample" % felt)
+            host.events.wait("decision", orientation=felt)
             assert game.wait_event("device_orientation") == bit
         assert frame_transforms(host) == [0], "the screen turned under an input-mode client"
         game.stop()  # it leaves: the screen follows the device again

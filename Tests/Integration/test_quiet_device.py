@@ -4,6 +4,7 @@ with motion events (bmc150's any-motion), read only while it moves. Each rotator
 the device, and a turn is taken (the latency and the idle wakeups are figures of
 benchmarks/quiet_device.py)."""
 import os
+import re
 import subprocess
 import time
 
@@ -44,7 +45,7 @@ def test_the_plugin_turns_with_a_device_that_says_when_it_moves(kind):
     fake, moving = device(kind)
     host = Compositor(fake, touch=False)
     try:
-        host.log.wait(r"accelerometer: iio:device0 .*" + KINDS[kind])
+        host.events.wait_for("sensor-opened", lambda e: re.search(KINDS[kind], e["description"]), what=KINDS[kind])
         turn(host, moving)
     finally:
         moving.stop()
@@ -60,7 +61,7 @@ def test_the_daemon_turns_with_a_device_that_says_when_it_moves(kind):
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, pass_fds=fake.pass_fds)
     log = Lines(daemon.stderr)
     try:
-        log.wait(r"accelerometer: iio:device0 .*" + KINDS[kind])
+        host.events.wait_for("sensor-opened", lambda e: re.search(KINDS[kind], e["description"]), what=KINDS[kind])
         turn(host, moving)
         assert daemon.poll() is None
     finally:
@@ -76,7 +77,7 @@ def test_the_plugins_helper_switches_the_motion_events_off_when_the_compositor_e
     fake, moving = device("motion-events")
     host = Compositor(fake, touch=False)
     try:
-        host.log.wait(r"accelerometer: iio:device0 .*" + KINDS["motion-events"])
+        host.events.wait_for("sensor-opened", lambda e: re.search(KINDS["motion-events"], e["description"]), what=KINDS["motion-events"])
         helpers = host.sensor_helper_pids()
         assert len(helpers) == 1 and moving.enabled()
     finally:

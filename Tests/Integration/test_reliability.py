@@ -3,6 +3,7 @@ our objects, a saved state that is a FIFO or far too large, the CLI given a FIFO
 config. The user's session comes first: the compositor answers, the config stays applied, every
 file problem is named."""
 import os
+import re
 import subprocess
 import time
 
@@ -141,23 +142,23 @@ def test_saving_the_config_is_noticed_after_its_directory_is_removed_or_moved_an
         path = host.config_path
         directory = os.path.dirname(path)
         shutil.rmtree(directory)
-        host.log.wait(r"the directory of %s is gone" % path)
+        host.events.wait("config-directory", file=path, present=False)
         os.mkdir(directory)
         _save(path, _rules(1))
-        host.log.wait(r"config applied \(1 app rule,")
+        host.events.wait("config", applied=True, app_rules=1)
         _save(path, _rules(2))          # and the next save too
-        host.log.wait(r"config applied \(2 app rules")
+        host.events.wait("config", applied=True, app_rules=2)
         os.rename(directory, directory + ".old")
-        host.log.wait(r"the directory of %s is gone" % path)
+        host.events.wait("config-directory", file=path, present=False)
         os.mkdir(directory)
         _save(path, _rules(3))
-        host.log.wait(r"config applied \(3 app rules")
+        host.events.wait("config", applied=True, app_rules=3)
         _save(path, _rules(4))
-        host.log.wait(r"config applied \(4 app rules")
+        host.events.wait("config", applied=True, app_rules=4)
         # The old directory, moved away, is not watched any more: saving there changes nothing.
         _save(os.path.join(directory + ".old", "config.toml"), _rules(7))
         _save(path, _rules(5))
-        host.log.wait(r"config applied \(5 app rules")
+        host.events.wait("config", applied=True, app_rules=5)
         assert not any("7 app rules" in line for line in host.log.available())
         assert host.p.poll() is None
     finally:
@@ -171,13 +172,14 @@ def test_a_sensor_helper_that_dies_is_started_again_and_the_panel_still_turns():
     dev = fake.add_accel(raw=NORMAL)
     host = Compositor(fake, touch=False)
     try:
-        host.log.wait(r"accelerometer: iio:device0")
+        host.events.wait("sensor-opened", device="iio:device0")
         helpers = host.sensor_helper_pids()
         assert len(helpers) == 1, helpers
         os.kill(helpers[0], 9)
-        host.log.wait(r"accelerometer: \S*/wlr-orient-sensor-feed (was killed by signal 9|closed its socket); "
-                      r"starting it again in 0\.2 s; keeping")
-        host.log.wait(r"accelerometer: iio:device0")
+        lost = host.events.wait("sensor-lost")
+        assert re.search(r"\S*/wlr-orient-sensor-feed (was killed by signal 9|closed its socket); "
+                         r"starting it again in 0\.2 s", lost["why"]), lost
+        host.events.wait("sensor-opened", device="iio:device0")
         assert host.p.poll() is None
         fake.set(dev, *LEFT_UP)
         host.wait_frame(1)

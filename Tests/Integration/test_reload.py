@@ -2,6 +2,7 @@
 by saving the file; a broken config keeps the last good one; nothing blocks the compositor."""
 import json
 import os
+import re
 import subprocess
 
 from compositor import Compositor, Foot
@@ -37,7 +38,7 @@ def test_reload_applies_new_app_rules_to_the_app_in_front():
             f.write(FOOT_LANDSCAPE)
         r = subprocess.run([BIN, "reload"], env=host.client_env, capture_output=True, text=True)
         assert r.returncode == 0, r
-        host.log.wait(r"config applied \(1 app rule")
+        host.events.wait("config", applied=True, app_rules=1)
         host.wait_frame(0)
         foot.wait_configure_of(1280, 800)
         assert status(host)["front"]["source"] == "rule"
@@ -57,7 +58,7 @@ def test_saving_the_config_file_reloads_it():
         foot = Foot(host.client_env)
         host.out.wait(r"^focused foot$")
         replace(host.config_path, PANEL + FOOT_LANDSCAPE)
-        host.log.wait(r"config\.toml changed; reading it again")
+        host.events.wait_for("config-changed", lambda e: e["file"].endswith("config.toml"), what="config.toml changed")
         host.wait_frame(0)
     finally:
         if foot:
@@ -76,9 +77,10 @@ def test_a_broken_config_keeps_the_last_good_one_and_says_where_it_is_broken():
         host.out.wait(r"^focused foot$")
         assert host.randr_transform() == "normal"
         replace(host.config_path, PANEL + '[[app]]\nmatch = "foot"\norientations = ["sideways"]\nscope = "everything"\n')
-        first = host.log.wait(r"config: (\S+):(\d+):(\d+): (.*); keeping the config in use")
-        assert first.group(1) == host.config_path and first.group(2) == "5", first.group(0)
-        host.log.wait(r"config: \S+:\d+:\d+: .*; keeping the config in use")  # each error, not only the first
+        refused = host.events.wait("config", applied=False)
+        first = re.match(r"(\S+):(\d+):(\d+): (.*)", refused["errors"][0])
+        assert first and first.group(1) == host.config_path and first.group(2) == "5", refused
+        assert len(refused["errors"]) >= 2, "each error, not only the first: %s" % refused
         s = status(host)
         assert s["front"]["source"] == "rule" and s["panels"][0]["shown"] == "normal", s
         # Fixed: applied.
@@ -101,14 +103,15 @@ def test_a_helper_that_hangs_on_reload_never_holds_the_compositor(tmp_path):
     host = Compositor(fake, extra_env={"WLR_ORIENT_HELPER": str(helper)})
     try:
         host.wait_frame(1)
-        host.log.wait(r"control socket:")
+        host.events.wait("control-socket")
         assert subprocess.run([BIN, "reload"], env=host.client_env, capture_output=True).returncode == 0
         # While the helper hangs, the compositor serves clients and locks as usual.
         assert subprocess.run([BIN, "lock", "landscape"], env=host.client_env, capture_output=True,
                               timeout=5).returncode == 0
         host.wait_frame(0)
         assert host.randr_transform() == "normal"
-        host.log.wait(r"no complete answer within 5 s; stopped it; keeping the config in use", timeout=15)
+        host.events.wait_for("config", lambda e: not e["applied"] and "no complete answer within 5 s" in e["errors"][0],
+                             timeout=15, what="the hung reload given up")
         assert status(host)["lock"] == "landscape"
     finally:
         assert host.stop() == 0

@@ -33,7 +33,7 @@ def test_the_plugin_reaches_a_compositor_started_through_wrappers(tmp_path, wrap
     probe = "sh -c 'env > %s.env'" % out
     host = Compositor(fake, plugin="", wrapper=[RUNNER, "run", "--"] + wrapper, extra_args=["-s", probe])
     try:
-        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.events.wait_panel("HEADLESS-1", timeout=30)
         host.wait_frame(0)
         fake.set(dev, *LEFT_UP)
         host.wait_frame(1)
@@ -52,13 +52,13 @@ def test_the_plugin_runs_inside_a_compositor_that_does_not_load_it(tmp_path):
     dev = fake.add_accel()
     host = run_host(fake, config='[transition]\nkind = "crossfade"\n')
     try:
-        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.events.wait_panel("HEADLESS-1", timeout=30)
         host.wait_frame(0)
         fake.set(dev, *LEFT_UP)
-        host.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), crossfade transition$")
+        host.events.wait_turned("left-up", transition="crossfade")
         host.wait_frame(1)
         # Drawn in the compositor's own frame path (the preload's hook), every refresh.
-        frames = int(host.log.wait(r"crossfade transition began \S+ revealed \S+ ended \S+ frames (\d+)").group(1))
+        frames = host.events.wait("transition-ended", transition="crossfade")["frames"]
         assert frames >= 8
     finally:
         assert host.stop() == 0
@@ -71,7 +71,7 @@ def test_the_compositors_children_carry_no_trace_of_the_preload(tmp_path):
     probe = "sh -c 'env > %s.env; cat /proc/self/maps > %s.maps'" % (out, out)
     host = run_host(fake, extra_args=["-s", probe])
     try:
-        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.events.wait_panel("HEADLESS-1", timeout=30)
         host.wait_frame(0)
         for _ in range(100):
             if os.path.exists(str(out) + ".maps") and os.path.getsize(str(out) + ".maps") > 0:
@@ -220,11 +220,11 @@ def test_a_compositor_that_loads_wlroots_late_gets_the_plugin(tmp_path):
     dev = fake.add_accel()
     host = Compositor(fake, plugin="", wrapper=[RUNNER, "run", "--", loader, host_library, "wlr_orient_host_main"])
     try:
-        host.log.wait(r"\[wlr-orient\] HEADLESS-1: a built-in panel", timeout=30)
+        host.events.wait_panel("HEADLESS-1", timeout=30)
         host.wait_frame(0)
         fake.set(dev, *LEFT_UP)
         host.wait_frame(1)
-        host.log.wait(r"rotate transition began \S+ revealed \S+ ended \S+ frames \d+")
+        host.events.wait("transition-ended", transition="rotate")
     finally:
         assert host.stop() == 0
     assert preload_lines("\n".join(host.log.available())) == []

@@ -4,6 +4,7 @@
 its sensor helper never outlives it."""
 import json
 import os
+import re
 import select
 import signal
 import subprocess
@@ -168,9 +169,10 @@ def test_a_helper_that_hangs_is_replaced_within_its_promise_and_said_once():
         (helper,) = host.sensor_helper_pids()
         os.kill(helper, signal.SIGSTOP)
         stopped = time.monotonic()
-        host.log.wait(r"stopped answering \(nothing in \d+ s, where its reading promised a report\): killed", timeout=15)
+        lost = host.events.wait("sensor-lost", timeout=15)
         noticed = time.monotonic() - stopped
         assert noticed < 6.0 + 1.0 + 2.0, "noticed after %.1f s" % noticed   # margin + the slowest pace + slack
+        assert re.search(r"stopped answering \(nothing in \d+ s, where its reading promised a report\): killed", lost["why"]), lost
         lost = sensor_state(host, lambda s: s["state"] == "lost", "lost")
         assert "stopped answering" in lost["why"], lost
         sensor_state(host, lambda s: s["state"] == "reading", "reading again")
@@ -222,7 +224,8 @@ def test_the_daemon_as_the_user_turns_a_hub_it_may_not_open_and_says_why():
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
     log = Lines(daemon.stderr)
     try:
-        log.wait(r"accelerometer: iio:device0 .*read: polled \(this user may not open the device's node", timeout=30)
+        opened = host.events.wait("sensor-opened", device="iio:device0", timeout=30)
+        assert re.search(r"read: polled \(this user may not open the device's node", opened["description"]), opened
         state = sensor_state(host, lambda s: s["state"] == "reading", "reading")
         assert state["limit"] == "denied", state
         held(fake, None, (G, 0, 0))

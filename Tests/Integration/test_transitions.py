@@ -12,10 +12,10 @@ from contextlib import contextmanager
 import pytest
 
 from compositor import Client, Compositor
+from orient_events import wait_transition
 from fakeiio import BOTTOM_UP, BUILD, LEFT_UP, NORMAL, ROOT, FakeIIO, fake_library
 
 SIZE = "480x300"
-SPAN = r"(\w+) transition began (\S+) revealed (\S+) ended (\S+) frames (\d+)"
 
 
 def host_wlroots():
@@ -97,12 +97,11 @@ def turn_and_record(host, fake, dev, pose, directory):
     transition's (kind, began, revealed, ended) and the frames recorded from just before the turn."""
     host.command("record start", r"^recording$")
     fake.set(dev, *pose)
-    m = host.log.wait(SPAN, timeout=10)
+    t = wait_transition(host.events)
     host.command("next-frame", r"^next-frame$")
     host.command("next-frame", r"^next-frame$")
     frames = recorded(host, directory)
-    revealed = float(m.group(3)) if m.group(3) != "-" else None
-    return (m.group(1), float(m.group(2)), revealed, float(m.group(4))), frames
+    return (t.kind, t.began, t.revealed, t.ended), frames
 
 
 @pytest.mark.parametrize("buffers", BUFFERS)
@@ -270,10 +269,10 @@ def test_no_turn_commits_a_transform_alone_not_even_while_a_frame_is_pending(cli
         for i in range(10):
             pose, name = (LEFT_UP, "left-up") if i % 2 == 0 else (NORMAL, "normal")
             fake.set(dev, *pose)
-            host.log.wait(r"HEADLESS-1: %s \(transform \w+\)" % name, timeout=10)
+            host.events.wait_turned(name, timeout=10)
             # Into the transition (or, for a cut, the hold): the host renders every refresh.
             host.command("next-frame", r"^next-frame$")
-        host.log.next(lambda l: re.search(SPAN, l) and "gave way" not in l, 10, "the last transition's end")
+        wait_transition(host.events, predicate=lambda t: not t.gave_way, what="the last transition's end")
         host.command("next-frame", r"^next-frame$")
         host.command("next-frame", r"^next-frame$")
         lines = host.log.available()
@@ -318,8 +317,8 @@ def test_a_client_answering_150_ms_late_is_never_shown_at_its_old_size(client_bi
 def test_a_client_that_never_answers_holds_the_screen_only_until_the_timeout(client_binary):
     with session('[transition]\nkind = "rotate"\n', client_binary, late_ms=-1) as (fake, dev, host, cards):
         fake.set(dev, *LEFT_UP)
-        m = host.log.wait(SPAN, timeout=10)
-        began, revealed, ended = float(m.group(2)), float(m.group(3)), float(m.group(4))
+        t = wait_transition(host.events)
+        began, revealed, ended = t.began, t.revealed, t.ended
         assert 0.3 - 0.06 <= revealed - began <= 0.36, "revealed at the first frame after the 300 ms timeout (counted from the frame before): %.3f" % (revealed - began)
         assert ended - began <= 0.3 + 0.25 + 0.05, "over within timeout + duration: %.3f" % (ended - began)
 
@@ -333,9 +332,9 @@ def test_auto_rotates_one_maximized_client_crossfades_two_tiled_windows_and_an_a
     ]:
         with session(config, client_binary, tile=tile, clients=clients) as (fake, dev, host, cards):
             fake.set(dev, *LEFT_UP)
-            m = host.log.wait(r"HEADLESS-1: left-up \(transform rotated90\), (\w+) transition$")
-            assert m.group(1) == expected, (tile, clients, config)
-            assert host.log.wait(SPAN).group(1) == expected
+            kind = host.events.wait_turned("left-up")["transition"]
+            assert kind == expected, (tile, clients, config)
+            assert wait_transition(host.events).kind == expected
 
 
 def test_every_refresh_presents_a_new_frame_during_a_transition(client_binary):
@@ -344,8 +343,8 @@ def test_every_refresh_presents_a_new_frame_during_a_transition(client_binary):
         for pose in (LEFT_UP, BOTTOM_UP, NORMAL):
             host.command("record start times", r"^recording$")
             fake.set(dev, *pose)
-            m = host.log.wait(SPAN, timeout=10)
-            began, ended = float(m.group(2)), float(m.group(4))
+            t = wait_transition(host.events)
+            began, ended = t.began, t.ended
             directory = os.path.join(host.dir, "times")
             times = [t for t, _, _ in host.record_stop(directory)]
             idle = host.idle_refreshes(directory)
@@ -367,12 +366,12 @@ def test_every_refresh_presents_a_new_frame_during_a_transition(client_binary):
 def test_input_maps_to_the_new_orientation_at_once_during_a_transition(client_binary):
     with session('[transition]\nduration-ms = 3000\n', client_binary) as (fake, dev, host, cards):
         fake.set(dev, *LEFT_UP)
-        host.log.wait(r"left-up \(transform rotated90\), rotate transition$")
+        host.events.wait_turned("left-up", transition="rotate")
         cards[0].wait_configure(300, 480)
         host.command("next-frame", r"^next-frame$")  # its new buffer is the surface's now
         host.command("touch-down 0.9 0.5", r"^touch-down layout")
         during = cards[0].wait_touch()
-        host.log.wait(SPAN, timeout=10)
+        wait_transition(host.events)
         host.command("touch-down 0.9 0.5", r"^touch-down layout")
         assert cards[0].wait_touch() == during
         # The panel's right edge is the bottom of the content in left-up.
@@ -394,17 +393,17 @@ def test_a_second_turn_mid_transition_starts_from_the_frame_on_screen(client_bin
         _, _, initial = host.raw_panel()
         host.command("record start", r"^recording$")
         fake.set(dev, *LEFT_UP)
-        host.log.wait(r"left-up \(transform rotated90\), crossfade transition$")
+        host.events.wait_turned("left-up", transition="crossfade")
         cards[0].wait_configure(300, 480)
         for _ in range(20):  # 150 ms held, then a few hundred ms into the fade
             host.command("next-frame", r"^next-frame$")
         fake.set(dev, *NORMAL)
-        host.log.wait(r"normal \(transform normal\), crossfade transition$")
-        first = host.log.wait(SPAN, timeout=10)
-        assert first.group(1) == "crossfade" and "(gave way to another turn)" in host.log.seen[-1]
-        assert first.group(3) != "-", "the first transition was fading when the second turn came"
-        second = host.log.wait(SPAN, timeout=10)
-        assert "gave way" not in host.log.seen[-1]
+        host.events.wait_turned("normal", transition="crossfade")
+        first = wait_transition(host.events)
+        assert first.kind == "crossfade" and first.gave_way
+        assert first.revealed is not None, "the first transition was fading when the second turn came"
+        second = wait_transition(host.events)
+        assert not second.gave_way
         host.command("next-frame", r"^next-frame$")
         host.command("next-frame", r"^next-frame$")
         frames = recorded(host, os.path.join(host.dir, "rec"))
@@ -418,7 +417,7 @@ def test_a_second_turn_mid_transition_starts_from_the_frame_on_screen(client_bin
         for rgb in after:
             a, off = blend_fraction(on_screen, final, rgb)
             assert off <= 6, "a frame is neither the held one nor a blend of it and the final one (off by %d)" % off
-        assert float(second.group(4)) - float(second.group(2)) <= 0.3 + 1.0 + 0.05
+        assert second.ended - second.began <= 0.3 + 1.0 + 0.05
 
 
 def test_a_client_closing_while_its_answer_is_awaited_lets_the_transition_go_on(client_binary):
@@ -426,11 +425,11 @@ def test_a_client_closing_while_its_answer_is_awaited_lets_the_transition_go_on(
     with session('[transition]\nkind = "rotate"\ntimeout-ms = 5000\n', client_binary, late_ms=-1) as (fake, dev, host, cards):
         fake.set(dev, *LEFT_UP)
         # Logged once the clients were sent their configures and the transition awaits them.
-        host.log.wait(r"left-up \(transform rotated90\), rotate transition$")
+        host.events.wait_turned("left-up", transition="rotate")
         cards[0].stop()
         host.out.wait(r"^unmapped card0$")
-        m = host.log.wait(SPAN, timeout=10)
-        assert float(m.group(3)) - float(m.group(2)) < 2.5, "revealed once the client was gone, not at the timeout"
+        t = wait_transition(host.events)
+        assert t.revealed - t.began < 2.5, "revealed once the client was gone, not at the timeout"
         w, h, rgb = host.wait_for_panel(lambda w, h, rgb: rgb == bytes(len(rgb)))
         assert same(rgb, bytes(len(rgb))), "nothing of the closed client is left on the panel"
 
@@ -439,14 +438,14 @@ def test_a_client_closing_mid_fade_leaves_nothing_of_it(client_binary):
     config = '[transition]\nkind = "crossfade"\nduration-ms = 1000\ncurve = "linear"\n'
     with session(config, client_binary) as (fake, dev, host, cards):
         fake.set(dev, *LEFT_UP)
-        host.log.wait(r"left-up \(transform rotated90\), crossfade transition$")
+        host.events.wait_turned("left-up", transition="crossfade")
         cards[0].wait_configure(300, 480)
         for _ in range(10):
             host.command("next-frame", r"^next-frame$")
         cards[0].stop()
         host.out.wait(r"^unmapped card0$")
-        m = host.log.wait(SPAN, timeout=10)
-        assert float(m.group(4)) - float(m.group(3)) <= 1.0 + 0.05, "the fade ran its course"
+        t = wait_transition(host.events)
+        assert t.ended - t.revealed <= 1.0 + 0.05, "the fade ran its course"
         host.command("next-frame", r"^next-frame$")
         w, h, rgb = host.raw_panel()
         assert same(rgb, bytes(len(rgb))), "nothing of the closed client is left on the panel"

@@ -18,7 +18,7 @@ try:
     fake.tb.uevent(device, "add")
     announced = host.log.wait(r"udev announced (\S+)|accelerometer: iio:device0", timeout=10)
     assert announced.group(0).startswith("udev announced"), "opened by a rescan, not by udev: " + announced.group(0)
-    host.log.wait(r"accelerometer: iio:device0", timeout=2)
+    host.events.wait("sensor-opened", device="iio:device0", timeout=2)
     print("found_after_s=%.3f" % (time.monotonic() - added))
     host.wait_frame(1)
 finally:

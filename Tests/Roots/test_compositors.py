@@ -25,6 +25,7 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from compositor import build_client  # noqa: E402
 from debian_compositors import AS_NOBODY, NOBODY, RUNNER, end, sway  # noqa: E402
 from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO, Lines, fake_library  # noqa: E402
+from orient_events import Events, logged  # noqa: E402
 from test_transitions import old_picture_direction  # noqa: E402
 
 BUILD = os.environ.get("WLR_ORIENT_BUILD", "")
@@ -101,9 +102,12 @@ class Session:
         for name in os.listdir(self.dir):
             if not os.path.isdir(os.path.join(self.dir, name)):
                 os.chmod(os.path.join(self.dir, name), 0o755)
+        # The plugin's and the daemon's events.
+        self.events = Events(self.dir)
         self.env = self.fake.env(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=os.path.join(self.dir, "state"),
                                  HOME=self.dir, WLR_BACKENDS="headless", WLR_RENDERER="pixman",
-                                 WLR_LIBINPUT_NO_DEVICES="1", WLR_XWAYLAND="/bin/false", GSETTINGS_BACKEND="memory")
+                                 WLR_LIBINPUT_NO_DEVICES="1", WLR_XWAYLAND="/bin/false", GSETTINGS_BACKEND="memory",
+                                 **self.events.env)
         if preload:
             self.env["LD_PRELOAD"] = " ".join(list(preload) + [self.env["LD_PRELOAD"]])
         runner = [] if daemon else [RUNNER, "run", "--config", self.config, "--"]
@@ -130,7 +134,7 @@ class Session:
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                                        text=True, errors="replace", bufsize=1)
         self.daemon_log = Lines(self.daemon.stderr)
-        self.daemon_log.wait(r"^wlr-orient: control socket: ", timeout=20)
+        self.events.wait("control-socket", timeout=20)
 
     def socket(self, prefix, suffix):
         names = [n for n in os.listdir(self.runtime) if n.startswith(prefix) and n.endswith(suffix)]
@@ -187,6 +191,7 @@ class Session:
         if self.daemon is not None:
             end(self.daemon)
         end(self.p, group=True)
+        self.events.close()
         shutil.rmtree(self.dir, ignore_errors=True)
 
 
@@ -267,12 +272,12 @@ def test_under_run_sway_turns_and_fades_the_old_frame_where_the_cpu_cannot_map_i
         w, h = before.size
         assert before.getpixel((w // 2, h // 2)) == (0, 255, 0), "the landscape card in front"
         s.fake.set(s.dev, *LEFT_UP)
-        s.log.wait(r"left-up \(transform rotated90\), %s transition" % kind, timeout=20)
+        s.events.wait_turned("left-up", transition=kind, timeout=20)
         shots = []
-        while not any("%s transition began" % kind in line for line in s.log.available()):
-            assert len(shots) < 300, "the transition did not end: %s" % s.log.seen[-6:]
+        while not s.events.seen("transition-ended"):
+            assert len(shots) < 300, "the transition did not end: %s" % logged(s.events)[-6:]
             shots.append(s.screenshot())
-        said = [line for line in s.log.seen if "a rotation's old frame" in line]
+        said = [line for line in logged(s.events) if "a rotation's old frame" in line]
         if kind == "rotate":
             assert said and "read back through the renderer" in said[0], said
             # grim gives the turned picture: the old card's green, turning, lies off the axes.
@@ -282,14 +287,14 @@ def test_under_run_sway_turns_and_fades_the_old_frame_where_the_cpu_cannot_map_i
         else:
             mixes = [shot.getpixel((shot.size[0] // 2, shot.size[1] // 2)) for shot in shots]
             assert [p for p in mixes if p[0] == 0 and 0 < p[1] < 255 and 0 < p[2] < 255], "no blend: %s; %s" % (
-                mixes, [l for l in s.log.seen if "wlr-orient" in l][-12:])
-        assert not any("fades out unturned" in line for line in s.log.seen), "it turned, not faded"
+                mixes, logged(s.events)[-12:])
+        assert not any("fades out unturned" in line for line in logged(s.events)), "it turned, not faded"
         for _ in range(100):   # the plain new orientation: the portrait card (blue), no green
             after = s.screenshot()
             if after.size[0] < after.size[1] and after.getpixel((after.size[0] // 2, after.size[1] // 2)) == (0, 0, 255):
                 break
         assert after.size[0] < after.size[1] and old_picture_direction(*after.size, after.tobytes()) is None, \
-            [l for l in s.log.seen if "wlr-orient" in l][-12:]
+            logged(s.events)[-12:]
         assert s.p.poll() is None
     finally:
         s.stop()
@@ -450,16 +455,16 @@ def test_the_daemon_beside_it_crossfades_from_outside_or_says_why_it_cuts(name, 
         s.until(lambda st: bool(st["panels"]), "the panel")
         before = s.screenshot()
         s.fake.set(s.dev, *LEFT_UP)
-        s.daemon_log.wait(r"HEADLESS-1: left-up \(transform", timeout=20)
+        s.events.wait_turned("left-up", timeout=20)
         if name in WITHOUT_LAYER_SHELL:
-            assert any("offers no zwlr_layer_shell_v1" in line and "a cut" in line for line in s.daemon_log.seen), \
-                s.daemon_log.seen[-6:]
+            assert any("offers no zwlr_layer_shell_v1" in line and "a cut" in line for line in logged(s.events)), \
+                logged(s.events)[-6:]
             return
         shots = []
-        while not any("the shield is gone" in line for line in s.daemon_log.available()):
-            assert len(shots) < 200, "the shield stayed: %s" % s.daemon_log.seen[-6:]
+        while not s.events.seen("shield-gone"):
+            assert len(shots) < 200, "the shield stayed: %s" % logged(s.events)[-6:]
             shots.append(s.screenshot())
-        assert not any("without a transition" in line for line in s.daemon_log.seen), s.daemon_log.seen[-6:]
+        assert not any("without a transition" in line for line in logged(s.events)), logged(s.events)[-6:]
         assert s.randr_transform() == "90"
         if covers:
             # The card: green in landscape, blue in portrait; in the middle of the fade, a mix

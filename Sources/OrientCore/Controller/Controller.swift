@@ -319,6 +319,7 @@ public struct Controller: Sendable {
             keep = panels[i].undoneAt.count >= PanelSetter.mostUndoes
         }
         let name = panels[i].name
+        out.append(.event(.setElsewhere(panel: panels[i].name, o, by: by, kept: keep)))
         guard keep else {
             panels[i].turnsBack = true
             refused[id] = nil

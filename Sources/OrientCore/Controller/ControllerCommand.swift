@@ -24,6 +24,8 @@ public enum RunnerCommand: Sendable, Hashable {
     /// Read the config again (asynchronously), then send `.configLoaded`.
     case reloadConfig
     case log(LogLevel, String)
+    /// For the event stream (`OrientEvent`), where the tests and benchmarks read it.
+    case event(OrientEvent)
 }
 
 /// What the controller asks of a compositor whose outputs it turns directly (the plugin's);
@@ -60,6 +62,7 @@ extension CoreCommand {
     public static func save(_ state: PersistentState) -> Self { .runner(.save(state)) }
     public static func notify(_ status: ControllerStatus) -> Self { .runner(.notify(status)) }
     public static func log(_ level: LogLevel, _ line: String) -> Self { .runner(.log(level, line)) }
+    public static func event(_ event: OrientEvent) -> Self { .runner(.event(event)) }
 }
 
 extension CoreCommand where Host == PanelCommand {

@@ -115,6 +115,7 @@ public struct DaemonCore: HostCore {
             case .panelsChanged: out.append(.host(.panelsChanged))
             case .info(let line): out.append(.log(.info, line))
             case .error(let line): out.append(.log(.error, line))
+            case .event(let event): out.append(.event(event))
             }
         }
     }

@@ -90,6 +90,8 @@ public struct HeadsReconciler: Sendable {
         case panelsChanged
         case info(String)
         case error(String)
+        /// For the event stream.
+        case event(OrientEvent)
     }
 
     /// Names one shield, as the reconciler handed it out.
@@ -239,6 +241,7 @@ public struct HeadsReconciler: Sendable {
             if named, !builtIn, unusable.insert(head.name).inserted {
                 // Carried back as reported, a head without a mode would be switched off.
                 out.append(.info("\(head.name) matches [device] outputs, but the compositor reports it disabled or without a mode; leaving it alone"))
+                out.append(.event(.unusablePanel(name: head.name)))
             } else if builtIn {
                 unusable.remove(head.name)
             }
@@ -397,6 +400,7 @@ public struct HeadsReconciler: Sendable {
             guard let key = panels.first(where: { $0.value == id })?.key, let head = heads[key] else { continue }
             let line = "\(head.name): cannot show \(o.rawValue): \(why); it stays \(head.showing.rawValue)"
             if refusalsSaid.insert(line).inserted { out.append(.error(line)) }
+            out.append(.event(.refused(panel: head.name, o, why: why)))
             wanted[id] = head.showing
             out.append(.controller(.panelShowing(id, head.showing)))
         }

@@ -1,0 +1,125 @@
+/// What happened, for machines: the tests and benchmarks wait on these (one JSON line each, on
+/// the stream `WLR_ORIENT_EVENTS` names) instead of on the log's sentences, whose wording is free.
+/// Times are the monotonic clock's, in microseconds.
+public enum OrientEvent: Sendable, Hashable {
+    /// The plugin or the daemon started, with the config's panel patterns.
+    case started(host: String, panelsMatch: [String])
+    case controlSocket(path: String)
+    /// An accelerometer was opened (`description`: how it is read, as the log says it).
+    case sensorOpened(device: String, description: String)
+    case sensorLost(why: String)
+    /// The felt orientation changed with the reading taken at `sampleAt`.
+    case decision(Orientation, sampleAt: Int)
+    /// What `status` reports changed (every change, as the control socket's watchers hear it).
+    case status(ControllerStatus)
+    /// A config read again: applied (with this many `[[app]]` rules), or refused with its errors
+    /// (FILE:LINE:COLUMN: message).
+    case config(applied: Bool, appRules: Int, errors: [String])
+    /// A panel is told to show `orientation` (the plugin commits it; the daemon's compositor
+    /// applied it), turning with `transition` (nil: the daemon, which cannot tell).
+    case turned(panel: String, Orientation, transition: TransitionKind?)
+    /// A panel's transition ended (`revealedAt`: the new picture was first shown; `gaveWay`: to
+    /// another turn), with what setting it up cost (`turningCopy`: the rotation's turned copy).
+    case transitionEnded(panel: String, TransitionKind, frames: Int, beganAt: Int, revealedAt: Int?, endedAt: Int,
+                         setUp: Int, turningCopy: Int?, gaveWay: Bool)
+    /// The daemon's shield over a panel is gone (its transition played, or it was taken away).
+    case shieldGone(panel: String)
+    /// A tablet-mode switch device was opened.
+    case tabletSwitch(path: String)
+    /// Someone else set what a panel shows (`by`: the compositor, a client through output
+    /// management, someone else): `kept` until the device turns, or turned back at once.
+    case setElsewhere(panel: String, Orientation, by: PanelSetter, kept: Bool)
+    /// A turn reached the screen after `frames` frames under a transform someone else had set.
+    case landed(panel: String, Orientation, framesInAnotherTransform: Int)
+    /// The config file was saved (it is read again), or its directory went or came back.
+    case configChanged(file: String)
+    case configDirectory(file: String, present: Bool)
+    /// The daemon's compositor would not show `orientation` on a panel (`why`: it refused the test
+    /// or the apply, or kept cancelling): the panel stays as the compositor says.
+    case refused(panel: String, Orientation, why: String)
+    /// An output named as a panel that cannot be one now (disabled, or without a mode): left alone.
+    case unusablePanel(name: String)
+    /// The control socket refused a client of another user (nil: who it is cannot be known), or
+    /// dropped one that does not read what it asked to watch.
+    case controlRefused(uid: Int?)
+    case controlDropped(unreadBytes: Int)
+    /// A line of the log, in its place among the events (for a test of what the log says).
+    case log(level: String, line: String)
+
+    public var name: String {
+        switch self {
+        case .started: "started"
+        case .controlSocket: "control-socket"
+        case .sensorOpened: "sensor-opened"
+        case .sensorLost: "sensor-lost"
+        case .decision: "decision"
+        case .status: "status"
+        case .config: "config"
+        case .turned: "turned"
+        case .transitionEnded: "transition-ended"
+        case .shieldGone: "shield-gone"
+        case .tabletSwitch: "tablet-switch"
+        case .setElsewhere: "set-elsewhere"
+        case .landed: "landed"
+        case .configChanged: "config-changed"
+        case .configDirectory: "config-directory"
+        case .refused: "refused"
+        case .unusablePanel: "unusable-panel"
+        case .controlRefused: "control-refused"
+        case .controlDropped: "control-dropped"
+        case .log: "log"
+        }
+    }
+
+    /// One object: `event` names it, the rest are its fields.
+    public var json: JSON {
+        var fields: [(String, JSON)] = [("event", .string(name))]
+        switch self {
+        case .started(let host, let patterns):
+            fields += [("host", .string(host)), ("panels_match", .array(patterns.map(JSON.string)))]
+        case .controlSocket(let path):
+            fields.append(("path", .string(path)))
+        case .sensorOpened(let device, let description):
+            fields += [("device", .string(device)), ("description", .string(description))]
+        case .sensorLost(let why):
+            fields.append(("why", .string(why)))
+        case .decision(let o, let t):
+            fields += [("orientation", .string(o.rawValue)), ("sample_at", .int(t))]
+        case .status(let status):
+            fields.append(("status", status.json))
+        case .config(let applied, let rules, let errors):
+            fields += [("applied", .bool(applied)), ("app_rules", .int(rules)), ("errors", .array(errors.map(JSON.string)))]
+        case .turned(let panel, let o, let kind):
+            fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue)),
+                       ("transform", .int(Int(o.outputTransform.rawValue))), ("transition", kind.map { .string($0.rawValue) } ?? .null)]
+        case .transitionEnded(let panel, let kind, let frames, let began, let revealed, let ended, let setUp, let copy, let gaveWay):
+            fields += [("panel", .string(panel)), ("transition", .string(kind.rawValue)), ("frames", .int(frames)),
+                       ("began_at", .int(began)), ("revealed_at", revealed.map(JSON.int) ?? .null), ("ended_at", .int(ended)),
+                       ("set_up_us", .int(setUp)), ("turning_copy_us", copy.map(JSON.int) ?? .null), ("gave_way", .bool(gaveWay))]
+        case .shieldGone(let panel):
+            fields.append(("panel", .string(panel)))
+        case .tabletSwitch(let path):
+            fields.append(("path", .string(path)))
+        case .setElsewhere(let panel, let o, let by, let kept):
+            fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue)), ("by", .string(by.rawValue)),
+                       ("kept", .bool(kept))]
+        case .landed(let panel, let o, let frames):
+            fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue)), ("frames_in_another_transform", .int(frames))]
+        case .configChanged(let file):
+            fields.append(("file", .string(file)))
+        case .configDirectory(let file, let present):
+            fields += [("file", .string(file)), ("present", .bool(present))]
+        case .refused(let panel, let o, let why):
+            fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue)), ("why", .string(why))]
+        case .unusablePanel(let name):
+            fields.append(("name", .string(name)))
+        case .controlRefused(let uid):
+            fields.append(("uid", uid.map(JSON.int) ?? .null))
+        case .controlDropped(let bytes):
+            fields.append(("unread_bytes", .int(bytes)))
+        case .log(let level, let line):
+            fields += [("level", .string(level)), ("line", .string(line))]
+        }
+        return .object(fields)
+    }
+}

@@ -1,0 +1,95 @@
+"""The plugin's and the daemon's events (OrientEvent in OrientCore): one JSON object a line on
+the FIFO that WLR_ORIENT_EVENTS names. Tests wait on these, typed, instead of on the log's
+sentences (the log is for people; its wording is free)."""
+import fcntl
+import json
+import os
+
+from fakeiio import Lines
+
+
+class Events:
+    def __init__(self, directory, name="events"):
+        """Makes the FIFO in `directory` (writable by anyone: a host run as another user writes
+        to it) and starts reading it; `env` is what to add to a program's environment."""
+        self.path = os.path.join(directory, name + ".fifo")
+        os.mkfifo(self.path)
+        os.chmod(self.path, 0o666)
+        reader = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
+        # Held open, so that the reader never sees an end when one writer goes (a daemon
+        # started again, a compositor restarted on the same stream).
+        self._writer = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK)
+        # fcntl, not os.set_blocking: that is an ioctl, which umockdev's preload refuses on a FIFO.
+        fcntl.fcntl(reader, fcntl.F_SETFL, fcntl.fcntl(reader, fcntl.F_GETFL) & ~os.O_NONBLOCK)
+        self.lines = Lines(os.fdopen(reader, "r", errors="replace"))
+        self.env = {"WLR_ORIENT_EVENTS": self.path}
+
+    @staticmethod
+    def _parse(line):
+        try:
+            event = json.loads(line)
+        except ValueError:
+            return None
+        return event if isinstance(event, dict) else None
+
+    def wait_for(self, name, predicate=lambda event: True, timeout=10.0, what=None):
+        """The first new event called `name` for which predicate(event) is true."""
+        def match(line):
+            event = self._parse(line)
+            return event is not None and event.get("event") == name and predicate(event)
+        return self._parse(self.lines.next(match, timeout, what or "a %s event" % name))
+
+    def wait(self, kind, /, timeout=10.0, **fields):
+        """The first new event called `kind` whose fields equal `fields` (one may be called name)."""
+        what = "%s %s" % (kind, fields)
+        return self.wait_for(kind, lambda e: all(e.get(k) == v for k, v in fields.items()), timeout, what)
+
+    def wait_status(self, predicate, timeout=10.0, what="a status"):
+        """The first new status (as `wlr-orient status --json` gives it) for which predicate is true."""
+        return self.wait_for("status", lambda e: predicate(e["status"]), timeout, what)["status"]
+
+    def wait_panel(self, panel="HEADLESS-1", timeout=10.0, **fields):
+        """The first new status in which `panel` is known (with `fields`, e.g. shown="left-up")."""
+        def has(status):
+            return any(p["name"] == panel and all(p.get(k) == v for k, v in fields.items()) for p in status["panels"])
+        return self.wait_status(has, timeout, "%s with %s in a status" % (panel, fields))
+
+    def wait_turned(self, orientation, panel="HEADLESS-1", timeout=10.0, **fields):
+        """`panel` turned to `orientation` (the plugin committed it; the daemon's compositor applied it)."""
+        return self.wait("turned", timeout, panel=panel, orientation=orientation, **fields)
+
+    def seen(self, name):
+        """Every event called `name` that has arrived so far, without waiting."""
+        return [e for e in map(self._parse, self.lines.available()) if e and e.get("event") == name]
+
+    def close(self):
+        if self._writer is not None:
+            os.close(self._writer)
+            self._writer = None
+
+
+class Transition:
+    """A transition-ended event in the host's seconds (monotonic, as its frame records)."""
+
+    def __init__(self, event):
+        self.event = event
+        self.kind = event["transition"]
+        self.panel = event["panel"]
+        self.frames = event["frames"]
+        self.began = event["began_at"] / 1e6
+        self.revealed = None if event["revealed_at"] is None else event["revealed_at"] / 1e6
+        self.ended = event["ended_at"] / 1e6
+        self.set_up_ms = event["set_up_us"] / 1e3
+        self.turning_copy_ms = None if event["turning_copy_us"] is None else event["turning_copy_us"] / 1e3
+        self.gave_way = event["gave_way"]
+
+
+def wait_transition(events, timeout=10.0, predicate=lambda t: True, what="a transition's end"):
+    """The next transition that ended (for which predicate(Transition) is true)."""
+    return Transition(events.wait_for("transition-ended", lambda e: predicate(Transition(e)), timeout, what))
+
+
+def logged(events):
+    """The log lines among the events that have arrived so far (in their place: a line logged
+    before an event awaited is here once that event is)."""
+    return [e["line"] for e in events.seen("log")]
