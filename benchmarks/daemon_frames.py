@@ -24,8 +24,8 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
-from compositor import Client, build_client  # noqa: E402
-from fakeiio import LEFT_UP, NORMAL  # noqa: E402
+from harness.compositor import Client, build_client  # noqa: E402
+from harness.fakeiio import LEFT_UP, NORMAL  # noqa: E402
 from test_daemon import Session  # noqa: E402
 from test_transitions import read_ppm  # noqa: E402
 

@@ -37,10 +37,10 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
 from stats import percentile  # noqa: E402
-from compositor import build_client  # noqa: E402
-from debian_compositors import PHOC_ENV, Session  # noqa: E402
-from fakeiio import LEFT_UP, NORMAL  # noqa: E402
-from orient_events import logged  # noqa: E402
+from harness.compositor import build_client  # noqa: E402
+from harness.debian_compositors import PHOC_ENV, Session  # noqa: E402
+from harness.fakeiio import LEFT_UP, NORMAL  # noqa: E402
+from harness.events import logged  # noqa: E402
 
 PANEL = "HEADLESS-2"
 REFRESH_MS = 1000 / 60

@@ -37,8 +37,8 @@ import time
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
 from stats import percentile, step_latencies  # noqa: E402
-from compositor import Compositor  # noqa: E402
-from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
+from harness.compositor import Compositor  # noqa: E402
+from harness.fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
 from sensor_vs_iio_sensor_proxy import usage  # noqa: E402
 
 POSES = {"normal": (0, -G, 0), "left-up": (G, 0, 0), "bottom-up": (0, G, 0), "right-up": (-G, 0, 0)}

@@ -32,8 +32,8 @@ import threading
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
-from compositor import ROOT, Compositor, Ping, build_client  # noqa: E402
-from fakeiio import BOTTOM_UP, G_COUNTS, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO  # noqa: E402
+from harness.compositor import ROOT, Compositor, Ping, build_client  # noqa: E402
+from harness.fakeiio import BOTTOM_UP, G_COUNTS, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO  # noqa: E402
 
 BASE_CONFIG = """scope = "fullscreen"
 [device]

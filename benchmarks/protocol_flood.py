@@ -21,8 +21,8 @@ import sys
 import tempfile
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
-from compositor import ROOT, Compositor, Flood, Ping, build_client  # noqa: E402
-from fakeiio import NORMAL, FakeIIO  # noqa: E402
+from harness.compositor import ROOT, Compositor, Flood, Ping, build_client  # noqa: E402
+from harness.fakeiio import NORMAL, FakeIIO  # noqa: E402
 
 
 def main():

@@ -34,8 +34,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
 sys.path.insert(0, HERE)
 from stats import percentile, step_latencies  # noqa: E402
-from compositor import Compositor  # noqa: E402
-from fakeiio import AS_SEAT_USER, BIN, G_COUNTS as G, NOBODY, FakeIIO  # noqa: E402
+from harness.compositor import Compositor  # noqa: E402
+from harness.fakeiio import AS_SEAT_USER, BIN, G_COUNTS as G, NOBODY, FakeIIO  # noqa: E402
 from daemon_vs_polling import POSES, TRANSFORM, frames, stop  # noqa: E402
 from sensor_vs_iio_sensor_proxy import usage  # noqa: E402
 

@@ -23,9 +23,9 @@ import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
-import compositor  # noqa: E402
-from compositor import Compositor  # noqa: E402
-from fakeiio import G_COUNTS as G, FakeIIO  # noqa: E402
+import harness.compositor as compositor  # noqa: E402
+from harness.compositor import Compositor  # noqa: E402
+from harness.fakeiio import G_COUNTS as G, FakeIIO  # noqa: E402
 
 POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
 

@@ -19,9 +19,9 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
-from compositor import build_client  # noqa: E402
-from debian_compositors import Session, configure, sway  # noqa: E402
-from fakeiio import G_COUNTS as G  # noqa: E402
+from harness.compositor import build_client  # noqa: E402
+from harness.debian_compositors import Session, configure, sway  # noqa: E402
+from harness.fakeiio import G_COUNTS as G  # noqa: E402
 from stats import percentile  # noqa: E402
 
 POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]

@@ -30,7 +30,7 @@ import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
 from stats import percentile, step_latencies  # noqa: E402
-from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
+from harness.fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
 
 POSES = {"normal": (0, -G, 0), "left-up": (G, 0, 0), "bottom-up": (0, G, 0), "right-up": (-G, 0, 0)}
 

@@ -25,9 +25,9 @@ import tempfile
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
-from compositor import Client, Compositor, build_client  # noqa: E402
-from fakeiio import LEFT_UP, NORMAL, ROOT, FakeIIO  # noqa: E402
-from orient_events import wait_transition  # noqa: E402
+from harness.compositor import Client, Compositor, build_client  # noqa: E402
+from harness.fakeiio import LEFT_UP, NORMAL, ROOT, FakeIIO  # noqa: E402
+from harness.events import wait_transition  # noqa: E402
 from stats import percentile  # noqa: E402
 
 

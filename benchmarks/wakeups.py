@@ -13,7 +13,7 @@ import subprocess
 import sys
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
-from fakeiio import ROOT, FakeIIO  # noqa: E402
+from harness.fakeiio import ROOT, FakeIIO  # noqa: E402
 
 bench = os.environ.get("SENSOR_BENCH_BIN", os.path.join(ROOT, ".build", "release", "sensor-bench"))
 args = sys.argv[1:]

@@ -26,9 +26,9 @@ import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
-import compositor  # noqa: E402
-from compositor import Client, Compositor, build_client  # noqa: E402
-from fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
+import harness.compositor as compositor  # noqa: E402
+from harness.compositor import Client, Compositor, build_client  # noqa: E402
+from harness.fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
 
 POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
 

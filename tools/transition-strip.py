@@ -29,8 +29,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
 from PIL import Image  # noqa: E402 (Debian's python3-pil)
 
-from compositor import Client, Compositor, build_client  # noqa: E402
-from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO  # noqa: E402
+from harness.compositor import Client, Compositor, build_client  # noqa: E402
+from harness.fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO  # noqa: E402
 
 POSES = {"left-up": LEFT_UP, "bottom-up": BOTTOM_UP, "right-up": RIGHT_UP}
 SPAN = r"(\w+) transition began (\S+) revealed \S+ ended (\S+) frames \d+"

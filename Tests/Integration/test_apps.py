@@ -4,8 +4,8 @@ umockdev accelerometer, foot and our own client."""
 import json
 import subprocess
 
-from compositor import Client, Compositor, Foot, band_is_up, frame_transforms
-from fakeiio import BIN, BOTTOM_UP, LEFT_UP, NORMAL, FakeIIO
+from harness.compositor import Client, Compositor, Foot, band_is_up, frame_transforms
+from harness.fakeiio import BIN, BOTTOM_UP, LEFT_UP, NORMAL, FakeIIO
 
 
 

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from compositor import Compositor
-from fakeiio import AS_SEAT_USER, G_COUNTS as G, NOBODY, FakeIIO, Lines
+from harness.compositor import Compositor
+from harness.fakeiio import AS_SEAT_USER, G_COUNTS as G, NOBODY, FakeIIO, Lines
 from test_sensor_session import held, sensor_state, stop
 
 if subprocess.run(["sh", "-c", "command -v iio-sensor-proxy"], capture_output=True).returncode != 0:

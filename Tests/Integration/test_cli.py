@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from fakeiio import BIN, ROOT, FakeIIO
+from harness.fakeiio import BIN, ROOT, FakeIIO
 
 TRACE = os.path.join(ROOT, "Tests", "Fixtures", "traces", "public", "trace_000.csv")
 AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]

@@ -13,8 +13,8 @@ import subprocess
 
 import pytest
 
-from debian_compositors import PHOC_ENV, AS_NOBODY, SCREENCOPY, Session, cage, find_sway_sockets, phoc, sway, swaymsg
-from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP
+from harness.debian_compositors import PHOC_ENV, AS_NOBODY, SCREENCOPY, Session, cage, find_sway_sockets, phoc, sway, swaymsg
+from harness.fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP
 
 TURNS = [(LEFT_UP, "left-up"), (BOTTOM_UP, "bottom-up"), (RIGHT_UP, "right-up"), (NORMAL, "normal")]
 

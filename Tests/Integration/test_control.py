@@ -11,8 +11,8 @@ import time
 
 import pytest
 
-from compositor import Compositor, Foot, frame_transforms
-from fakeiio import BIN, BOTTOM_UP, G_COUNTS as G, LEFT_UP, NORMAL, FakeIIO, Lines
+from harness.compositor import Compositor, Foot, frame_transforms
+from harness.fakeiio import BIN, BOTTOM_UP, G_COUNTS as G, LEFT_UP, NORMAL, FakeIIO, Lines
 
 
 

@@ -9,9 +9,9 @@ import tempfile
 
 import pytest
 
-from compositor import Client, Compositor, Foot, pixel, program_name
-from orient_events import logged
-from fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
+from harness.compositor import Client, Compositor, Foot, pixel, program_name
+from harness.events import logged
+from harness.fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
 
 RED = (255, 0, 0)
 WHITE = (255, 255, 255)

@@ -8,8 +8,8 @@ devices, so no window is ever activated there and the `[[app]]` rule is tested i
 host (test_daemon.py); wayfire needs a GPU (GLES2), which this machine lacks."""
 import re
 
-from debian_compositors import PHOC_ENV, SCREENCOPY, Session, find_sway_sockets, phoc, sway, swaymsg
-from fakeiio import LEFT_UP
+from harness.debian_compositors import PHOC_ENV, SCREENCOPY, Session, find_sway_sockets, phoc, sway, swaymsg
+from harness.fakeiio import LEFT_UP
 from test_compositors import TURNS, lock_landscape, randr, require
 
 

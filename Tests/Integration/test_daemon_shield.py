@@ -8,8 +8,8 @@ a capture, which takes tens of milliseconds here, lands in each phase."""
 import os
 import re
 
-from debian_compositors import BLUE, GREEN, PHOC_ENV, RED, SCREENCOPY, Session, phoc
-from fakeiio import LEFT_UP
+from harness.debian_compositors import BLUE, GREEN, PHOC_ENV, RED, SCREENCOPY, Session, phoc
+from harness.fakeiio import LEFT_UP
 from test_compositors import require
 from test_daemon_compositors import start_beside
 

@@ -10,9 +10,9 @@ import time
 
 import pytest
 
-from compositor import Client
-from orient_events import logged
-from fakeiio import LEFT_UP, NORMAL
+from harness.compositor import Client
+from harness.events import logged
+from harness.fakeiio import LEFT_UP, NORMAL
 from test_daemon import Session
 from test_transitions import blend_fraction, coverage_steps, old_picture_direction, read_ppm, same
 

@@ -9,7 +9,7 @@ import sys
 
 from PIL import Image
 
-from fakeiio import BIN, ROOT
+from harness.fakeiio import BIN, ROOT
 
 DEMO = os.path.join(ROOT, "contrib", "demo")
 sys.path.insert(0, DEMO)

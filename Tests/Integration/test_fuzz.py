@@ -5,7 +5,7 @@ round trip within 100 ms, and it must still serve a status afterwards."""
 import os
 import subprocess
 
-from fakeiio import ROOT
+from harness.fakeiio import ROOT
 
 FUZZ = os.path.join(ROOT, "benchmarks", "fuzz.py")
 

@@ -8,8 +8,8 @@ import subprocess
 
 import pytest
 
-from compositor import Compositor
-from fakeiio import G_COUNTS as G, ROOT, FakeIIO
+from harness.compositor import Compositor
+from harness.fakeiio import G_COUNTS as G, ROOT, FakeIIO
 
 PREFIX = "/usr"
 PIECES = [

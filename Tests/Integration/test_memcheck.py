@@ -9,9 +9,9 @@ import subprocess
 
 import pytest
 
-from compositor import PLUGIN, Client, Compositor, build_client
-from fakeiio import BIN, G_COUNTS as G, FakeIIO
-from orient_events import wait_transition
+from harness.compositor import PLUGIN, Client, Compositor, build_client
+from harness.fakeiio import BIN, G_COUNTS as G, FakeIIO
+from harness.events import wait_transition
 
 ROTATIONS = int(os.environ.get("WLR_ORIENT_MEMCHECK_ROTATIONS", "100"))
 CLIENTS = int(os.environ.get("WLR_ORIENT_MEMCHECK_CLIENTS", "20"))

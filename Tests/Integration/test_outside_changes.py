@@ -5,8 +5,8 @@ the device next turns, and `status` names who set it."""
 import os
 import subprocess
 
-from compositor import Compositor
-from fakeiio import FakeIIO, LEFT_UP, NORMAL
+from harness.compositor import Compositor
+from harness.fakeiio import FakeIIO, LEFT_UP, NORMAL
 
 
 def test_the_compositors_own_transform_is_turned_back_within_two_frames():

@@ -6,8 +6,8 @@ import shutil
 
 import pytest
 
-from compositor import PLUGIN, Client, Compositor, pixel
-from fakeiio import G_COUNTS as G, ROOT, FakeIIO
+from harness.compositor import PLUGIN, Client, Compositor, pixel
+from harness.fakeiio import G_COUNTS as G, ROOT, FakeIIO
 
 RED = (255, 0, 0)
 WHITE = (255, 255, 255)

@@ -7,8 +7,8 @@ import subprocess
 
 import pytest
 
-from compositor import ORIENT_XML, Client, Compositor, band_is_up, frame_transforms
-from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO
+from harness.compositor import ORIENT_XML, Client, Compositor, band_is_up, frame_transforms
+from harness.fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO
 
 # The protocol's orientation bits (Qt's); on this 1280x800 (native landscape) panel:
 PORTRAIT, LANDSCAPE, INVERTED_PORTRAIT, INVERTED_LANDSCAPE = 1, 2, 4, 8  # left-up, normal, right-up, bottom-up

@@ -10,8 +10,8 @@ import time
 
 import pytest
 
-from compositor import Compositor
-from fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
+from harness.compositor import Compositor
+from harness.fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
 
 KINDS = {
     "hysteresis": r"read: hysteresis \(the device reports only a change",

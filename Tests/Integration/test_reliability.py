@@ -7,8 +7,8 @@ import re
 import subprocess
 import time
 
-from compositor import Client, Compositor, Flood, Ping
-from fakeiio import BIN, LEFT_UP, NORMAL, FakeIIO
+from harness.compositor import Client, Compositor, Flood, Ping
+from harness.fakeiio import BIN, LEFT_UP, NORMAL, FakeIIO
 
 PORTRAIT, LANDSCAPE = 1, 2
 

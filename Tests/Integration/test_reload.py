@@ -5,8 +5,8 @@ import os
 import re
 import subprocess
 
-from compositor import Compositor, Foot
-from fakeiio import BIN, LEFT_UP, FakeIIO
+from harness.compositor import Compositor, Foot
+from harness.fakeiio import BIN, LEFT_UP, FakeIIO
 
 PANEL = '[device]\noutputs = ["HEADLESS-*"]\n'
 FOOT_LANDSCAPE = '[[app]]\nmatch = "foot"\norientations = ["landscape"]\n'

@@ -9,8 +9,8 @@ import subprocess
 
 import pytest
 
-from compositor import Compositor
-from fakeiio import BUILD, LEFT_UP, ROOT, FakeIIO, kernel_preload
+from harness.compositor import Compositor
+from harness.fakeiio import BUILD, LEFT_UP, ROOT, FakeIIO, kernel_preload
 
 RUNNER = os.path.join(BUILD, "wlr-orient")
 PRELOAD = os.path.join(BUILD, "libwlr-orient-preload.so")
@@ -234,7 +234,7 @@ def test_a_preload_built_for_another_wlroots_passes_every_call_on_and_says_one_l
     """Built for another wlroots (here named libwlroots-0.18.so), the preload in a wlroots 0.15
     compositor is inert: every call (those whose arguments differ between releases too) reaches
     wlroots as the compositor made it, the compositor serves clients, and no plugin starts."""
-    from compositor import Client
+    from harness.compositor import Client
     preload = tmp_path / "libwlr-orient-preload.so"
     subprocess.run(["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Werror", "-o", str(preload),
                     os.path.join(ROOT, "contrib", "preload", "wlr-orient-preload.c"), '-DWLROOTS_SONAME="libwlroots-0.18.so"',

@@ -6,7 +6,7 @@ import time
 
 import pytest
 
-from fakeiio import BIN, G_COUNTS, ROOT, WITHOUT_INOTIFY, FakeIIO, Program, play, read_trace
+from harness.fakeiio import BIN, G_COUNTS, ROOT, WITHOUT_INOTIFY, FakeIIO, Program, play, read_trace
 
 G = G_COUNTS
 
@@ -331,7 +331,7 @@ def test_a_silent_device_with_hysteresis_is_lost_when_udev_says_it_went():
     """Its silence hides nothing: udev's removal is watched beside its buffer (a preloaded
     scenario, as only such a process makes the testbed send uevents)."""
     env = dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0")
-    r = subprocess.run(["/usr/bin/python3", os.path.join(os.path.dirname(os.path.abspath(__file__)), "quiet_removal.py")],
+    r = subprocess.run(["/usr/bin/python3", os.path.join(os.path.dirname(os.path.abspath(__file__)), "harness", "quiet_removal.py")],
                        env=env, capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr[-3000:]
     lost = float(r.stdout.split("lost_after_s=")[1].split()[0])

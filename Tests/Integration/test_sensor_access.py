@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from fakeiio import AS_NOBODY, AS_SEAT_USER, BIN, G_COUNTS, NOBODY, ROOT, VIDEO_GID, FakeIIO, Program
+from harness.fakeiio import AS_NOBODY, AS_SEAT_USER, BIN, G_COUNTS, NOBODY, ROOT, VIDEO_GID, FakeIIO, Program
 
 G = G_COUNTS
 HUB = "/sys/devices/iio:device0"

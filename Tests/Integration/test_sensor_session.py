@@ -10,8 +10,8 @@ import signal
 import subprocess
 import time
 
-from compositor import Compositor
-from fakeiio import AS_NOBODY, AS_SEAT_USER, BIN, G_COUNTS as G, NOBODY, FakeIIO, Lines
+from harness.compositor import Compositor
+from harness.fakeiio import AS_NOBODY, AS_SEAT_USER, BIN, G_COUNTS as G, NOBODY, FakeIIO, Lines
 
 HUB = "/sys/devices/iio:device0"
 

@@ -11,9 +11,9 @@ from contextlib import contextmanager
 
 import pytest
 
-from compositor import Client, Compositor
-from orient_events import wait_transition
-from fakeiio import BOTTOM_UP, BUILD, LEFT_UP, NORMAL, ROOT, FakeIIO, fake_library
+from harness.compositor import Client, Compositor
+from harness.events import wait_transition
+from harness.fakeiio import BOTTOM_UP, BUILD, LEFT_UP, NORMAL, ROOT, FakeIIO, fake_library
 
 SIZE = "480x300"
 

@@ -9,7 +9,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 
 def test_an_accelerometer_that_appears_is_opened_when_udev_announces_it():
     env = dict(os.environ, LD_PRELOAD="libumockdev-preload.so.0")
-    r = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "udev_hotplug.py")], env=env,
+    r = subprocess.run(["/usr/bin/python3", os.path.join(HERE, "harness", "udev_hotplug.py")], env=env,
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr[-3000:]
     found = float(r.stdout.split("found_after_s=")[1].split()[0])

@@ -22,10 +22,10 @@ import time
 import pytest
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Integration"))
-from compositor import build_client  # noqa: E402
-from debian_compositors import AS_NOBODY, NOBODY, RUNNER, end, sway  # noqa: E402
-from fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO, Lines, fake_library  # noqa: E402
-from orient_events import Events, logged  # noqa: E402
+from harness.compositor import build_client  # noqa: E402
+from harness.debian_compositors import AS_NOBODY, NOBODY, RUNNER, end, sway  # noqa: E402
+from harness.fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO, Lines, fake_library  # noqa: E402
+from harness.events import Events, logged  # noqa: E402
 from test_transitions import old_picture_direction  # noqa: E402
 
 BUILD = os.environ.get("WLR_ORIENT_BUILD", "")

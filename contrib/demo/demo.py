@@ -37,8 +37,8 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
 sys.path.insert(0, HERE)
-from compositor import Compositor  # noqa: E402
-from fakeiio import FakeIIO, Lines  # noqa: E402
+from harness.compositor import Compositor  # noqa: E402
+from harness.fakeiio import FakeIIO, Lines  # noqa: E402
 import pictures  # noqa: E402
 import report  # noqa: E402
 

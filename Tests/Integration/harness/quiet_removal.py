@@ -5,8 +5,8 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from fakeiio import G_COUNTS as G, FakeIIO, Program  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness.fakeiio import G_COUNTS as G, FakeIIO, Program  # noqa: E402
 
 fake = FakeIIO()
 fake.add_buffered_accel(hysteresis=True)

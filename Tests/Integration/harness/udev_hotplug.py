@@ -5,9 +5,9 @@ import os
 import sys
 import time
 
-sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from compositor import Compositor  # noqa: E402
-from fakeiio import G_COUNTS as G, FakeIIO  # noqa: E402
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+from harness.compositor import Compositor  # noqa: E402
+from harness.fakeiio import G_COUNTS as G, FakeIIO  # noqa: E402
 
 fake = FakeIIO()
 host = Compositor(fake, touch=False)

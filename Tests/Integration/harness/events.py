@@ -5,7 +5,7 @@ import fcntl
 import json
 import os
 
-from fakeiio import Lines
+from .fakeiio import Lines
 
 
 class Events:

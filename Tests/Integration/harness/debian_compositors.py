@@ -11,8 +11,8 @@ import subprocess
 import tempfile
 import time
 
-from fakeiio import BUILD, NORMAL, ROOT, FakeIIO, Lines
-from orient_events import Events
+from .fakeiio import BUILD, NORMAL, ROOT, FakeIIO, Lines
+from .events import Events
 
 RUNNER = os.path.join(BUILD, "wlr-orient")
 NOBODY = 65534

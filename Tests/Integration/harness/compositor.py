@@ -3,7 +3,7 @@
 Everything is real: the host (contrib/host) dlopens build/libwlr-orient.so through the public
 header, libiio reads a umockdev accelerometer, and real clients connect: wlr-randr, grim and
 orient-client (ours, which logs its configures and touches). Waits are on the host's output lines
-and on the plugin's events (orient_events.py).
+and on the plugin's events (events.py).
 """
 import json
 import os
@@ -13,12 +13,12 @@ import subprocess
 import tempfile
 import time
 
-from fakeiio import BIN, BUILD, NOBODY, ROOT, Lines
-from orient_events import Events
+from .fakeiio import BIN, BUILD, NOBODY, ROOT, Lines
+from .events import Events
 
 HOST = os.path.join(BUILD, "wlr-orient-host")
 PLUGIN = os.path.join(BUILD, "libwlr-orient.so")
-CLIENTS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "clients")
+CLIENTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "clients")
 XDG_SHELL = "/usr/share/wayland-protocols/stable/xdg-shell/xdg-shell.xml"
 
 

@@ -26,13 +26,13 @@ import gi  # noqa: E402
 gi.require_version("UMockdev", "1.0")
 from gi.repository import GLib, UMockdev  # noqa: E402
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))))
 BIN = os.environ.get("WLR_ORIENT_BIN", os.path.join(ROOT, ".build", "debug", "wlr-orient"))
 # What scripts/build-plugin.sh built: the plugin, the host, the preload (another build: in a root).
 BUILD = os.environ.get("WLR_ORIENT_BUILD", os.path.join(ROOT, "build"))
 # The kernel's one-opener rules for a device's node and its event fd, which umockdev does not keep
 # (fakes/iio-kernel.c), built once into this directory.
-FAKES = os.path.join(os.path.dirname(os.path.abspath(__file__)), "fakes")
+FAKES = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "fakes")
 NOBODY = 65534
 # The group that wlr-orient's udev rule (contrib/udev) gives an accelerometer's attributes to.
 VIDEO_GID = 44
