@@ -62,8 +62,6 @@ public final class Daemon {
     /// Every shield up, as the core named it (an older one may still play over a head while a
     /// new one is laid).
     private var shields: [HeadsReconciler.ShieldID: Shield] = [:]
-    /// What the compositor lacks for shields, said once.
-    private var shieldsSaid = false
 
     /// Connects and starts; nil (with the reason logged) when it cannot.
     public static func run(_ options: Options) -> Exit {
@@ -163,12 +161,7 @@ public final class Daemon {
             // disabled output): a shield on it cannot go on.
             for shield in Array(shields.values) where shield.output == removed { shield.report(.failed("the output went")) }
         }
-        let missing = globals.shieldParts.missing
-        if !missing.isEmpty, !shieldsSaid {
-            shieldsSaid = true
-            Log.info("the compositor offers no \(missing.joined(separator: ", ")): the panel turns without a transition here (a cut)")
-        }
-        reconcile(.canShield(missing.isEmpty))
+        reconcile(.canShield(lacking: globals.shieldParts.missing))
         // What the compositor described on binding: the panels first, then the toplevels on them.
         headsDone()
         toplevels?.attach(report: { [unowned self] in dispatch(.controller($0)) }, panelsOf: { [unowned self] in panels(of: $0) })
@@ -353,18 +346,10 @@ public final class Daemon {
         if apply { configuration.apply() } else { configuration.test() }
     }
 
-    /// The panels a toplevel is on, from its wl_outputs' names. While that cannot be known (no
-    /// output entered yet, or a nameless one: wl_output before version 4, as in wlroots 0.15),
-    /// it counts as on every panel.
+    /// The panels a toplevel is on, from its wl_outputs' names (the core decides what an
+    /// unknown one means).
     private func panels(of outputs: Set<OpaquePointer>) -> Set<PanelID> {
-        let every = runner.core.allPanels
-        guard !outputs.isEmpty else { return every }
-        var out: Set<PanelID> = []
-        for output in outputs {
-            guard let name = globals.outputNames[output] else { return every }
-            if let id = runner.core.panel(named: name) { out.insert(id) }
-        }
-        return out
+        runner.core.panels(onOutputsNamed: outputs.map { globals.outputNames[$0] })
     }
 
     // MARK: the control socket

@@ -24,7 +24,7 @@ struct DaemonCoreTests {
     static func started(_ config: Config = config(), shields: Bool = false) -> (DaemonCore, Out) {
         var core = DaemonCore(config: config, state: PersistentState(lastFelt: .normal), desktop: DesktopIndex())
         var out = core.start()
-        out += core.handle(.heads(.canShield(shields)))
+        out += core.handle(.heads(.canShield(lacking: shields ? [] : ["zwlr_layer_shell_v1"])))
         out += core.handle(.heads(.heads([head(), head(external, "HDMI-A-1")], serial: 1)))
         out += core.handle(.heads(.settle))
         out += core.handle(.controller(.sensorOpened(PerceptionTests.device(.polled), at: 0)))
@@ -48,6 +48,14 @@ struct DaemonCoreTests {
 
     static func lines(_ out: Out) -> [String] {
         out.compactMap { if case .runner(.log(_, let line)) = $0 { line } else { nil } }
+    }
+
+    @Test func whatTheCompositorLacksForShieldsIsSaidOnce() {
+        var core = DaemonCore(config: Config(), state: PersistentState(), desktop: DesktopIndex())
+        let lacking = ["zwlr_layer_shell_v1", "zwlr_screencopy_manager_v1"]
+        #expect(Self.lines(core.handle(.heads(.canShield(lacking: lacking)))) == [
+            "the compositor offers no zwlr_layer_shell_v1, zwlr_screencopy_manager_v1: the panel turns without a transition here (a cut)"])
+        #expect(Self.lines(core.handle(.heads(.canShield(lacking: lacking)))).isEmpty, "a connection made again")
     }
 
     @Test func aPanelFoundAmongTheHeadsReachesTheControllerAndStartsTheSensor() {
@@ -79,7 +87,7 @@ struct DaemonCoreTests {
 
     /// The table: each event from the compositor, and what the daemon is asked to do.
     @Test(arguments: [
-        (DaemonCore.HeadsEvent.canShield(true), [DaemonCommand]()),
+        (DaemonCore.HeadsEvent.canShield(lacking: []), [DaemonCommand]()),
         (.settle, []),
         (.headGone(external), []),
         (.headGone(panel), []),
@@ -108,6 +116,20 @@ struct DaemonCoreTests {
         #expect(core.controller.status.panels.isEmpty)
         #expect(core.allPanels.isEmpty)
         #expect(Self.lines(out).contains("eDP-1: gone"))
+    }
+
+    /// Where a window is, from its outputs' names: on no panel when its outputs are none of them;
+    /// on every panel while that cannot be known (no output entered yet, or one without a name).
+    @Test(arguments: [
+        ([String?](), ["eDP-1"]),
+        (["eDP-1"], ["eDP-1"]),
+        (["HDMI-A-1"], []),
+        (["HDMI-A-1", nil], ["eDP-1"]),
+        (["eDP-1", "HDMI-A-1"], ["eDP-1"]),
+    ])
+    func whichPanelsAWindowIsOn(outputs: [String?], panels: [String]) {
+        let (core, _) = Self.started()
+        #expect(core.panels(onOutputsNamed: outputs) == Set(panels.compactMap(core.panel(named:))))
     }
 
     /// A config read again names the panels anew (the core tells its reconciler, not the daemon).

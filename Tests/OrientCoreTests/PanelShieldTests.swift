@@ -79,8 +79,8 @@ struct PanelShieldTests {
         var s = Self.covered()
         #expect(s.handle(.applied(true, at: 0)) == [.wake(afterMs: PanelShield.resizeGraceMs)])
         let out = s.handle(.frame(at: PanelShield.resizeGraceMs))
-        #expect(out.first == .remove)
-        guard case .info(let line)? = out.last else { Issue.record("no line: \(out)"); return }
+        #expect(out.last == .remove)
+        guard case .info(let line)? = out.first else { Issue.record("no line: \(out)"); return }
         #expect(line.contains("did not give the overlay the turned panel's size"), "\(line)")
         #expect(s.step == .gone)
         // A half turn keeps its size: nothing to wait for.

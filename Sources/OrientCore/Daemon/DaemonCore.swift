@@ -20,7 +20,9 @@ public struct DaemonCore: HostCore {
     public enum HeadsEvent: Sendable, Hashable {
         case heads([HeadsReconciler.Head], serial: UInt32?)
         case headGone(HeadsReconciler.HeadKey)
-        case canShield(Bool)
+        /// What the compositor lacks for a shield (layer-shell, screencopy, shared memory), by
+        /// the globals' names: with nothing lacking, transitions play.
+        case canShield(lacking: [String])
         case covered(HeadsReconciler.HeadKey)
         case coverFailed(HeadsReconciler.HeadKey, String)
         case shieldGone(HeadsReconciler.ShieldID)
@@ -34,6 +36,8 @@ public struct DaemonCore: HostCore {
     private var heads: HeadsReconciler
     /// What the reconciler told the controller, waiting until what came before it is done.
     private var told: [ControllerEvent] = []
+    /// What the compositor lacks for shields was said (once: not again for a connection made again).
+    private var saidLacking = false
     /// Whether the daemon was last told to read the tablet-mode switches.
     private var readsSwitches = false
     /// How many events the controller has handled (tests: a turn passes through it once).
@@ -66,6 +70,12 @@ public struct DaemonCore: HostCore {
                 reconcile(.device(controller.config.device), into: &out)
                 followRotateWhen(into: &out)
             }
+        case .heads(.canShield(let lacking)):
+            if !lacking.isEmpty, !saidLacking {
+                saidLacking = true
+                out.append(.log(.info, "the compositor offers no \(lacking.joined(separator: ", ")): the panel turns without a transition here (a cut)"))
+            }
+            reconcile(.canShield(lacking.isEmpty), into: &out)
         case .heads(let event):
             reconcile(Self.reconcilerEvent(event), into: &out)
         }
@@ -73,10 +83,23 @@ public struct DaemonCore: HostCore {
         return out
     }
 
-    /// The panel of an output named `name`, if it is one.
-    public func panel(named name: String) -> PanelID? { heads.panel(named: name) }
+    /// The panels a window is on, from the names of the outputs it entered (nil: an output that
+    /// has no name). While that cannot be known (no output entered yet, or a nameless one:
+    /// wl_output before version 4, as in wlroots 0.15), it counts as on every panel.
+    public func panels(onOutputsNamed names: [String?]) -> Set<PanelID> {
+        guard !names.isEmpty else { return heads.allPanels }
+        var on: Set<PanelID> = []
+        for name in names {
+            guard let name else { return heads.allPanels }
+            if let id = heads.panel(named: name) { on.insert(id) }
+        }
+        return on
+    }
 
-    public var allPanels: Set<PanelID> { heads.allPanels }
+    /// The panel of an output named `name`, if it is one.
+    func panel(named name: String) -> PanelID? { heads.panel(named: name) }
+
+    var allPanels: Set<PanelID> { heads.allPanels }
 
     // MARK: routing
 
@@ -136,7 +159,7 @@ public struct DaemonCore: HostCore {
         switch event {
         case .heads(let list, let serial): .heads(list, serial: serial)
         case .headGone(let key): .headGone(key)
-        case .canShield(let can): .canShield(can)
+        case .canShield(let lacking): .canShield(lacking.isEmpty)
         case .covered(let key): .covered(key)
         case .coverFailed(let key, let why): .coverFailed(key, why)
         case .shieldGone(let id): .shieldGone(id)

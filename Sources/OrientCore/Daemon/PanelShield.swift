@@ -151,7 +151,8 @@ public struct PanelShield: Sendable {
             let waited = now - run.startedAt
             guard waited >= Self.resizeGraceMs else { return [.wake(afterMs: Self.resizeGraceMs - waited)] }
             step = .gone
-            return [.remove, .info("the compositor did not give the overlay the turned panel's size within \(Int(Self.resizeGraceMs)) ms of the turn; the panel turns without a transition")]
+            // Said before the shield goes, so that the line comes before what its going sets off.
+            return [.info("the compositor did not give the overlay the turned panel's size within \(Int(Self.resizeGraceMs)) ms of the turn; the panel turns without a transition"), .remove]
         }
         let next = run.frame(at: now, clientsReady: false)
         self.run = run
