@@ -30,10 +30,10 @@ sys.path.insert(0, os.path.join(HERE, "..", "Tests", "Integration"))
 from PIL import Image  # noqa: E402 (Debian's python3-pil)
 
 from harness.compositor import Client, Compositor, build_client  # noqa: E402
+from harness.events import wait_transition  # noqa: E402
 from harness.fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO  # noqa: E402
 
 POSES = {"left-up": LEFT_UP, "bottom-up": BOTTOM_UP, "right-up": RIGHT_UP}
-SPAN = r"(\w+) transition began (\S+) revealed \S+ ended (\S+) frames \d+"
 GAP = 4  # pixels between the frames of the strip
 
 
@@ -68,11 +68,11 @@ def record(args, scratch):
         host.command("dump " + before, r"^dumped ")
         host.command("record start", r"^recording$")
         fake.set(dev, *POSES[args.to])
-        m = host.log.wait(SPAN, timeout=20)
+        t = wait_transition(host.events, timeout=20)
         host.command("next-frame", r"^next-frame$")
         host.command("next-frame", r"^next-frame$")
         frames = host.record_stop(os.path.join(scratch, "record"))
-        return m.group(1), float(m.group(2)), float(m.group(3)), [(None, 0, before)] + frames
+        return t.kind, t.began, t.ended, [(None, 0, before)] + frames
     finally:
         for c in clients:
             c.stop()

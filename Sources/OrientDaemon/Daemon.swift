@@ -281,11 +281,7 @@ public final class Daemon {
         case .retire(let id):
             shields[id]?.remove()
         case .assume(let key, let transform):
-            guard let proxy = Self.proxy(key) else { return }
-            heads?.assume(transform: transform.rawValue, for: proxy)
-            if let name = heads?.heads[proxy]?.name {
-                Events.emit(.turned(panel: name, transform.orientation, transition: nil))
-            }
+            if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
         case .panelsChanged:
             toplevels?.panelsChanged()
         case .readTabletSwitches(true):
@@ -324,7 +320,6 @@ public final class Daemon {
         }, gone: { [unowned self] _ in
             shields[cover.id] = nil
             reconcile(.shieldGone(cover.id))
-            Events.emit(.shieldGone(panel: head.name))
         })
         shields[cover.id] = shield
         shield.start()

@@ -73,9 +73,12 @@ public final class ControllerRunner<Core: HostCore> {
         sensor = makeSensor(loop, config.device, config.detection) { [unowned self] in sensorReported($0) }
     }
 
-    /// What the controller asks for at the start (the sensor, the saved lock's panels).
+    /// What the controller asks for at the start (the sensor, the saved lock's panels). Events
+    /// that carrying it out causes (a tablet switch read at once) wait their turn in the queue.
     public func start() {
+        dispatching = true
         execute(core.start())
+        drainQueue()
     }
 
     /// Releases the sensor, writes the last state asked for, closes the control socket and stops
@@ -114,6 +117,10 @@ public final class ControllerRunner<Core: HostCore> {
         queue.append(event)
         guard !dispatching else { return }
         dispatching = true
+        drainQueue()
+    }
+
+    private func drainQueue() {
         while !queue.isEmpty {
             execute(core.handle(queue.removeFirst()))
         }
@@ -146,7 +153,7 @@ public final class ControllerRunner<Core: HostCore> {
             if let sensor {
                 let at = sensor.monotonicTime(ofSampleAt: change.t)
                 Log.debug("decision \(change.orientation.rawValue) from the sample read at \(at) s")
-                Events.emit(.decision(change.orientation, sampleAt: Int((at * 1_000_000).rounded())))
+                Events.emit(.decision(change.orientation, sampleAt: OrientEvent.microseconds(seconds: at)))
             }
         case .save(let state):
             stateSaver?.save(state)
@@ -196,8 +203,8 @@ public final class ControllerRunner<Core: HostCore> {
         let inputs: PluginInputs
         switch result {
         case .failure(let why):
-            Events.emit(.config(applied: false, appRules: 0, errors: ["\(why)"]))
-            return Log.error("\(why); keeping the config in use")
+            Log.error("\(why); keeping the config in use")
+            return Events.emit(.config(applied: false, appRules: 0, errors: ["\(why)"]))
         case .success(let read):
             inputs = read
         }
@@ -208,6 +215,7 @@ public final class ControllerRunner<Core: HostCore> {
             watchConfig()
         }
         dispatch(Core.event(.configLoaded(inputs.config, inputs.desktop, errors: inputs.configErrors)))
+        // After the lines that say it (the controller's) and what applying it set off.
         Events.emit(.config(applied: inputs.configErrors.isEmpty, appRules: inputs.config.apps.count, errors: inputs.configErrors))
     }
 

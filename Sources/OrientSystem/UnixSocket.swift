@@ -71,6 +71,22 @@ public enum UnixSocket {
         }
     }
 
+    /// A datagram socket connected to the one bound at `path` (close-on-exec, non-blocking): each
+    /// `send` is one whole message or none, never blocks (EAGAIN while the reader's queue is
+    /// full), and a reader gone is ECONNREFUSED, never a signal.
+    public static func connectDatagram(to path: String) -> Result<FileDescriptor, SystemError> {
+        guard let address = UnixSocketAddress(path) else { return .failure(SystemError(operation: "connect", errno: ENAMETOOLONG)) }
+        let flags = SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue
+        let fd = socket(AF_UNIX, Int32(flags), 0)
+        guard fd >= 0 else { return .failure(SystemError(operation: "socket", errno: errno)) }
+        guard address.connect(fd) else {
+            let error = SystemError(operation: "connect \(path)", errno: errno)
+            close(fd)
+            return .failure(error)
+        }
+        return .success(FileDescriptor(rawValue: fd))
+    }
+
     /// The next waiting connection (close-on-exec, non-blocking); EAGAIN when none waits.
     public static func accept(on listener: FileDescriptor) -> Result<FileDescriptor, SystemError> {
         let fd = glue_accept(listener.rawValue)

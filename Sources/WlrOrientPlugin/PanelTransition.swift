@@ -199,7 +199,7 @@ extension PanelTransition {
                  + "revealed \(run.revealedAt.map(seconds) ?? "-") ended \(seconds(now)) frames \(frames)"
                  + " set-up \((setUpMs * 100).rounded() / 100) ms"
                  + (run.plan.kind == .rotate ? " turning copy \((turningSetUpMs * 100).rounded() / 100) ms" : "") + why)
-        func micro(_ ms: Double) -> Int { Int((ms * 1000).rounded()) }
+        func micro(_ ms: Double) -> Int { OrientEvent.microseconds(seconds: ms / 1000) }
         Events.emit(.transitionEnded(panel: name, plan.kind, frames: frames, beganAt: micro(run.startedAt),
                                      revealedAt: run.revealedAt.map(micro), endedAt: micro(now), setUp: micro(setUpMs),
                                      turningCopy: run.plan.kind == .rotate ? micro(turningSetUpMs) : nil, gaveWay: !why.isEmpty))

@@ -93,7 +93,7 @@ def test_with_rotate_when_tablet_mode_the_panel_follows_the_device_only_while_th
     finally:
         assert host.stop() == 0
     assert frame_transforms(host) == [0, 1, 2, 0, 1], "the panel turned outside tablet mode"
-    log = host.log.available()
+    log = host.log.drain()
     first_open = next(i for i, line in enumerate(log) if "accelerometer: iio:device0" in line)
     assert "tablet mode: the panel follows" in "".join(log[:first_open]), "the accelerometer was opened before tablet mode"
 

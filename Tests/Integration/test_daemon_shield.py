@@ -9,6 +9,7 @@ import os
 import re
 
 from harness.debian_compositors import BLUE, GREEN, PHOC_ENV, RED, SCREENCOPY, Session, phoc
+from harness.events import logged
 from harness.fakeiio import LEFT_UP
 from test_compositors import require
 from test_daemon_compositors import start_beside
@@ -25,8 +26,9 @@ def phoc_session(client_binary, transition):
 
 
 def said(s, pattern):
-    """Whether the daemon has logged a line matching `pattern` so far."""
-    return any(re.search(pattern, line) for line in s.daemon_log.available())
+    """Whether the daemon has logged a line matching `pattern` so far (among its events, so that
+    a line logged before an event awaited is there)."""
+    return any(re.search(pattern, line) for line in logged(s.events))
 
 
 def frames_until_gone(s, limit=80):
@@ -34,7 +36,7 @@ def frames_until_gone(s, limit=80):
     shots = []
     while len(shots) < limit:
         shots.append(s.raw_panel())
-        if said(s, r"%s: the shield is gone" % PANEL):
+        if s.events.seen("shield-gone"):
             return shots
     raise AssertionError("the shield stayed after %d captures" % limit)
 

@@ -7,6 +7,7 @@ import shutil
 import pytest
 
 from harness.compositor import PLUGIN, Client, Compositor, pixel
+from harness.events import logged
 from harness.fakeiio import G_COUNTS as G, ROOT, FakeIIO
 
 RED = (255, 0, 0)
@@ -173,6 +174,7 @@ def test_a_broken_config_is_reported_and_the_plugin_runs_on_defaults():
     try:
         refused = host.events.wait("config", applied=False)
         assert re.match(r".*config\.toml:\d+:\d+: .*TOML syntax", refused["errors"][0]), refused
+        assert [line for line in logged(host.events) if line.endswith("; using built-in defaults")], "the error is logged"
         host.events.wait("started", panels_match=["eDP-*", "LVDS-*", "DSI-*"])
         host.events.wait("sensor-opened", device="iio:device0")
         host.wait_frame(0)

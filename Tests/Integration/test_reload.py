@@ -6,6 +6,7 @@ import re
 import subprocess
 
 from harness.compositor import Compositor, Foot
+from harness.events import logged
 from harness.fakeiio import BIN, LEFT_UP, FakeIIO
 
 PANEL = '[device]\noutputs = ["HEADLESS-*"]\n'
@@ -81,6 +82,8 @@ def test_a_broken_config_keeps_the_last_good_one_and_says_where_it_is_broken():
         first = re.match(r"(\S+):(\d+):(\d+): (.*)", refused["errors"][0])
         assert first and first.group(1) == host.config_path and first.group(2) == "5", refused
         assert len(refused["errors"]) >= 2, "each error, not only the first: %s" % refused
+        said = [line for line in logged(host.events) if line.endswith("; keeping the config in use")]
+        assert len(said) == len(refused["errors"]), "each error is logged: %s" % said
         s = status(host)
         assert s["front"]["source"] == "rule" and s["panels"][0]["shown"] == "normal", s
         # Fixed: applied.

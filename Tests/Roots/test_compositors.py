@@ -330,17 +330,15 @@ SWAY_CHANGES = ["reload", "disable-enable", "create_output"] if SWAY_HERE else [
 
 
 def frames_in_sways_transform(s, panel, since):
-    """The plugin's counts, in sway's log from line `since` on, of the frames `panel` showed in
+    """The plugin's counts, in its events from the `since`th on, of the frames `panel` showed in
     sway's transform before ours landed (test_outside_changes.py checks that count against the
     frames the reference host recorded)."""
-    pattern = re.compile(r"%s: left-up after (\d+) frames? in normal, the transform someone else set" % panel)
-    deadline = time.monotonic() + 20
-    while True:
-        counts = [int(m.group(1)) for m in map(pattern.search, s.log.available()[since:]) if m]
-        if counts:
-            return counts
-        assert time.monotonic() < deadline, "no count for %s: %s" % (panel, s.log.available()[-6:])
-        time.sleep(0.05)
+    def landed():
+        return [e["frames_in_another_transform"] for e in s.events.arrived()[since:]
+                if e["event"] == "landed" and e["panel"] == panel]
+    if not landed():
+        s.events.wait("landed", panel=panel, timeout=20)
+    return landed()
 
 
 @pytest.mark.parametrize("change", SWAY_CHANGES)
@@ -360,7 +358,7 @@ def test_sway_puts_the_panel_back_and_the_plugin_turns_it_again(change, client):
             assert r.returncode == 0, (args, r.stdout, r.stderr)
 
         for _ in range(2):
-            since = len(s.log.available())
+            since = len(s.events.arrived())
             if change == "reload":
                 swaymsg("reload")
             elif change == "disable-enable":
@@ -369,12 +367,12 @@ def test_sway_puts_the_panel_back_and_the_plugin_turns_it_again(change, client):
             if change != "create_output":
                 steady(s, {"HEADLESS-1": "90"}, "after %s" % change)
                 # sway 1.10 and 1.12 keep the transform through disable and enable; 1.7 does not.
-                if change == "reload" or any("HEADLESS-1: the compositor set normal" in line
-                                             for line in s.log.available()[since:]):
+                if change == "reload" or any(e["event"] == "set-elsewhere" and e["panel"] == "HEADLESS-1"
+                                             and e["by"] == "compositor" for e in s.events.arrived()[since:]):
                     counts = frames_in_sways_transform(s, "HEADLESS-1", since)
                     assert max(counts) <= 2, "back within two frames of sway's change: %s" % counts
         if change == "create_output":
-            since = len(s.log.available())
+            since = len(s.events.arrived())
             swaymsg("create_output")
             s.until(lambda st: len(st["panels"]) == 2 and all(p["shown"] == "left-up" for p in st["panels"]), "two panels")
             counts = frames_in_sways_transform(s, "HEADLESS-2", since)

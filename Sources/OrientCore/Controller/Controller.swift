@@ -225,6 +225,7 @@ public struct Controller: Sendable {
             tabletMode = on
             decides = true
         case .configLoaded(let config, let desktop, let errors):
+            takeLean()   // from the readings judged so far, before a new detector replaces them
             guard errors.isEmpty else {
                 // A config with errors is never applied: the one in use stays.
                 return errors.map { .log(.error, "config: \($0); keeping the config in use") }
@@ -319,11 +320,11 @@ public struct Controller: Sendable {
             keep = panels[i].undoneAt.count >= PanelSetter.mostUndoes
         }
         let name = panels[i].name
-        out.append(.event(.setElsewhere(panel: panels[i].name, o, by: by, kept: keep)))
         guard keep else {
             panels[i].turnsBack = true
             refused[id] = nil
-            return out.append(.log(.info, "\(name): the compositor set \(o.rawValue) (its own change: a reload, the output switched on, a new output); turning back to the device's orientation"))
+            out.append(.log(.info, "\(name): the compositor set \(o.rawValue) (its own change: a reload, the output switched on, a new output); turning back to the device's orientation"))
+            return out.append(.event(.setElsewhere(panel: name, o, by: by, kept: false)))
         }
         panels[i].setBy = by
         panels[i].setWhileFelt = felt
@@ -331,6 +332,7 @@ public struct Controller: Sendable {
         out.append(.log(.info, by == .compositor
             ? "\(name): the compositor keeps setting \(o.rawValue); showing that until the device turns"
             : "\(name): set to \(o.rawValue) by \(by.who); showing that until the device turns"))
+        out.append(.event(.setElsewhere(panel: name, o, by: by, kept: true)))
     }
 
     /// Whether a toplevel is, or may be about to be, the app in front on some panel: the one

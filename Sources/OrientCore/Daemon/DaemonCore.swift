@@ -54,9 +54,10 @@ public struct DaemonCore: HostCore {
 
     public mutating func start() -> [CoreCommand<DaemonCommand>] {
         var out: [CoreCommand<DaemonCommand>] = []
-        followRotateWhen(into: &out)
         route(controller.start(), into: &out)
         drain(into: &out)
+        // After the controller's first word: what a switch reports at once comes after it.
+        followRotateWhen(into: &out)
         return out
     }
 

@@ -200,6 +200,7 @@ public struct HeadsReconciler: Sendable {
             if let (key, last) = newest.first(where: { $0.value.id == id }) {
                 newest[key] = nil
                 out.append(.info("\(last.name): the shield is gone"))
+                out.append(.event(.shieldGone(panel: last.name)))
             }
         case .settle:
             if needsSubmit {
@@ -374,7 +375,9 @@ public struct HeadsReconciler: Sendable {
             }
             for (id, o) in change { seen[id] = o }
             for (id, o) in change.sorted(by: { $0.key < $1.key }) {
-                out.append(.info("\(names[id] ?? "panel"): \(o.rawValue) (transform \(OutputTransform(for: o).rawValue))"))
+                let name = names[id] ?? "panel"
+                out.append(.info("\(name): \(o.rawValue) (transform \(OutputTransform(for: o).rawValue))"))
+                out.append(.event(.turned(panel: name, o, transition: transitions[id]?.kind)))
             }
         case (.failed, _):
             refuse(change, why: applying ? "the compositor failed to apply it" : "the compositor's test refused it", &out)

@@ -126,7 +126,8 @@ public struct PanelShield: Sendable {
             step = .gone
             // Before it was on screen, the apply waits for it: it goes without a transition.
             let release: [Command] = before == .capturing || before == .covering ? [.covered] : []
-            return [.remove, .info("the panel turns without a transition: \(why)")] + release
+            // Said before it goes, so that the line comes before what its going sets off.
+            return [.info("the panel turns without a transition: \(why)"), .remove] + release
         case (.captured, _), (.presented, _), (.frame, _):
             return []
         }

@@ -12,11 +12,12 @@ public enum OrientEvent: Sendable, Hashable {
     case decision(Orientation, sampleAt: Int)
     /// What `status` reports changed (every change, as the control socket's watchers hear it).
     case status(ControllerStatus)
-    /// A config read again: applied (with this many `[[app]]` rules), or refused with its errors
-    /// (FILE:LINE:COLUMN: message).
+    /// A config read (at start, or again): applied (with this many `[[app]]` rules), or refused
+    /// with its errors (FILE:LINE:COLUMN: message); sent after the log lines that say so and
+    /// after what applying it set off.
     case config(applied: Bool, appRules: Int, errors: [String])
     /// A panel is told to show `orientation` (the plugin commits it; the daemon's compositor
-    /// applied it), turning with `transition` (nil: the daemon, which cannot tell).
+    /// applied it), turning with `transition` (nil: not known).
     case turned(panel: String, Orientation, transition: TransitionKind?)
     /// A panel's transition ended (`revealedAt`: the new picture was first shown; `gaveWay`: to
     /// another turn), with what setting it up cost (`turningCopy`: the rotation's turned copy).
@@ -45,6 +46,13 @@ public enum OrientEvent: Sendable, Hashable {
     case controlDropped(unreadBytes: Int)
     /// A line of the log, in its place among the events (for a test of what the log says).
     case log(level: String, line: String)
+
+    /// Seconds as whole microseconds, the events' unit; a time no clock gives (not finite, or
+    /// beyond 290,000 years) as 0, never a trap.
+    public static func microseconds(seconds: Double) -> Int {
+        let us = (seconds * 1_000_000).rounded()
+        return us.isFinite && abs(us) < 9e18 ? Int(us) : 0
+    }
 
     public var name: String {
         switch self {

@@ -1,28 +1,36 @@
-"""The plugin's and the daemon's events (OrientEvent in OrientCore): one JSON object a line on
-the FIFO that WLR_ORIENT_EVENTS names. Tests wait on these, typed, instead of on the log's
-sentences (the log is for people; its wording is free)."""
-import fcntl
+"""The plugin's and the daemon's events (OrientEvent in OrientCore): one JSON object a message
+on the Unix datagram socket that WLR_ORIENT_EVENTS names. Tests wait on these, typed, instead of
+on the log's sentences (the log is for people; its wording is free)."""
 import json
 import os
+import socket
 
 from .fakeiio import Lines
 
 
 class Events:
     def __init__(self, directory, name="events"):
-        """Makes the FIFO in `directory` (writable by anyone: a host run as another user writes
-        to it) and starts reading it; `env` is what to add to a program's environment."""
-        self.path = os.path.join(directory, name + ".fifo")
-        os.mkfifo(self.path)
+        """Binds the socket in `directory` (anyone may send to it: a host run as another user does)
+        and starts reading it; `env` is what to add to a program's environment."""
+        self.path = os.path.join(directory, name + ".sock")
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.socket.bind(self.path)
         os.chmod(self.path, 0o666)
-        reader = os.open(self.path, os.O_RDONLY | os.O_NONBLOCK)
-        # Held open, so that the reader never sees an end when one writer goes (a daemon
-        # started again, a compositor restarted on the same stream).
-        self._writer = os.open(self.path, os.O_WRONLY | os.O_NONBLOCK)
-        # fcntl, not os.set_blocking: that is an ioctl, which umockdev's preload refuses on a FIFO.
-        fcntl.fcntl(reader, fcntl.F_SETFL, fcntl.fcntl(reader, fcntl.F_GETFL) & ~os.O_NONBLOCK)
-        self.lines = Lines(os.fdopen(reader, "r", errors="replace"))
+        # Room for a burst (a debug log line a frame): a message that finds the queue full is dropped.
+        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+        self.lines = Lines(self._messages())
         self.env = {"WLR_ORIENT_EVENTS": self.path}
+
+    def _messages(self):
+        reader = self.socket
+        while True:
+            try:
+                message = reader.recv(1 << 20)
+            except OSError:
+                return
+            if not message:   # shut down (close): no sender sends an empty message
+                return
+            yield message.decode(errors="replace")
 
     @staticmethod
     def _parse(line):
@@ -58,14 +66,23 @@ class Events:
         """`panel` turned to `orientation` (the plugin committed it; the daemon's compositor applied it)."""
         return self.wait("turned", timeout, panel=panel, orientation=orientation, **fields)
 
+    def arrived(self):
+        """Every event that has arrived so far, in order, without waiting and without taking any
+        from a later wait."""
+        with self.lines.q.mutex:
+            pending = [item[1] for item in self.lines.q.queue if item is not None]
+        return [e for e in map(self._parse, self.lines.seen + pending) if e]
+
     def seen(self, name):
-        """Every event called `name` that has arrived so far, without waiting."""
-        return [e for e in map(self._parse, self.lines.available()) if e and e.get("event") == name]
+        """Every event called `name` that has arrived so far (as `arrived`)."""
+        return [e for e in self.arrived() if e.get("event") == name]
 
     def close(self):
-        if self._writer is not None:
-            os.close(self._writer)
-            self._writer = None
+        if self.socket is not None:
+            self.socket.shutdown(socket.SHUT_RDWR)
+            self.socket.close()
+            self.socket = None
+            os.unlink(self.path)
 
 
 class Transition:
@@ -91,5 +108,5 @@ def wait_transition(events, timeout=10.0, predicate=lambda t: True, what="a tran
 
 def logged(events):
     """The log lines among the events that have arrived so far (in their place: a line logged
-    before an event awaited is here once that event is)."""
+    before an event awaited is here once that event is), without taking any from a later wait."""
     return [e["line"] for e in events.seen("log")]
