@@ -58,6 +58,7 @@ public final class ControllerRunner<Core: HostCore> {
     public func attach(loop: OpaquePointer, sensor makeSensor: SensorMaker, perform: @escaping (Core.HostCommand) -> Void) {
         self.loop = loop
         self.perform = perform
+        Events.attach(loop: loop)
         if let stateDirectory {
             // Another session of the same user may have written since: read through the helper,
             // as at start (no parser runs in this process), on the saver's thread.
@@ -90,6 +91,7 @@ public final class ControllerRunner<Core: HostCore> {
         reloader.take()?.stop()
         configWatcher.take()?.stop()
         perform = { _ in }
+        Events.detach()
     }
 
     // MARK: events in, commands out

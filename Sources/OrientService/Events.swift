@@ -2,33 +2,44 @@ import OrientCore
 import OrientSystem
 
 /// Where the plugin and the daemon send their events (`OrientEvent`) for tests and benchmarks:
-/// the Unix datagram socket `WLR_ORIENT_EVENTS` names, one JSON object a message. Without the
-/// variable nothing is sent. A message is whole or not sent at all, and a send never blocks and
-/// never raises a signal: while the reader's queue is full, or once the reader has gone, events
-/// are dropped. Events never hold up the compositor.
+/// a sequenced-packet connection to the listener `WLR_ORIENT_EVENTS` names, one JSON object a
+/// message. Without the variable nothing is sent. Events never hold up the host, and none is lost
+/// in silence: what the reader is not ready for waits, in order, and beyond 64 MiB waiting the
+/// rest are counted and the count is sent in their place (`EventChannel`).
 public enum Events {
     public static let variable = "WLR_ORIENT_EVENTS"
+    /// Bytes of events that may wait for a slow reader before events are counted as lost.
+    static let waitingLimit = 64 << 20
 
-    nonisolated(unsafe) private static var socket: FileDescriptor?? = nil
+    nonisolated(unsafe) private static var channel: EventChannel?? = nil
 
     public static func emit(_ event: @autoclosure () -> OrientEvent) {
-        guard let fd = descriptor else { return }
-        let message = Array(event().json.serialized.utf8)
-        _ = message.withUnsafeBytes { fd.send($0) }
+        guard let channel = connected else { return }
+        channel.send(Array(event().json.serialized.utf8))
     }
 
-    private static var descriptor: FileDescriptor? {
-        if let socket { return socket }
-        socket = .some(nil)   // a failure to connect is logged, and the log emits events
-        let connected = environmentValue(variable).flatMap { path -> FileDescriptor? in
-            switch UnixSocket.connectDatagram(to: path) {
-            case .success(let fd): return fd
+    /// What waits for a slow reader goes out on `loop` as soon as the reader has room.
+    public static func attach(loop: OpaquePointer?) {
+        connected?.attach(loop: loop)
+    }
+
+    /// The loop is going (what waits goes with the next event, if one comes).
+    public static func detach() {
+        connected?.detach()
+    }
+
+    private static var connected: EventChannel? {
+        if let channel { return channel }
+        channel = .some(nil)   // a failure to connect is logged, and the log emits events
+        let made = environmentValue(variable).flatMap { path -> EventChannel? in
+            switch UnixSocket.connectSequencedPacket(to: path, sendBuffer: 8 << 20) {
+            case .success(let fd): return EventChannel(fd: fd, limit: waitingLimit)
             case .failure(let why):
                 Log.error("events: \(why); none are sent")
                 return nil
             }
         }
-        socket = .some(connected)
-        return connected
+        channel = .some(made)
+        return made
     }
 }

@@ -30,6 +30,12 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
     /// A non-blocking descriptor had nothing to give or take (EAGAIN).
     public var wouldBlock: Bool { errno == EAGAIN || errno == EWOULDBLOCK }
 
+    /// A socket had no room for a message now (EAGAIN, or ENOBUFS: the system's memory for it).
+    public var noRoomNow: Bool { wouldBlock || errno == ENOBUFS }
+
+    /// A message longer than a socket ever takes at once (EMSGSIZE).
+    public var messageTooLong: Bool { errno == EMSGSIZE }
+
     /// Nothing is at the path (ENOENT).
     public var noSuchFile: Bool { errno == ENOENT }
 

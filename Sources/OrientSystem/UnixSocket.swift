@@ -71,14 +71,19 @@ public enum UnixSocket {
         }
     }
 
-    /// A datagram socket connected to the one bound at `path` (close-on-exec, non-blocking): each
-    /// `send` is one whole message or none, never blocks (EAGAIN while the reader's queue is
-    /// full), and a reader gone is ECONNREFUSED, never a signal.
-    public static func connectDatagram(to path: String) -> Result<FileDescriptor, SystemError> {
+    /// A sequenced-packet connection to the listener at `path` (close-on-exec, non-blocking),
+    /// with a send buffer of `sendBuffer` bytes (as much of it as the system allows): each `send`
+    /// is one whole message or none, never blocks (EAGAIN while the buffer is full: the reader
+    /// is behind), and a reader gone is EPIPE, never a signal. Unlike a datagram socket's, a
+    /// connection's queue is not cut at `net.unix.max_dgram_qlen` (10) messages.
+    public static func connectSequencedPacket(to path: String, sendBuffer: Int32) -> Result<FileDescriptor, SystemError> {
         guard let address = UnixSocketAddress(path) else { return .failure(SystemError(operation: "connect", errno: ENAMETOOLONG)) }
-        let flags = SOCK_DGRAM.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue
+        let flags = SOCK_SEQPACKET.rawValue | SOCK_CLOEXEC.rawValue | SOCK_NONBLOCK.rawValue
         let fd = socket(AF_UNIX, Int32(flags), 0)
         guard fd >= 0 else { return .failure(SystemError(operation: "socket", errno: errno)) }
+        var size = sendBuffer
+        // Best effort: the kernel caps it at net.core.wmem_max.
+        _ = setsockopt(fd, SOL_SOCKET, SO_SNDBUF, &size, socklen_t(MemoryLayout<Int32>.size))
         guard address.connect(fd) else {
             let error = SystemError(operation: "connect \(path)", errno: errno)
             close(fd)

@@ -1,5 +1,5 @@
-/// What happened, for machines: the tests and benchmarks wait on these (one JSON line each, on
-/// the stream `WLR_ORIENT_EVENTS` names) instead of on the log's sentences, whose wording is free.
+/// What happened, for machines: the tests and benchmarks wait on these (one JSON object each, on
+/// the connection `WLR_ORIENT_EVENTS` names) instead of on the log's sentences, whose wording is free.
 /// Times are the monotonic clock's, in microseconds.
 public enum OrientEvent: Sendable, Hashable {
     /// The plugin or the daemon started, with the config's panel patterns.
@@ -46,6 +46,8 @@ public enum OrientEvent: Sendable, Hashable {
     case controlDropped(unreadBytes: Int)
     /// A line of the log, in its place among the events (for a test of what the log says).
     case log(level: String, line: String)
+    /// The events channel had no room for `count` events, which were dropped here.
+    case lost(count: Int)
 
     /// Seconds as whole microseconds, the events' unit; a time no clock gives (not finite, or
     /// beyond 290,000 years) as 0, never a trap.
@@ -76,6 +78,7 @@ public enum OrientEvent: Sendable, Hashable {
         case .controlRefused: "control-refused"
         case .controlDropped: "control-dropped"
         case .log: "log"
+        case .lost: "lost"
         }
     }
 
@@ -127,6 +130,8 @@ public enum OrientEvent: Sendable, Hashable {
             fields.append(("unread_bytes", .int(bytes)))
         case .log(let level, let line):
             fields += [("level", .string(level)), ("line", .string(line))]
+        case .lost(let count):
+            fields.append(("count", .int(count)))
         }
         return .object(fields)
     }

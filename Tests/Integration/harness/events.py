@@ -1,44 +1,91 @@
-"""The plugin's and the daemon's events (OrientEvent in OrientCore): one JSON object a message
-on the Unix datagram socket that WLR_ORIENT_EVENTS names. Tests wait on these, typed, instead of
-on the log's sentences (the log is for people; its wording is free)."""
+"""The plugin's and the daemon's events (OrientEvent in OrientCore): one JSON object a message,
+on a sequenced-packet connection each sender makes to the listener WLR_ORIENT_EVENTS names. Tests
+wait on these, typed, instead of on the log's sentences (the log is for people; its wording is
+free). No event is lost in silence: a sender that had no room for some says how many in their
+place (a `lost` event), and a wait then fails at once, saying so."""
+import contextlib
 import json
 import os
+import selectors
 import socket
+import threading
 
 from .fakeiio import Lines
 
 
+class EventsLost(AssertionError):
+    pass
+
+
 class Events:
     def __init__(self, directory, name="events"):
-        """Binds the socket in `directory` (anyone may send to it: a host run as another user does)
-        and starts reading it; `env` is what to add to a program's environment."""
+        """Listens in `directory` (anyone may connect: a host run as another user does) and reads
+        every sender's messages, in the order each sent them; `env` is what to add to a
+        program's environment."""
         self.path = os.path.join(directory, name + ".sock")
-        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+        self.socket = socket.socket(socket.AF_UNIX, socket.SOCK_SEQPACKET)
         self.socket.bind(self.path)
         os.chmod(self.path, 0o666)
-        # Room for a burst (a debug log line a frame): a message that finds the queue full is dropped.
-        self.socket.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4 << 20)
+        self.socket.listen(64)
+        self._wake, self._woken = socket.socketpair()
+        self._reading = threading.Event()   # cleared: the reader holds off (see `held`)
+        self._reading.set()
         self.lines = Lines(self._messages())
         self.env = {"WLR_ORIENT_EVENTS": self.path}
 
     def _messages(self):
-        reader = self.socket
-        while True:
-            try:
-                message = reader.recv(1 << 20)
-            except OSError:
-                return
-            if not message:   # shut down (close): no sender sends an empty message
-                return
-            yield message.decode(errors="replace")
+        """Every sender's messages as they come (one thread reads them all), until `close`."""
+        chosen = selectors.DefaultSelector()
+        chosen.register(self.socket, selectors.EVENT_READ, "listener")
+        chosen.register(self._woken, selectors.EVENT_READ, "wake")
+        try:
+            while True:
+                self._reading.wait()
+                for key, _ in chosen.select():
+                    if key.data == "wake":
+                        return
+                    if key.data == "listener":
+                        try:
+                            connection, _ = self.socket.accept()
+                        except OSError:
+                            continue
+                        chosen.register(connection, selectors.EVENT_READ, "sender")
+                        continue
+                    try:
+                        message = key.fileobj.recv(1 << 20)
+                    except OSError:
+                        message = b""
+                    if not message:   # the sender has gone
+                        chosen.unregister(key.fileobj)
+                        key.fileobj.close()
+                        continue
+                    yield message.decode(errors="replace")
+        finally:
+            for key in list(chosen.get_map().values()):
+                if key.data == "sender":
+                    key.fileobj.close()
+            chosen.close()
 
-    @staticmethod
-    def _parse(line):
+    @contextlib.contextmanager
+    def held(self):
+        """Reads nothing while in it (a reader that stops, as a busy test's thread may): what the
+        senders send meanwhile waits in them, or is counted as lost."""
+        self._reading.clear()
+        try:
+            yield
+        finally:
+            self._reading.set()
+
+    def _parse(self, line):
         try:
             event = json.loads(line)
         except ValueError:
             return None
-        return event if isinstance(event, dict) else None
+        if not isinstance(event, dict):
+            return None
+        if event.get("event") == "lost":
+            raise EventsLost("the events channel lost %d events (a sender had no room for them)" % event["count"])
+        return event
 
     def wait_for(self, name, predicate=lambda event: True, timeout=10.0, what=None):
         """The first new event called `name` for which predicate(event) is true."""
@@ -79,8 +126,12 @@ class Events:
 
     def close(self):
         if self.socket is not None:
-            self.socket.shutdown(socket.SHUT_RDWR)
+            self._reading.set()
+            self._wake.send(b"x")
+            self.lines.ended.wait(timeout=10)
             self.socket.close()
+            self._wake.close()
+            self._woken.close()
             self.socket = None
             os.unlink(self.path)
 
@@ -108,5 +159,12 @@ def wait_transition(events, timeout=10.0, predicate=lambda t: True, what="a tran
 
 def logged(events):
     """The log lines among the events that have arrived so far (in their place: a line logged
-    before an event awaited is here once that event is), without taking any from a later wait."""
+    before an event awaited is here once that event is), without taking any from a later wait.
+    Only for a test of a sentence's wording, marked `wording` (harness/tiers.py): every other
+    test decides on typed events (test_suite_rules.py holds the suite to it)."""
     return [e["line"] for e in events.seen("log")]
+
+
+def log_tail(events, count=8):
+    """The last log lines, to put in a failure's message (never to decide on)."""
+    return [e["line"] for e in events.seen("log")][-count:]

@@ -404,12 +404,16 @@ class Lines:
         self.seen = []
         self.stamps = []  # when each line of `seen` arrived (time.monotonic())
         self.context = context  # more to say when a wait fails (e.g. the other stream's tail)
+        self.ended = threading.Event()  # the stream has ended (and the thread reading it with it)
         threading.Thread(target=self._pump, args=(stream,), daemon=True).start()
 
     def _pump(self, stream):
-        for line in stream:
-            self.q.put((time.monotonic(), line.rstrip("\n")))
-        self.q.put(None)
+        try:
+            for line in stream:
+                self.q.put((time.monotonic(), line.rstrip("\n")))
+            self.q.put(None)
+        finally:
+            self.ended.set()
 
     def _keep(self, item):
         stamp, line = item
