@@ -9,13 +9,13 @@ numbers.
 
 For `kind = "none"` (the cut) and `"rotate"` and `"crossfade"` (the shield) in turn, the device
 turns N times between normal and left-up; for each turn:
-  applied_ms   from the write of the step's values to the daemon's line saying the compositor
-               applied the transform (its stderr, stamped as it arrives; the same for every kind).
+  applied_ms   from the write of the step's values to the daemon's event saying the compositor
+               applied the transform (`turned`, stamped as it arrives; the same for every kind).
                With a shield, the capture and the overlay's first commit come first.
   cover_ms     what the shield adds before the apply: from the daemon's decision to lay it to
-               the commit that shows the picture under the old transform, when the apply goes (its --debug
-               log; the detector's own latency, the same for every kind, is not in it);
-  frame_cpu_ms the daemon's CPU time drawing each transition frame (its --debug log): median, p95
+               the commit that shows the picture under the old transform, when the apply goes (its
+               `shield-covered` event; the detector's own latency, the same for every kind, is not in it);
+  frame_cpu_ms the daemon's CPU time drawing each transition frame (its `shield-frame` events): median, p95
                and p99;
   answer_ms    from the frame event (the compositor asking for the next frame) to the commit of
                the frame that answers it: median, p95 and max;
@@ -30,7 +30,6 @@ turns N times between normal and left-up; for each turn:
 import argparse
 import contextlib
 import os
-import re
 import sys
 import time
 
@@ -40,7 +39,6 @@ from stats import percentile  # noqa: E402
 from harness.compositor import build_client  # noqa: E402
 from harness.debian_compositors import PHOC_ENV, Session  # noqa: E402
 from harness.fakeiio import LEFT_UP, NORMAL  # noqa: E402
-from harness.events import logged  # noqa: E402
 
 PANEL = "HEADLESS-2"
 REFRESH_MS = 1000 / 60
@@ -94,36 +92,33 @@ def run(kind, turns, client, mode="1920x1200", quarter_core=False):
     limit = contextlib.ExitStack()
     try:
         s.app_configure(timeout=30)
-        s.start_daemon("--debug")
+        s.start_daemon()
         if quarter_core:
             limit.enter_context(quarter_of_a_core(s.daemon.pid))
         s.follow()
         s.wait_shown("normal")
         for i in range(turns):
             pose, name = (LEFT_UP, "left-up") if i % 2 == 0 else (NORMAL, "normal")
-            start = len(logged(s.events))
+            start = len(s.events.arrived())
             written = time.monotonic()
             s.fake.set(s.dev, *pose)
             s.events.wait_turned(name, panel=PANEL, timeout=15)
             applied.append((s.events.lines.stamps[-1] - written) * 1000)
             if kind != "none":
-                covered = [l for l in logged(s.events)[start:] if "shield covered after" in l]
+                covered = [e for e in s.events.arrived()[start:] if e["event"] == "shield-covered"]
                 assert len(covered) == 1, "no shield was laid for this %s" % kind
-                cover.append(int(re.search(r"covered after (\d+) us", covered[-1]).group(1)) / 1000)
+                cover.append(covered[-1]["after_us"] / 1000)
             frames = []
             if kind != "none":
-                # The daemon's debug lines, in their place among its events: every frame the shield
-                # drew for this turn, up to its going.
+                # Every frame the shield drew for this turn, up to its going.
                 s.events.wait("shield-gone", panel=PANEL, timeout=15)
-                for line in logged(s.events)[start:]:
-                    if "shield frame at" not in line:
+                for e in s.events.arrived()[start:]:
+                    if e["event"] != "shield-frame":
                         continue
-                    m = re.search(r"shield frame at (\d+) us, cpu (\d+) us, (\d+)x(\d+)", line)
-                    asked = re.search(r"asked at (\d+) us", line)
-                    frames.append((int(m.group(1)) / 1000, asked and int(asked.group(1)) / 1000))
-                    cpu.append(int(m.group(2)) / 1000)
-                    size = (int(m.group(3)), int(m.group(4)))
-                    canvas += "canvas" in line
+                    frames.append((e["at"] / 1000, e["asked_at"] / 1000 if e["asked_at"] is not None else None))
+                    cpu.append(e["cpu_us"] / 1000)
+                    size = (e["width"], e["height"])
+                    canvas += e["divisor"] > 1
             for (a, _), (b, _) in zip(frames, frames[1:]):
                 if b - a > 1.5 * REFRESH_MS:
                     missed["all"] += round((b - a) / REFRESH_MS) - 1

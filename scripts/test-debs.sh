@@ -6,7 +6,8 @@
 # (debian/tests/installed: with that release's own compositors, umockdev and the test tools,
 # Tests/Roots against the INSTALLED files: four turns and the lock, an app rule, a transition,
 # the daemon), run by autopkgtest; last, `apt-get purge` leaves no file of ours. Ends with
-# "debs RELEASE: N passed, M failed".
+# "debs RELEASE: N passed, M failed", and writes each check's outcome as JUnit XML to
+# build/results/debs-RELEASE.xml (what scripts/results.py reads).
 #   scripts/test-debs.sh bookworm|trixie|sid
 set -euo pipefail
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -28,6 +29,8 @@ if [ "${1:-}" != --inside ]; then
     bash "$here/scripts/debian-root.sh" at "$root" bash /src/scripts/test-debs.sh --inside "$release"
     status=$?
     set -e
+    mkdir -p "$here/build/results"
+    cp "$root/root/results.xml" "$here/build/results/debs-$release.xml" 2>/dev/null || true
     # A process a test left in the root fails the run (and is ended).
     left=$(for proc in /proc/[0-9]*; do
         [ "$(readlink "$proc/root" 2>/dev/null)" = "$root" ] && echo "${proc#/proc/} $(tr '\0' ' ' <"$proc/cmdline")"
@@ -43,14 +46,32 @@ fi
 release=$2
 export DEBIAN_FRONTEND=noninteractive
 passed=0 failed=0
+cases=/root/cases.xml
+: >"$cases"
+xml() {  # TEXT as XML character data (control characters, which XML cannot hold, left out)
+    sed -e 's/&/\&amp;/g' -e 's/</\&lt;/g' -e 's/>/\&gt;/g' -e 's/"/\&quot;/g' <<<"$1" | tr -d '\000-\010\013\014\016-\037'
+}
+record() {  # record WHAT OUTCOME [OUTPUT]: one check's outcome, passed or failed, as a JUnit test case
+    if [ "$2" = passed ]; then
+        passed=$((passed + 1)); echo "ok: $1"
+        echo "<testcase classname=\"debs.$release\" name=\"$(xml "$1")\"/>" >>"$cases"
+    else
+        failed=$((failed + 1)); echo "FAILED: $1"; echo "${3:-}" | tail -n 15 | sed 's/^/    /'
+        echo "<testcase classname=\"debs.$release\" name=\"$(xml "$1")\"><failure message=\"failed\">$(xml "$(tail -n 30 <<<"${3:-}")")</failure></testcase>" >>"$cases"
+    fi
+}
+finish() {  # the summary line and the JUnit file, then the exit status
+    { echo '<?xml version="1.0" encoding="UTF-8"?>'
+      echo "<testsuites><testsuite name=\"debs-$release\" tests=\"$((passed + failed))\" failures=\"$failed\" errors=\"0\" skipped=\"0\">"
+      cat "$cases"
+      echo "</testsuite></testsuites>"; } >/root/results.xml
+    echo "debs $release: $passed passed, $failed failed"
+    [ "$failed" = 0 ]
+}
 check() {  # check WHAT CMD...: one named check, its output shown when it fails
     local what=$1 out
     shift
-    if out=$("$@" 2>&1); then
-        passed=$((passed + 1)); echo "ok: $what"
-    else
-        failed=$((failed + 1)); echo "FAILED: $what"; echo "$out" | tail -n 15 | sed 's/^/    /'
-    fi
+    if out=$("$@" 2>&1); then record "$what" passed; else record "$what" failed "$out"; fi
 }
 apt_get() { apt-get -o Acquire::Check-Valid-Until=false -qq "$@"; }
 apt_get update
@@ -58,7 +79,7 @@ cd /root/debs
 plugins=$(ls wlr-orient-plugin-*.deb | grep -v -- -dbgsym)
 before=$(dpkg-query -W -f '${Package}\n' | wc -l)
 apt_get install -y --no-install-recommends ./wlr-orient_*.deb $(printf './%s ' $plugins) >/tmp/apt.log 2>&1 \
-    || { cat /tmp/apt.log; echo "debs $release: 0 passed, 1 failed"; exit 1; }
+    || { record "apt-get install the packages" failed "$(cat /tmp/apt.log)"; finish; exit 1; }
 after=$(dpkg-query -W -f '${Package}\n' | wc -l)
 echo "installed: $(ls wlr-orient_*.deb $plugins | tr '\n' ' ')with $((after - before - 1 - $(wc -w <<<"$plugins"))) packages apt pulled in"
 for deb in *.deb; do
@@ -94,7 +115,7 @@ check "the unit is enabled for nobody" sh -c '! ls /etc/systemd/user/*/wlr-orien
 # End to end, from the installed files: the packages' own autopkgtest (debian/tests), run by
 # autopkgtest on this root as a tester would (it installs what the test depends on).
 apt_get install -y --no-install-recommends autopkgtest >/tmp/apt-autopkgtest.log 2>&1 \
-    || { tail -n 20 /tmp/apt-autopkgtest.log; echo "debs $release: $passed passed, $((failed + 1)) failed"; exit 1; }
+    || { record "apt-get install autopkgtest" failed "$(cat /tmp/apt-autopkgtest.log)"; finish; exit 1; }
 # autopkgtest runs apt itself: a frozen mirror's Release file may be past its date.
 echo 'Acquire::Check-Valid-Until "false";' >/etc/apt/apt.conf.d/99wlr-orient-frozen-mirror
 end_to_end() {
@@ -107,8 +128,8 @@ set +e
 end_to_end 2>/tmp/summary.log
 status=$?
 set -e
-if [ $status = 0 ]; then passed=$((passed + 1)); echo "ok: autopkgtest (debian/tests/installed)"
-else failed=$((failed + 1)); echo "FAILED: autopkgtest (debian/tests/installed), status $status"; tail -n 30 /tmp/autopkgtest.log | sed 's/^/    /'; fi
+if [ $status = 0 ]; then record "autopkgtest (debian/tests/installed)" passed
+else record "autopkgtest (debian/tests/installed), status $status" failed "$(tail -n 30 /tmp/autopkgtest.log)"; fi
 cat /tmp/summary.log
 
 # Purged, nothing of ours is left.
@@ -116,5 +137,4 @@ apt_get purge -y 'wlr-orient*' >/dev/null 2>&1
 check "apt-get purge leaves nothing" sh -c '! ls -d /usr/bin/wlr-orient /usr/libexec/wlr-orient /usr/lib/*/wlr-orient \
     /usr/share/doc/wlr-orient /usr/lib/systemd/user/wlr-orient.service /usr/lib/udev/rules.d/70-wlr-orient.rules \
     /lib/udev/rules.d/70-wlr-orient.rules 2>/dev/null && ! dpkg -l "wlr-orient*" 2>/dev/null | grep -q "^[ir]"'
-echo "debs $release: $passed passed, $failed failed"
-[ "$failed" = 0 ]
+finish

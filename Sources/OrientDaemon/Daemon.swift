@@ -138,7 +138,7 @@ public final class Daemon {
         displaySource = LoopSource.readable(wl_display_get_fd(display), on: loop) { [unowned self] _ in readDisplay() }
         heads.done = { [unowned self] in headsDone() }
         heads.removed = { [unowned self] proxy in
-            for shield in Array(shields.values) where shield.key == Self.key(proxy) { shield.report(.failed("the output went")) }
+            for shield in Array(shields.values) where shield.key == Self.key(proxy) { shield.report(.failed(.outputGone)) }
             reconcile(.headGone(Self.key(proxy)))
         }
         heads.finished = { [unowned self] in
@@ -159,7 +159,7 @@ public final class Daemon {
             toplevels?.forget(output: removed)
             // A compositor may withdraw an output's wl_output while its head stays (sway, for a
             // disabled output): a shield on it cannot go on.
-            for shield in Array(shields.values) where shield.output == removed { shield.report(.failed("the output went")) }
+            for shield in Array(shields.values) where shield.output == removed { shield.report(.failed(.outputGone)) }
         }
         reconcile(.canShield(lacking: globals.shieldParts.missing))
         // What the compositor described on binding: the panels first, then the toplevels on them.
@@ -313,7 +313,7 @@ public final class Daemon {
         let key = cover.key
         guard let head = heads?.heads.values.first(where: { Self.key($0.proxy) == key }),
               let output = globals.output(named: head.name, at: (head.x, head.y)) else {
-            return reconcile(.coverFailed(key, "cannot tell which wl_output the panel is"))
+            return reconcile(.coverFailed(key, .panelUnknown))
         }
         let shield = Shield(cover: cover, output: output, parts: globals.shieldParts, loop: loop, covered: { [unowned self] in
             reconcile(.covered(key))

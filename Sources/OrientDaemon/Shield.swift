@@ -13,8 +13,9 @@ import OrientSystem
 final class Shield: CallbackOwner {
     typealias Key = HeadsReconciler.HeadKey
 
-    /// The head it covers.
+    /// The head it covers, and its name.
     let key: Key
+    private let panel: String
     private var steps: PanelShield
     private let parts: ShieldParts
     /// The wl_output it captures and lays its overlay on.
@@ -70,6 +71,7 @@ final class Shield: CallbackOwner {
     init(cover: HeadsReconciler.Cover, output: OpaquePointer, parts: ShieldParts, loop: OpaquePointer,
          covered: @escaping () -> Void, gone: @escaping (Shield) -> Void) {
         key = cover.key
+        panel = cover.panel
         steps = PanelShield(from: cover.from, to: cover.to, plan: cover.transition)
         self.parts = parts
         self.output = output
@@ -98,7 +100,7 @@ final class Shield: CallbackOwner {
             // Once removed, only what concerns others still goes: the apply's release, a log line.
             if isGone {
                 switch command {
-                case .covered, .info: break
+                case .covered, .info, .cut: break
                 default: continue
                 }
             }
@@ -109,7 +111,7 @@ final class Shield: CallbackOwner {
             case .showAhead(let transform): present(buffer: 0, under: transform, ahead: true)
             case .covered:
                 // For benchmarks/daemon_shield.py: the time the shield adds before the apply.
-                Log.debug("shield covered after \(Int(((monotonicMilliseconds() - startedMs) * 1000).rounded())) us")
+                Events.emit(.shieldCovered(panel: panel, after: OrientEvent.microseconds(seconds: (monotonicMilliseconds() - startedMs) / 1000)))
                 onCovered()
             case .draw(let placement): draw(placement)
             case .wake(let afterMs):
@@ -118,6 +120,9 @@ final class Shield: CallbackOwner {
                 wake(afterMs: afterMs)
             case .remove: remove()
             case .info(let line): Log.info(line)
+            case .cut(let why):
+                Log.info(why.line)
+                Events.emit(.shieldCut(panel: panel, why: why))
             }
         }
     }
@@ -127,7 +132,7 @@ final class Shield: CallbackOwner {
     private func startCapture() {
         guard let screencopy = parts.screencopy,
               let frame = zwlr_screencopy_manager_v1_capture_output(screencopy, 0, output) else {
-            return report(.failed("the compositor cannot capture the panel"))
+            return report(.failed(.captureRefused))
         }
         capture = frame
         zwlr_screencopy_frame_v1_add_listener(frame, Self.captureListener, callbackContext)
@@ -137,7 +142,7 @@ final class Shield: CallbackOwner {
     private func bufferKnown(format: UInt32, width: UInt32, height: UInt32, stride: UInt32) {
         guard buffers[0] == nil, let capture else { return }
         guard format == Self.argb || format == Self.xrgb, width > 0, height > 0, stride >= width * 4, width <= 16384, height <= 16384 else {
-            return report(.failed("the compositor offers the panel's picture as wl_shm format \(format), which the shield does not draw"))
+            return report(.failed(.format(format)))
         }
         self.format = format
         self.width = Int(width)
@@ -151,20 +156,20 @@ final class Shield: CallbackOwner {
         let one = self.stride * self.height
         let canvasOne = divisor > 1 ? canvasWidth * 4 * canvasHeight : 0
         guard let shm = parts.shm, makeMemory(size: one * 3 + canvasOne * 2, shm: shm) else {
-            return report(.failed("no shared memory for the panel's picture"))
+            return report(.failed(.noSharedMemory))
         }
         // The copy goes into the picture's memory in the format the compositor asked for; what
         // is shown is ARGB, all three buffers: a surface whose buffers change format is one that
         // wlroots 0.19 and later may go on treating as opaque (it updates the texture in place),
         // hiding the apps under a fading frame. The picture is made opaque when it arrives.
         guard let pool, let copyTarget = wl_shm_pool_create_buffer(pool, 0, Int32(width), Int32(height), Int32(stride), format) else {
-            return report(.failed("no shared memory for the panel's picture"))
+            return report(.failed(.noSharedMemory))
         }
         self.copyTarget = copyTarget
         for index in 0..<3 {
             guard let buffer = wl_shm_pool_create_buffer(pool, Int32(one * index), Int32(width), Int32(height), Int32(stride),
                                                    Self.argb) else {
-                return report(.failed("no shared memory for the panel's picture"))
+                return report(.failed(.noSharedMemory))
             }
             buffers[index] = buffer
             wl_buffer_add_listener(buffer, Self.bufferListener, callbackContext)
@@ -172,7 +177,7 @@ final class Shield: CallbackOwner {
         for index in 3..<5 where divisor > 1 {
             guard let buffer = wl_shm_pool_create_buffer(pool, Int32(offset(of: index)), Int32(canvasWidth), Int32(canvasHeight),
                                                          Int32(canvasWidth * 4), Self.argb) else {
-                return report(.failed("no shared memory for the panel's picture"))
+                return report(.failed(.noSharedMemory))
             }
             buffers[index] = buffer
             wl_buffer_add_listener(buffer, Self.bufferListener, callbackContext)
@@ -211,7 +216,7 @@ final class Shield: CallbackOwner {
     private func lay() {
         guard let compositor = parts.compositor, let layerShell = parts.layerShell,
               let surface = wl_compositor_create_surface(compositor) else {
-            return report(.failed("the compositor cannot make the overlay"))
+            return report(.failed(.noOverlay))
         }
         self.surface = surface
         if let viewporter = parts.viewporter { viewport = wp_viewporter_get_viewport(viewporter, surface) }
@@ -222,7 +227,7 @@ final class Shield: CallbackOwner {
         }
         guard let layer = zwlr_layer_shell_v1_get_layer_surface(layerShell, surface, output, ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue,
                                                                   "wlr-orient-shield") else {
-            return report(.failed("the compositor cannot make the overlay"))
+            return report(.failed(.noOverlay))
         }
         self.layer = layer
         zwlr_layer_surface_v1_add_listener(layer, Self.layerListener, callbackContext)
@@ -261,7 +266,7 @@ final class Shield: CallbackOwner {
     private func present(buffer index: Int, under transform: OutputTransform, ahead: Bool = false) {
         guard let surface, let buffer = buffers[index] else { return }
         guard let scale = scale(under: transform, ahead: ahead) else {
-            return report(.failed("the overlay's size (\(configured.map { "\($0.width)x\($0.height)" } ?? "none")) is not the panel's \(width)x\(height) at a whole scale"))
+            return report(.failed(.overlayScale(configured: configured.map { "\($0.width)x\($0.height)" } ?? "none", width: width, height: height)))
         }
         wl_surface_attach(surface, buffer, 0, 0)
         wl_surface_set_buffer_transform(surface, transform.rawValue)
@@ -295,7 +300,7 @@ final class Shield: CallbackOwner {
     private func draw(_ placement: OldFramePlacement) {
         guard let memory else { return }
         // The thread's CPU clock is a system call: read only for the debug line.
-        let started = Log.showDebug ? Self.threadCPUMs : 0
+        let started = Self.threadCPUMs
         // Where the compositor scales a canvas up, every frame of the transition is drawn on it
         // from the small copy, turning or fading: fading the whole panel's pixels costs about as
         // much memory traffic each frame as copying it twice (1.7 ms at 1920x1200 here). Held
@@ -336,9 +341,10 @@ final class Shield: CallbackOwner {
         // For benchmarks/daemon_shield.py: when each frame went out and what drawing it cost.
         // The frame event it answers tells apart a frame the daemon was late to draw from one the
         // compositor was late to ask for.
-        let asked = frameAskedMs.map { ", asked at \(Int(($0 * 1000).rounded())) us" } ?? ""
+        func micro(_ ms: Double) -> Int { OrientEvent.microseconds(seconds: ms / 1000) }
+        Events.emit(.shieldFrame(panel: panel, at: micro(monotonicMilliseconds()), cpu: micro(Self.threadCPUMs - started),
+                                 width: width, height: height, divisor: onCanvas ? divisor : 1, askedAt: frameAskedMs.map(micro)))
         frameAskedMs = nil
-        Log.debug("shield frame at \(Int((monotonicMilliseconds() * 1000).rounded())) us, cpu \(Int(((Self.threadCPUMs - started) * 1000).rounded())) us, \(width)x\(height)\(onCanvas ? " on a 1/\(divisor) canvas" : "")\(asked)")
     }
 
     /// This thread's CPU time, in milliseconds.
@@ -397,7 +403,7 @@ final class Shield: CallbackOwner {
         },
         flags: { data, _, flags in owner(data)?.yInverted = flags & 1 != 0 },
         ready: { data, _, _, _, _ in owner(data)?.captured() },
-        failed: { data, _ in owner(data)?.report(.failed("the compositor could not capture the panel")) },
+        failed: { data, _ in owner(data)?.report(.failed(.captureFailed)) },
         damage: { _, _, _, _, _, _ in },
         linux_dmabuf: { _, _, _, _, _ in },
         buffer_done: { data, _ in owner(data)?.bufferDone() }))
@@ -406,7 +412,7 @@ final class Shield: CallbackOwner {
     private var pending: (format: UInt32, width: UInt32, height: UInt32, stride: UInt32)?
 
     private func bufferDone() {
-        guard let pending else { return report(.failed("the compositor offers no shared-memory picture of the panel")) }
+        guard let pending else { return report(.failed(.noSharedPicture)) }
         bufferKnown(format: pending.format, width: pending.width, height: pending.height, stride: pending.stride)
     }
 
@@ -417,7 +423,7 @@ final class Shield: CallbackOwner {
 
     nonisolated(unsafe) private static let layerListener = permanentListener(zwlr_layer_surface_v1_listener(
         configure: { data, _, serial, width, height in owner(data)?.configure(serial: serial, width: width, height: height) },
-        closed: { data, _ in owner(data)?.report(.failed("the compositor closed the overlay")) }))
+        closed: { data, _ in owner(data)?.report(.failed(.overlayClosed)) }))
 
     nonisolated(unsafe) private static let frameListener = permanentListener(wl_callback_listener(done: { data, _, _ in owner(data)?.frameDone() }))
 }

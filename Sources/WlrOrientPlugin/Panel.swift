@@ -190,6 +190,7 @@ final class Panel: CompositorObject {
 
     private func wait(_ turn: Turn) {
         pending = turn
+        Events.emit(.turnWaits(panel: name, turn.orientation))
         Log.debug("\(name): \(turn.orientation.rawValue) waits for the next frame"
                   + (turn.asksHost ? " (the compositor is asked again then)" : turn.ridesHostFrames ? " (the compositor's)" : ""))
         orient_wlr_output_damage_whole(output)

@@ -23,6 +23,8 @@ final class PanelTransition {
     typealias Turning = (picture: UnsafeMutablePointer<pixels_picture>, canvas: OpaquePointer, divisor: Int32)
     /// The renderer could not draw a placement, and the log said so.
     private var fadedInstead = false
+    /// How the old frame was read for turning on the CPU (a rotation, once read).
+    private var oldFrameRead: OrientEvent.OldFrameRead?
     /// The old frame, locked until its smaller copy is made (a rotation only).
     private var unread: OpaquePointer?
     private let renderer: OpaquePointer
@@ -61,7 +63,7 @@ final class PanelTransition {
     private func makeTurning() {
         guard let frame = unread else { return }
         let started = monotonicMilliseconds()
-        if !finished { turning = Self.turningCanvas(renderer: renderer, frame: frame) }
+        if !finished { (turning, oldFrameRead) = Self.turningCanvas(renderer: renderer, frame: frame) }
         orient_wlr_buffer_unlock(frame)
         unread = nil
         turningSetUpMs = monotonicMilliseconds() - started
@@ -71,12 +73,13 @@ final class PanelTransition {
     nonisolated(unsafe) private static var toldReads: Set<UInt32> = []
 
     private static func turningCanvas(renderer: OpaquePointer, frame: OpaquePointer)
-        -> (UnsafeMutablePointer<pixels_picture>, OpaquePointer, divisor: Int32)? {
+        -> (Turning?, OrientEvent.OldFrameRead) {
         var width: Int32 = 0, height: Int32 = 0
         orient_wlr_buffer_size(frame, &width, &height)
         let divisor = Int32(TransitionRun.turningDivisor(width: Int(width), height: Int(height)))
         var how = GLUE_FRAME_UNREAD
         let picture = glue_picture_scaled_down(renderer, frame, divisor, &how)
+        let read: OrientEvent.OldFrameRead = how == GLUE_FRAME_READ_MAPPED ? .memory : how == GLUE_FRAME_READ_BY_RENDERER ? .renderer : .unread
         if toldReads.insert(how.rawValue).inserted {
             switch how {
             case GLUE_FRAME_READ_MAPPED: Log.info("a rotation's old frame is read from its memory")
@@ -86,12 +89,12 @@ final class PanelTransition {
                 Log.info("a rotation's old frame cannot be read (no mapping, no read-back before wlroots 0.18): it is turned whole by the renderer where it can, else faded")
             }
         }
-        guard let picture else { return nil }
+        guard let picture else { return (nil, read) }
         guard let canvas = glue_canvas_create(renderer, (width + divisor - 1) / divisor, (height + divisor - 1) / divisor) else {
             pixels_picture_destroy(picture)
-            return nil
+            return (nil, read)
         }
-        return (picture, canvas, divisor)
+        return ((picture, canvas, divisor), read)
     }
 
     deinit {
@@ -202,7 +205,8 @@ extension PanelTransition {
         func micro(_ ms: Double) -> Int { OrientEvent.microseconds(seconds: ms / 1000) }
         Events.emit(.transitionEnded(panel: name, plan.kind, frames: frames, beganAt: micro(run.startedAt),
                                      revealedAt: run.revealedAt.map(micro), endedAt: micro(now), setUp: micro(setUpMs),
-                                     turningCopy: run.plan.kind == .rotate ? micro(turningSetUpMs) : nil, gaveWay: !why.isEmpty))
+                                     turningCopy: run.plan.kind == .rotate ? micro(turningSetUpMs) : nil, gaveWay: !why.isEmpty,
+                                     oldFrame: oldFrameRead, fadedUnturned: fadedInstead))
     }
 }
 

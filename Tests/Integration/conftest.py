@@ -6,6 +6,12 @@ sys.dont_write_bytecode = True
 
 import pytest  # noqa: E402
 
+from harness import tiers  # noqa: E402
+
+
+def pytest_configure(config):
+    tiers.register(config)
+
 
 @pytest.fixture(scope="session")
 def client_binary(tmp_path_factory):

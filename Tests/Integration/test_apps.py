@@ -1,14 +1,18 @@
 """The app in front decides with the user and the device: launch in the supported
 orientation, focus, both variants. Real parts only: the reference host with the plugin, a
 umockdev accelerometer, foot and our own client."""
+import pytest
 import json
 import subprocess
 
 from harness.compositor import Client, Compositor, Foot, band_is_up, frame_transforms
 from harness.fakeiio import BIN, BOTTOM_UP, LEFT_UP, NORMAL, FakeIIO
 
+pytestmark = pytest.mark.quick
 
 
+
+@pytest.mark.roots
 def test_a_landscape_app_by_rule_launches_in_landscape_follows_both_variants_and_its_closing_returns():
     fake = FakeIIO()
     dev = fake.add_accel(raw=LEFT_UP)  # held portrait
@@ -39,6 +43,7 @@ def test_a_landscape_app_by_rule_launches_in_landscape_follows_both_variants_and
         assert host.stop() == 0
 
 
+@pytest.mark.roots
 def test_focus_moving_between_two_clients_with_different_masks_rotates_accordingly(client_binary):
     fake = FakeIIO()
     fake.add_accel(raw=NORMAL)
@@ -71,6 +76,7 @@ def test_focus_moving_between_two_clients_with_different_masks_rotates_according
         assert host.stop() == 0
 
 
+@pytest.mark.roots
 def test_with_rotate_when_tablet_mode_the_panel_follows_the_device_only_while_the_switch_says_tablet():
     fake = FakeIIO()
     dev = fake.add_accel(raw=LEFT_UP)

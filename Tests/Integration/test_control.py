@@ -14,6 +14,8 @@ import pytest
 from harness.compositor import Compositor, Foot, frame_transforms
 from harness.fakeiio import BIN, BOTTOM_UP, G_COUNTS as G, LEFT_UP, NORMAL, FakeIIO, Lines
 
+pytestmark = pytest.mark.quick
+
 
 
 def cli(host, *args, env=None):

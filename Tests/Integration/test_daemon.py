@@ -107,6 +107,7 @@ class Session:
         return status
 
 
+@pytest.mark.roots
 def test_the_panel_follows_the_device_and_a_second_output_keeps_every_setting(client_binary):
     s = Session(host_args=["--second-output", "1024x768"])
     client = None
@@ -181,6 +182,7 @@ def test_the_lock_cli_reaches_the_daemon():
         assert s.stop() == 0
 
 
+@pytest.mark.wording
 def test_a_refused_configuration_is_logged_once_and_the_panel_stays_as_the_compositor_says():
     s = Session()
     try:
@@ -209,6 +211,7 @@ def test_a_refused_configuration_is_logged_once_and_the_panel_stays_as_the_compo
         assert s.stop() == 0
 
 
+@pytest.mark.wording
 def test_without_foreign_toplevel_the_daemon_says_what_is_off_and_still_rotates():
     s = Session(config=FOOT_LANDSCAPE, host_args=["--no-foreign-toplevel"])
     try:
@@ -397,7 +400,7 @@ def test_a_compositor_that_describes_the_heads_before_it_answers_gets_every_deci
                     break
                 time.sleep(0.002)
         assert wrong == [], "%d of 200 ended wrong: %s" % (len(wrong), wrong[:5])
-        assert not any("by someone else" in line for line in s.log.available())
+        assert not s.events.seen("set-elsewhere"), s.events.seen("set-elsewhere")
         assert s.transform() == "normal"
     finally:
         if control:

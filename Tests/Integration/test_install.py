@@ -11,6 +11,8 @@ import pytest
 from harness.compositor import Compositor
 from harness.fakeiio import G_COUNTS as G, ROOT, FakeIIO
 
+pytestmark = pytest.mark.packages
+
 PREFIX = "/usr"
 PIECES = [
     "bin/wlr-orient",

@@ -2,13 +2,17 @@
 (its output command, as a reload or an output switched on again would make) is turned back to the
 device's orientation at once; a client's through wlr-output-management (wlr-randr) is kept until
 the device next turns, and `status` names who set it."""
+import pytest
 import os
 import subprocess
 
 from harness.compositor import Compositor
 from harness.fakeiio import FakeIIO, LEFT_UP, NORMAL
 
+pytestmark = pytest.mark.quick
 
+
+@pytest.mark.roots
 def test_the_compositors_own_transform_is_turned_back_within_two_frames():
     fake = FakeIIO()
     dev = fake.add_accel(raw=LEFT_UP)
@@ -49,6 +53,7 @@ def test_the_compositors_own_transform_is_turned_back_within_two_frames():
         assert host.stop() == 0
 
 
+@pytest.mark.roots
 def test_a_compositor_that_keeps_undoing_the_turn_is_followed_and_status_names_it():
     fake = FakeIIO()
     fake.add_accel(raw=LEFT_UP)
@@ -68,6 +73,7 @@ def test_a_compositor_that_keeps_undoing_the_turn_is_followed_and_status_names_i
         assert host.stop() == 0
 
 
+@pytest.mark.roots
 def test_a_transform_set_through_output_management_is_kept_until_the_device_turns():
     fake = FakeIIO()
     dev = fake.add_accel(raw=LEFT_UP)

@@ -10,6 +10,8 @@ from harness.compositor import PLUGIN, Client, Compositor, pixel
 from harness.events import logged
 from harness.fakeiio import G_COUNTS as G, ROOT, FakeIIO
 
+pytestmark = pytest.mark.quick
+
 RED = (255, 0, 0)
 WHITE = (255, 255, 255)
 # Device pose, wl_output transform, logical size, and where the client's top edge must lie on
@@ -36,6 +38,7 @@ def walk_orientations(host, client, fake, dev):
         yield name, transform, (w, h), up, down
 
 
+@pytest.mark.release
 def test_the_release_plugin_places_what_a_compositor_runs_side_by_side():
     """scripts/plugin-order.txt (tools/plugin-order.py) lists the functions a compositor runs, which
     the release link places together; a list that names functions the plugin no longer has has
@@ -55,7 +58,8 @@ def test_the_release_plugin_places_what_a_compositor_runs_side_by_side():
     assert functions[0][1] == listed[0], "the release link did not follow scripts/plugin-order.txt"
 
 
-@pytest.mark.parametrize("build", ["debug", "release"])
+@pytest.mark.roots
+@pytest.mark.parametrize("build", ["debug", pytest.param("release", marks=pytest.mark.release)])
 def test_the_panel_follows_the_device_through_all_four_orientations(client_binary, build):
     # release: the plugin as shipped (scripts/build-plugin.sh release build/release).
     plugin = os.path.join(ROOT, "build", "release", "libwlr-orient.so") if build == "release" else None
@@ -82,6 +86,7 @@ def test_the_panel_follows_the_device_through_all_four_orientations(client_binar
         assert host.stop() == 0
 
 
+@pytest.mark.roots
 def test_a_flat_start_shows_the_saved_orientation_in_the_first_frame():
     fake = FakeIIO()
     fake.add_accel(raw=(0, 0, -G))  # lying face up on a table
@@ -116,6 +121,7 @@ def test_a_missing_or_broken_plugin_is_logged_and_the_host_runs_on(plugin, messa
 TOUCH = {"normal": (128, 160), "left-up": (640, 128), "bottom-up": (1152, 640), "right-up": (160, 1152)}
 
 
+@pytest.mark.roots
 def test_touch_reaches_the_client_at_the_right_point_in_every_orientation(client_binary):
     fake = FakeIIO()
     dev = fake.add_accel(raw=(0, -G, 0))
@@ -165,6 +171,7 @@ def test_the_compositor_runs_on_when_the_accelerometer_vanishes_and_returns(clie
         assert host.stop() == 0
 
 
+@pytest.mark.wording
 def test_a_broken_config_is_reported_and_the_plugin_runs_on_defaults():
     fake = FakeIIO()
     fake.add_accel(raw=(G, 0, 0))
@@ -251,6 +258,7 @@ def test_without_its_helper_the_plugin_runs_on_defaults_and_keeps_the_saved_stat
         assert f.read() == saved
 
 
+@pytest.mark.wording
 def test_the_helper_gets_nothing_of_the_compositor_but_its_answer_pipe(tmp_path):
     # A stand-in helper that reports what it was given: its stdin and its open descriptors.
     helper = tmp_path / "helper"

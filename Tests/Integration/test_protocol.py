@@ -10,6 +10,8 @@ import pytest
 from harness.compositor import ORIENT_XML, Client, Compositor, band_is_up, frame_transforms
 from harness.fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO
 
+pytestmark = pytest.mark.quick
+
 # The protocol's orientation bits (Qt's); on this 1280x800 (native landscape) panel:
 PORTRAIT, LANDSCAPE, INVERTED_PORTRAIT, INVERTED_LANDSCAPE = 1, 2, 4, 8  # left-up, normal, right-up, bottom-up
 
@@ -28,6 +30,7 @@ def test_the_protocol_xml_is_valid_and_its_glue_is_generated_from_it_not_committ
     assert generated == [], "generated protocol code is committed: %s" % generated
 
 
+@pytest.mark.roots
 def test_a_landscape_game_launched_while_held_portrait_hears_landscape_before_its_first_configure(client_binary):
     fake = FakeIIO()
     dev = fake.add_accel(raw=LEFT_UP)
@@ -61,6 +64,7 @@ def test_a_landscape_game_launched_while_held_portrait_hears_landscape_before_it
         assert host.stop() == 0
 
 
+@pytest.mark.roots
 def test_a_client_taking_orientation_as_input_keeps_the_screen_still_and_hears_every_turn(client_binary):
     fake = FakeIIO()
     dev = fake.add_accel(raw=NORMAL)
@@ -151,6 +155,7 @@ def test_a_bad_request_is_a_protocol_error_for_that_client_alone(client_binary, 
     assert host.randr_transform() == "normal"
 
 
+@pytest.mark.roots
 def test_requests_on_a_destroyed_toplevel_are_ignored(client_binary, landscape_bystander):
     host, fake, dev, bystander = landscape_bystander
     orphan = Client(client_binary, host.client_env, app_id="org.example.Orphan", orientations=PORTRAIT)
@@ -170,6 +175,7 @@ def test_requests_on_a_destroyed_toplevel_are_ignored(client_binary, landscape_b
     ["destroy-toplevel", "destroy-manager", "destroy-object"],
     ["destroy-manager", "destroy-toplevel", "mode 1", "destroy-object"],
 ])
+@pytest.mark.roots
 def test_objects_destroyed_in_odd_orders_harm_nothing(client_binary, landscape_bystander, order):
     host, fake, dev, bystander = landscape_bystander
     odd = Client(client_binary, host.client_env, app_id="org.example.Odd", orientations=PORTRAIT)

@@ -2,6 +2,7 @@
 our objects, a saved state that is a FIFO or far too large, the CLI given a FIFO, a huge valid
 config. The user's session comes first: the compositor answers, the config stays applied, every
 file problem is named."""
+import pytest
 import os
 import re
 import subprocess
@@ -60,6 +61,7 @@ def _huge_valid_state(path):
         f.write('lock = "portrait"\n' + "# padding\n" * 120000)   # 1.2 MB of valid TOML
 
 
+@pytest.mark.wording
 def test_a_state_that_is_a_fifo_or_huge_costs_only_the_state_and_is_named(tmp_path):
     """Point 6: the config (its [device] outputs) stays applied and the panel turns; the log names
     state.toml and says what is wrong with it; start-up does not wait on the FIFO."""

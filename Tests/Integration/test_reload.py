@@ -1,5 +1,6 @@
 """Reading the config again while the compositor runs: by `wlr-orient reload`,
 by saving the file; a broken config keeps the last good one; nothing blocks the compositor."""
+import pytest
 import json
 import os
 import re
@@ -67,6 +68,7 @@ def test_saving_the_config_file_reloads_it():
         assert host.stop() == 0
 
 
+@pytest.mark.wording
 def test_a_broken_config_keeps_the_last_good_one_and_says_where_it_is_broken():
     fake = FakeIIO()
     fake.add_accel(raw=LEFT_UP)

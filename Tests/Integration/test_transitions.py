@@ -12,8 +12,10 @@ from contextlib import contextmanager
 import pytest
 
 from harness.compositor import Client, Compositor
-from harness.events import logged, wait_transition
+from harness.events import wait_transition
 from harness.fakeiio import BOTTOM_UP, BUILD, LEFT_UP, NORMAL, ROOT, FakeIIO, fake_library
+
+pytestmark = pytest.mark.quick
 
 SIZE = "480x300"
 
@@ -94,16 +96,17 @@ def session(config, client_binary, **options):
 
 def turn_and_record(host, fake, dev, pose, directory):
     """Turns the device, waits for the transition to end and a plain frame after it; returns the
-    transition's (kind, began, revealed, ended) and the frames recorded from just before the turn."""
+    transition (events.Transition) and the frames recorded from just before the turn."""
     host.command("record start", r"^recording$")
     fake.set(dev, *pose)
     t = wait_transition(host.events)
     host.command("next-frame", r"^next-frame$")
     host.command("next-frame", r"^next-frame$")
     frames = recorded(host, directory)
-    return (t.kind, t.began, t.revealed, t.ended), frames
+    return t, frames
 
 
+@pytest.mark.roots
 @pytest.mark.parametrize("buffers", BUFFERS)
 def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(client_binary, buffers):
     # The client answers its configure 50 ms late, so that there is something to hold (a client
@@ -111,7 +114,8 @@ def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(c
     with session('[transition]\nkind = "crossfade"\nduration-ms = 400\ncurve = "linear"\n', client_binary,
                  late_ms=50, buffers=buffers) as (fake, dev, host, cards):
         _, _, old = host.raw_panel()
-        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        t, frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        kind, began, revealed, ended = t.kind, t.began, t.revealed, t.ended
         assert kind == "crossfade"
         assert revealed - began >= 0.03, "held while the client had not answered"
         new = frames[-1][2][2]
@@ -141,24 +145,26 @@ def test_a_crossfade_holds_the_old_frame_then_blends_steadily_into_the_new_one(c
             last_distance = distance
 
 
+@pytest.mark.roots
 def test_a_rotation_whose_frame_cannot_be_had_fades_it_never_an_empty_frame(client_binary):
     """Neither mapped nor read back (GLES2 refuses a texture imported external-only): wlroots 0.15
     turns the whole texture itself; from 0.18 a render pass cannot turn a picture, so the old
-    frame fades out unturned, said once, and every frame of the transition shows it blending."""
+    frame fades out unturned, and every frame of the transition shows it blending."""
     with session('[transition]\nkind = "rotate"\nduration-ms = 400\ncurve = "linear"\n', client_binary,
                  late_ms=50, buffers="unreadable") as (fake, dev, host, cards):
         w, h, old = host.raw_panel()
-        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        t, frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        kind, revealed, ended = t.kind, t.revealed, t.ended
         assert kind == "rotate"
         new = frames[-1][2][2]
         assert new == host.raw_panel()[2], "the last frame is the plain rendering of the new orientation"
-        faded = [l for l in logged(host.events) if "fades out unturned" in l]
-        during = [rgb for t, _, (_, _, rgb) in frames if revealed + 0.001 <= t < ended - 0.001]
+        during = [rgb for at, _, (_, _, rgb) in frames if revealed + 0.001 <= at < ended - 0.001]
         assert len(during) >= 8, len(during)
+        assert t.old_frame == "unread", t.event
         if host_wlroots() < (0, 18):
-            assert not faded
+            assert not t.faded_unturned, t.event
             return
-        assert len(faded) == 1, faded
+        assert t.faded_unturned, t.event
         o, n = bytes(old), bytes(new)
         differ = [i for i in range(0, len(o), 21) if abs(o[i] - n[i]) > 100]
         last_distance = None
@@ -208,12 +214,14 @@ def coverage_steps(old, frames):
     return shares, max(abs(b - a) for a, b in zip(shares, shares[1:]))
 
 
+@pytest.mark.roots
 @pytest.mark.parametrize("buffers", BUFFERS)
 def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new_orientation(client_binary, buffers):
     with session('[transition]\nkind = "rotate"\nduration-ms = 500\ncurve = "linear"\n', client_binary,
                  buffers=buffers) as (fake, dev, host, cards):
         w, h, old = host.raw_panel()
-        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        t, frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        kind, revealed, ended = t.kind, t.revealed, t.ended
         assert kind == "rotate"
         angles = [old_picture_direction(*f) for t, _, f in frames if revealed + 0.001 <= t < ended - 0.001]
         angles = [a for a in angles if a is not None]
@@ -226,16 +234,16 @@ def test_a_rotation_turns_the_old_frame_through_intermediate_angles_into_the_new
         new = frames[-1][2][2]
         assert new == host.raw_panel()[2], "the last frame is the plain rendering of the new orientation"
         assert old_picture_direction(w, h, new) is None, "nothing of the old card is left"
-        # The log says once how the old frame was read: mapped, or read back through the renderer
-        # (wlroots 0.18+); before 0.18 a frame the CPU cannot map is turned whole by the renderer.
-        said = [l for l in logged(host.events) if "a rotation's old frame" in l]
-        expected = {"mapped": "read from its memory", "gpu": "read back through the renderer"}[buffers]
+        # How the old frame was read: mapped, or read back through the renderer (wlroots 0.18+);
+        # before 0.18 a frame the CPU cannot map is turned whole by the renderer.
+        expected = {"mapped": "memory", "gpu": "renderer"}[buffers]
         if buffers == "gpu" and host_wlroots() < (0, 18):
-            expected = "cannot be read"
-        assert len(said) == 1 and expected in said[0], said
-        assert not [l for l in logged(host.events) if "fades out unturned" in l], "it turned, not faded"
+            expected = "unread"
+        assert t.old_frame == expected, t.event
+        assert not t.faded_unturned, "it turned, not faded"
 
 
+@pytest.mark.roots
 @pytest.mark.parametrize("buffers", BUFFERS)
 def test_the_whole_old_picture_turns_and_what_it_covers_changes_little_from_frame_to_frame(client_binary, buffers):
     """At the default duration and curve: the old picture turns from full size, its corners cut by
@@ -243,7 +251,8 @@ def test_the_whole_old_picture_turns_and_what_it_covers_changes_little_from_fram
     move: three quarters of the panel in one frame)."""
     with session('[transition]\nkind = "rotate"\n', client_binary, buffers=buffers) as (fake, dev, host, cards):
         _, _, old = host.raw_panel()
-        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        t, frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        kind, began = t.kind, t.began
         assert kind == "rotate"
         shares, largest = coverage_steps(old, [rgb for t, _, (_, _, rgb) in frames if t >= began - 0.001])
         assert shares[0] > 0.7, "held, the old card's green is three quarters of the panel: %s" % shares[0]
@@ -252,6 +261,7 @@ def test_the_whole_old_picture_turns_and_what_it_covers_changes_little_from_fram
         assert min(shares) >= 0.45, "it turns at full size: %s" % shares
 
 
+@pytest.mark.roots
 @pytest.mark.parametrize("kind", ["rotate", "crossfade", "none"])
 def test_no_turn_commits_a_transform_alone_not_even_while_a_frame_is_pending(client_binary, kind):
     """A transform committed without a frame waits in the kernel for the next vblank on DRM, on the
@@ -276,7 +286,7 @@ def test_no_turn_commits_a_transform_alone_not_even_while_a_frame_is_pending(cli
         host.command("next-frame", r"^next-frame$")
         host.command("next-frame", r"^next-frame$")
         lines = host.log.available()   # the fake's lines are the host's own, not the plugin's
-        waited = [l for l in logged(host.events) if "waits for the next frame" in l]
+        waited = host.events.seen("turn-waits")
         refused = [l for l in lines if "[flip-pending] refused" in l]
         bare = int(host.command("bare-commits", r"^bare-commits (\d+)$").group(1))
         if host_wlroots() >= (0, 18):
@@ -288,11 +298,13 @@ def test_no_turn_commits_a_transform_alone_not_even_while_a_frame_is_pending(cli
         assert same(host.raw_panel()[2], before), "the plain landscape card, as before the turns"
 
 
+@pytest.mark.roots
 def test_a_client_answering_150_ms_late_is_never_shown_at_its_old_size(client_binary):
     with session('[transition]\nkind = "crossfade"\nduration-ms = 250\ncurve = "linear"\n', client_binary,
                         late_ms=150) as (fake, dev, host, cards):
         _, _, old = host.raw_panel()
-        (kind, began, revealed, ended), frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        t, frames = turn_and_record(host, fake, dev, LEFT_UP, os.path.join(host.dir, "rec"))
+        began, revealed = t.began, t.revealed
         cards[0].wait_configure(300, 480)
         assert 0.15 - 0.06 <= revealed - began < 0.3, "held until the late client answered (counted from the frame before, which a busy machine can delay): %.3f s" % (revealed - began)
         new = frames[-1][2][2]
@@ -337,6 +349,7 @@ def test_auto_rotates_one_maximized_client_crossfades_two_tiled_windows_and_an_a
             assert wait_transition(host.events).kind == expected
 
 
+@pytest.mark.roots
 def test_every_refresh_presents_a_new_frame_during_a_transition(client_binary):
     idle_before = 0
     with session("", client_binary) as (fake, dev, host, cards):
@@ -363,6 +376,7 @@ def test_every_refresh_presents_a_new_frame_during_a_transition(client_binary):
     assert idle_before > 0
 
 
+@pytest.mark.roots
 def test_input_maps_to_the_new_orientation_at_once_during_a_transition(client_binary):
     with session('[transition]\nduration-ms = 3000\n', client_binary) as (fake, dev, host, cards):
         fake.set(dev, *LEFT_UP)
@@ -386,6 +400,7 @@ def blend_fraction(o, n, rgb):
     return a, max(abs(rgb[i] - (o[i] + a * (n[i] - o[i]))) for i in range(0, len(o), 13))
 
 
+@pytest.mark.roots
 def test_a_second_turn_mid_transition_starts_from_the_frame_on_screen(client_binary):
     # The client answers each configure 150 ms late: the second transition holds what was on screen.
     config = '[transition]\nkind = "crossfade"\nduration-ms = 1000\ncurve = "linear"\n'

@@ -183,7 +183,7 @@ struct HeadsReconcilerShieldTests {
     @Test func theApplyWaitsForTheShieldAndTheAnswerUncoversIt() {
         var (r, _, out) = Self.tested()
         let key = HeadsReconcilerTests.panelHead
-        #expect(out == [.cover([R.Cover(id: 1, key: key, from: .normal, to: .rotated90, transition: Self.rotate)])])
+        #expect(out == [.cover([R.Cover(id: 1, key: key, from: .normal, to: .rotated90, transition: Self.rotate, panel: "eDP-1")])])
         #expect(r.handle(.covered(key)) == [.apply([key: .rotated90])])
         let applied = r.handle(.answered(.succeeded))
         #expect(applied.first == .uncover(1, applied: true))
@@ -224,7 +224,7 @@ struct HeadsReconcilerShieldTests {
         let key = HeadsReconcilerTests.panelHead
         _ = r.handle(.want(id, .normal, transition: Self.rotate))
         #expect(r.handle(.settle) == [.test([key: .normal])])
-        #expect(r.handle(.answered(.succeeded)) == [.cover([R.Cover(id: 2, key: key, from: .rotated90, to: .normal, transition: Self.rotate)])])
+        #expect(r.handle(.answered(.succeeded)) == [.cover([R.Cover(id: 2, key: key, from: .rotated90, to: .normal, transition: Self.rotate, panel: "eDP-1")])])
         #expect(r.handle(.covered(key)) == [.retire(1), .apply([key: .normal])], "the new one shows what the older showed")
     }
 
@@ -245,7 +245,8 @@ struct HeadsReconcilerShieldTests {
     @Test func aShieldTheDaemonCannotStartLetsTheHeadTurnWithoutOneAndSaysWhy() {
         var (r, _, _) = Self.tested()
         let key = HeadsReconcilerTests.panelHead
-        let out = r.handle(.coverFailed(key, "no wl_output for it"))
-        #expect(out == [.info("the panel turns without a transition: no wl_output for it"), .apply([key: .rotated90])])
+        let out = r.handle(.coverFailed(key, .panelUnknown))
+        #expect(out == [.info("the panel turns without a transition: cannot tell which wl_output the panel is"),
+                        .event(.shieldCut(panel: "eDP-1", why: .panelUnknown)), .apply([key: .rotated90])])
     }
 }

@@ -14,8 +14,10 @@ struct OrientEventTests {
 
     @Test func aTransitionNeverRevealedSaysNull() {
         let ended = OrientEvent.transitionEnded(panel: "eDP-1", .crossfade, frames: 0, beganAt: 10, revealedAt: nil,
-                                                endedAt: 20, setUp: 7, turningCopy: nil, gaveWay: true)
+                                                endedAt: 20, setUp: 7, turningCopy: nil, gaveWay: true, oldFrame: nil,
+                                                fadedUnturned: false)
         #expect(ended.json["revealed_at"] == .null)
+        #expect(ended.json["old_frame"] == .null && ended.json["faded_unturned"] == .bool(false))
         #expect(ended.json["gave_way"] == .bool(true))
         #expect(ended.json["event"] == .string("transition-ended"))
     }

@@ -80,8 +80,8 @@ struct PanelShieldTests {
         #expect(s.handle(.applied(true, at: 0)) == [.wake(afterMs: PanelShield.resizeGraceMs)])
         let out = s.handle(.frame(at: PanelShield.resizeGraceMs))
         #expect(out.last == .remove)
-        guard case .info(let line)? = out.first else { Issue.record("no line: \(out)"); return }
-        #expect(line.contains("did not give the overlay the turned panel's size"), "\(line)")
+        #expect(out.first == .cut(.overlayNotResized(withinMs: Int(PanelShield.resizeGraceMs))), "said once, before it goes")
+        #expect(out.filter { if case .cut = $0 { true } else { false } }.count == 1)
         #expect(s.step == .gone)
         // A half turn keeps its size: nothing to wait for.
         var half = Self.covered(to: .rotated180)
@@ -108,9 +108,9 @@ struct PanelShieldTests {
     func aFailureBeforeTheShieldIsUpLetsThePanelTurnWithoutOne(after steps: Int) {
         var s = PanelShield(from: .normal, to: .rotated90, plan: Self.rotate)
         if steps > 0 { _ = s.handle(.captured) }
-        let out = s.handle(.failed("the capture failed"))
+        let out = s.handle(.failed(.captureFailed))
         #expect(out.contains(.remove) && out.last == .covered)
-        #expect(out.firstIndex(where: { if case .info = $0 { true } else { false } }) == 0, "said before it goes")
+        #expect(out.first == .cut(.captureFailed), "said before it goes")
         #expect(s.step == .gone)
         #expect(s.handle(.applied(true, at: 0)).isEmpty)
     }
@@ -118,9 +118,10 @@ struct PanelShieldTests {
     @Test func theOverlayClosedDuringTheTurnIsRemovedAndNothingElse() {
         var s = Self.covered()
         _ = s.handle(.applied(true, at: 0))
-        let out = s.handle(.failed("the compositor closed the overlay"))
+        let out = s.handle(.failed(.overlayClosed))
         #expect(out.last == .remove && !out.contains(.covered))
-        #expect(out.first == .info("the panel turns without a transition: the compositor closed the overlay"))
+        #expect(out.first == .cut(.overlayClosed))
+        #expect(ShieldCut.overlayClosed.line == "the panel turns without a transition: the compositor closed the overlay")
         #expect(s.handle(.frame(at: 500)).isEmpty)
     }
 }

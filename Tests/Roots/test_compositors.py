@@ -25,8 +25,10 @@ sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), ".."
 from harness.compositor import build_client  # noqa: E402
 from harness.debian_compositors import AS_NOBODY, NOBODY, RUNNER, end, sway  # noqa: E402
 from harness.fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO, Lines, fake_library  # noqa: E402
-from harness.events import Events, logged  # noqa: E402
+from harness.events import Events, Transition, log_tail  # noqa: E402
 from test_transitions import old_picture_direction  # noqa: E402
+
+pytestmark = pytest.mark.roots
 
 BUILD = os.environ.get("WLR_ORIENT_BUILD", "")
 WLROOTS = os.environ.get("WLR_ORIENT_WLROOTS", "")
@@ -275,11 +277,11 @@ def test_under_run_sway_turns_and_fades_the_old_frame_where_the_cpu_cannot_map_i
         s.events.wait_turned("left-up", transition=kind, timeout=20)
         shots = []
         while not s.events.seen("transition-ended"):
-            assert len(shots) < 300, "the transition did not end: %s" % logged(s.events)[-6:]
+            assert len(shots) < 300, "the transition did not end: %s" % log_tail(s.events)
             shots.append(s.screenshot())
-        said = [line for line in logged(s.events) if "a rotation's old frame" in line]
+        t = Transition(s.events.seen("transition-ended")[0])
         if kind == "rotate":
-            assert said and "read back through the renderer" in said[0], said
+            assert t.old_frame == "renderer", t.event
             # grim gives the turned picture: the old card's green, turning, lies off the axes.
             directions = [old_picture_direction(*shot.size, shot.tobytes()) for shot in shots]
             between = [d for d in directions if d is not None and 10 < abs(d) % 90 < 80]
@@ -287,14 +289,14 @@ def test_under_run_sway_turns_and_fades_the_old_frame_where_the_cpu_cannot_map_i
         else:
             mixes = [shot.getpixel((shot.size[0] // 2, shot.size[1] // 2)) for shot in shots]
             assert [p for p in mixes if p[0] == 0 and 0 < p[1] < 255 and 0 < p[2] < 255], "no blend: %s; %s" % (
-                mixes, logged(s.events)[-12:])
-        assert not any("fades out unturned" in line for line in logged(s.events)), "it turned, not faded"
+                mixes, log_tail(s.events))
+        assert not t.faded_unturned, "it turned, not faded"
         for _ in range(100):   # the plain new orientation: the portrait card (blue), no green
             after = s.screenshot()
             if after.size[0] < after.size[1] and after.getpixel((after.size[0] // 2, after.size[1] // 2)) == (0, 0, 255):
                 break
         assert after.size[0] < after.size[1] and old_picture_direction(*after.size, after.tobytes()) is None, \
-            logged(s.events)[-12:]
+            log_tail(s.events)
         assert s.p.poll() is None
     finally:
         s.stop()
@@ -455,14 +457,15 @@ def test_the_daemon_beside_it_crossfades_from_outside_or_says_why_it_cuts(name, 
         s.fake.set(s.dev, *LEFT_UP)
         s.events.wait_turned("left-up", timeout=20)
         if name in WITHOUT_LAYER_SHELL:
-            assert any("offers no zwlr_layer_shell_v1" in line and "a cut" in line for line in logged(s.events)), \
-                logged(s.events)[-6:]
+            said = s.events.seen("cannot-shield")   # at the start, before any turn
+            assert said and "zwlr_layer_shell_v1" in said[0]["lacking"], said
+            assert not s.events.seen("shield-covered"), "no shield where it cannot be laid"
             return
         shots = []
         while not s.events.seen("shield-gone"):
-            assert len(shots) < 200, "the shield stayed: %s" % logged(s.events)[-6:]
+            assert len(shots) < 200, "the shield stayed: %s" % log_tail(s.events)
             shots.append(s.screenshot())
-        assert not any("without a transition" in line for line in logged(s.events)), logged(s.events)[-6:]
+        assert not s.events.seen("shield-cut"), s.events.seen("shield-cut")
         assert s.randr_transform() == "90"
         if covers:
             # The card: green in landscape, blue in portrait; in the middle of the fade, a mix

@@ -38,6 +38,7 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 sys.path.insert(0, os.path.join(ROOT, "Tests", "Integration"))
 sys.path.insert(0, HERE)
 from harness.compositor import Compositor  # noqa: E402
+from harness.events import wait_transition  # noqa: E402
 from harness.fakeiio import FakeIIO, Lines  # noqa: E402
 import pictures  # noqa: E402
 import report  # noqa: E402
@@ -47,8 +48,6 @@ CONFIG = os.path.join(HERE, "config.toml")
 CLI = os.path.join(ROOT, "build", "wlr-orient")
 README = os.path.join(ROOT, "README.md")
 PANEL = "HEADLESS-1"
-DECISION = r"\] %s: (normal|left-up|bottom-up|right-up) \(transform \S+\)(?:, (\w+) transition)?$" % PANEL
-SPAN = r"\] %s: (\w+) transition began (\S+) revealed \S+ ended (\S+) frames (\d+)" % PANEL
 FRAME = r"^frame \d+ \d+ transform (\d) at (\S+)"
 
 
@@ -179,7 +178,7 @@ class Demo:
         samples = dict(self.chapters)[chapter]
         print("[%d/%d] %s" % (n, len(STORY), heading))
         began = time.monotonic()
-        log_mark = len(self.host.log.available())
+        mark = len(self.host.events.arrived())
         before = None
         if film:
             before = self.dump(os.path.join(self.scratch, "before-%s.ppm" % film))
@@ -191,18 +190,17 @@ class Demo:
         previous = self.steps[-1]["shown"] if self.steps else "normal"
         transition = None
         if expect_shown != previous:
-            decided = self.host.log.wait(DECISION.replace("(normal|left-up|bottom-up|right-up)", "(%s)" % expect_shown))
-            span = self.host.log.wait(SPAN)
-            transition = {"kind": span.group(1), "began": float(span.group(2)), "ended": float(span.group(3)),
-                          "frames": int(span.group(4))}
+            decided = self.host.events.wait_turned(expect_shown, panel=PANEL)
+            span = wait_transition(self.host.events, predicate=lambda t: t.panel == PANEL)
+            transition = {"kind": span.kind, "began": span.began, "ended": span.ended, "frames": span.frames}
             transition["ms"] = round((transition["ended"] - transition["began"]) * 1000)
-            if decided.group(2) != transition["kind"]:
-                raise StoryError("the plugin announced a %s transition and ran a %s one" % (decided.group(2), span.group(1)))
+            if decided["transition"] != span.kind:
+                raise StoryError("the plugin announced a %s transition and ran a %s one" % (decided["transition"], span.kind))
         panel_path = os.path.join(self.out, "panels", "%02d-%s.png" % (n, chapter))
         raw = self.dump(os.path.join(self.scratch, "step.ppm"))
         raw.save(panel_path)
         state = self.status()
-        decisions = [m.group(1) for m in (re.search(DECISION, line) for line in self.host.log.available()[log_mark:]) if m]
+        decisions = [e["orientation"] for e in self.host.events.arrived()[mark:] if e["event"] == "turned" and e["panel"] == PANEL]
         shown = state["panels"][0]["shown"] if state["panels"] else None
         if shown != expect_shown or decisions != ([] if expect_shown == previous else [expect_shown]):
             raise StoryError("step %d (%s): expected the panel to show %s; it shows %s, after the decisions %s"
@@ -248,7 +246,8 @@ class Demo:
         what the plugin decided and drew, which frames the panel showed."""
         events = [(t, "demo", what) for t, what in self.actions]
         events += report.status_events(self.events.available(), self.events.stamps)
-        events += report.plugin_events(self.host.log.available(), self.host.log.stamps, DECISION, SPAN)
+        self.host.events.lines.available()   # every event, with when it came
+        events += report.plugin_events(self.host.events.lines.seen, self.host.events.lines.stamps, PANEL)
         events += report.compositor_events(self.host.out.available(), self.host.out.stamps, FRAME)
         return [(t - self.t0, source, what) for t, source, what in sorted(events, key=lambda e: e[0])]
 
@@ -343,9 +342,9 @@ def main():
     demo = Demo(out)
     failure = None
     try:
-        info = demo.host.log.wait(r"accelerometer: (.*)")
+        info = demo.host.events.wait("sensor-opened", timeout=30)
         print("The reference compositor runs headless with the plugin; the accelerometer it found:\n  %s\n"
-              % info.group(1))
+              % info["description"])
         tell(demo)
     except (StoryError, AssertionError) as e:
         failure = str(e)

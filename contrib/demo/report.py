@@ -44,22 +44,26 @@ def status_events(lines, stamps):
     return events
 
 
-def plugin_events(lines, stamps, decision, span):
-    """The plugin's log: what it decided, and each transition as drawn (its own clock, monotonic)."""
+def plugin_events(messages, stamps, panel):
+    """The plugin's events (harness/events.py), each as it came: what it decided for the panel,
+    each transition as drawn (its own clock, monotonic), and the accelerometer it opened."""
     events = []
-    for line, t in zip(lines, stamps):
-        m = re.search(decision, line)
-        if m:
-            events.append((t, "plugin", "turns the panel to %s%s" % (m.group(1), ", " + m.group(2) + " transition"
-                                                                       if m.group(2) else "")))
-        m = re.search(span, line)
-        if m:
-            began, ended = float(m.group(2)), float(m.group(3))
-            events.append((ended, "plugin", "%s transition over: %d ms, %s frames" % (
-                m.group(1), round((ended - began) * 1000), m.group(4))))
-        m = re.search(r"\] accelerometer: (.*)$", line)
-        if m:
-            events.append((t, "plugin", "accelerometer: " + m.group(1)))
+    for message, t in zip(messages, stamps):
+        try:
+            event = json.loads(message)
+        except ValueError:
+            continue
+        if event.get("panel", panel) != panel:
+            continue
+        if event["event"] == "turned":
+            events.append((t, "plugin", "turns the panel to %s%s" % (
+                event["orientation"], ", %s transition" % event["transition"] if event["transition"] not in (None, "none") else "")))
+        elif event["event"] == "transition-ended":
+            began, ended = event["began_at"] / 1e6, event["ended_at"] / 1e6
+            events.append((ended, "plugin", "%s transition over: %d ms, %d frames" % (
+                event["transition"], round((ended - began) * 1000), event["frames"])))
+        elif event["event"] == "sensor-opened":
+            events.append((t, "plugin", "accelerometer: " + event["description"]))
     return events
 
 

@@ -24,7 +24,7 @@ public struct DaemonCore: HostCore {
         /// the globals' names: with nothing lacking, transitions play.
         case canShield(lacking: [String])
         case covered(HeadsReconciler.HeadKey)
-        case coverFailed(HeadsReconciler.HeadKey, String)
+        case coverFailed(HeadsReconciler.HeadKey, ShieldCut)
         case shieldGone(HeadsReconciler.ShieldID)
         case settle
         case answered(HeadsReconciler.Answer)
@@ -75,6 +75,7 @@ public struct DaemonCore: HostCore {
             if !lacking.isEmpty, !saidLacking {
                 saidLacking = true
                 out.append(.log(.info, "the compositor offers no \(lacking.joined(separator: ", ")): the panel turns without a transition here (a cut)"))
+                out.append(.event(.cannotShield(lacking: lacking)))
             }
             reconcile(.canShield(lacking.isEmpty), into: &out)
         case .heads(let event):

@@ -53,7 +53,7 @@ public struct HeadsReconciler: Sendable {
         case covered(HeadKey)
         /// The daemon could not even start a shield over this head (it cannot tell which of the
         /// compositor's outputs it is): the head turns without one.
-        case coverFailed(HeadKey, String)
+        case coverFailed(HeadKey, ShieldCut)
         /// This shield is gone (its transition ended, it failed, or it was retired).
         case shieldGone(ShieldID)
         /// Everything that arrived together has been told: what is wanted may be sent now (a
@@ -104,10 +104,14 @@ public struct HeadsReconciler: Sendable {
         public var from: OutputTransform
         public var to: OutputTransform
         public var transition: TransitionPlan
+        /// The panel's name (for what the shield reports of itself).
+        public var panel: String
 
-        public init(id: ShieldID, key: HeadKey, from: OutputTransform, to: OutputTransform, transition: TransitionPlan) {
+        public init(id: ShieldID, key: HeadKey, from: OutputTransform, to: OutputTransform, transition: TransitionPlan,
+                    panel: String = "") {
             self.id = id
             self.key = key
+            self.panel = panel
             self.from = from
             self.to = to
             self.transition = transition
@@ -193,7 +197,8 @@ public struct HeadsReconciler: Sendable {
         case .covered(let key):
             covered(key, &out)
         case .coverFailed(let key, let why):
-            out.append(.info("the panel turns without a transition: \(why)"))
+            out.append(.info(why.line))
+            out.append(.event(.shieldCut(panel: heads[key]?.name ?? "a panel", why: why)))
             covered(key, &out)
         case .shieldGone(let id):
             playing = playing.filter { $0.value != id }
@@ -330,7 +335,7 @@ public struct HeadsReconciler: Sendable {
             let from = OutputTransform(for: head.showing)
             guard from != to else { return nil }
             defer { nextShield += 1 }
-            return Cover(id: nextShield, key: key, from: from, to: to, transition: plan)
+            return Cover(id: nextShield, key: key, from: from, to: to, transition: plan, panel: head.name)
         }
     }
 

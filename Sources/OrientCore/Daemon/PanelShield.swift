@@ -44,7 +44,7 @@ public struct PanelShield: Sendable {
         /// Time for the next frame (a frame callback, or the wake-up asked for).
         case frame(at: Double)
         /// The capture failed, the compositor closed the overlay, or the output went.
-        case failed(String)
+        case failed(ShieldCut)
     }
 
     public enum Command: Sendable, Hashable {
@@ -67,6 +67,8 @@ public struct PanelShield: Sendable {
         /// Destroy the overlay and its buffers.
         case remove
         case info(String)
+        /// It goes without its transition, for this reason (said, then removed).
+        case cut(ShieldCut)
     }
 
     public let from: OutputTransform
@@ -127,7 +129,7 @@ public struct PanelShield: Sendable {
             // Before it was on screen, the apply waits for it: it goes without a transition.
             let release: [Command] = before == .capturing || before == .covering ? [.covered] : []
             // Said before it goes, so that the line comes before what its going sets off.
-            return [.info("the panel turns without a transition: \(why)"), .remove] + release
+            return [.cut(why), .remove] + release
         case (.captured, _), (.presented, _), (.frame, _):
             return []
         }
@@ -153,7 +155,7 @@ public struct PanelShield: Sendable {
             guard waited >= Self.resizeGraceMs else { return [.wake(afterMs: Self.resizeGraceMs - waited)] }
             step = .gone
             // Said before the shield goes, so that the line comes before what its going sets off.
-            return [.info("the compositor did not give the overlay the turned panel's size within \(Int(Self.resizeGraceMs)) ms of the turn; the panel turns without a transition"), .remove]
+            return [.cut(.overlayNotResized(withinMs: Int(Self.resizeGraceMs))), .remove]
         }
         let next = run.frame(at: now, clientsReady: false)
         self.run = run

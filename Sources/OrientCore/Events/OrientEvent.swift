@@ -20,9 +20,26 @@ public enum OrientEvent: Sendable, Hashable {
     /// applied it), turning with `transition` (nil: not known).
     case turned(panel: String, Orientation, transition: TransitionKind?)
     /// A panel's transition ended (`revealedAt`: the new picture was first shown; `gaveWay`: to
-    /// another turn), with what setting it up cost (`turningCopy`: the rotation's turned copy).
+    /// another turn), with what setting it up cost (`turningCopy`: the rotation's turned copy),
+    /// how a rotation's old frame was read for turning on the CPU (nil: not a rotation, or never
+    /// read), and whether the renderer could not turn it, so that it faded out unturned instead.
     case transitionEnded(panel: String, TransitionKind, frames: Int, beganAt: Int, revealedAt: Int?, endedAt: Int,
-                         setUp: Int, turningCopy: Int?, gaveWay: Bool)
+                         setUp: Int, turningCopy: Int?, gaveWay: Bool, oldFrame: OldFrameRead?, fadedUnturned: Bool)
+    /// A turn waits for the panel's next frame to carry it (the plugin never commits a transform
+    /// alone while a frame of the output is pending).
+    case turnWaits(panel: String, Orientation)
+    /// The daemon's shield covers a panel: the apply may go, `after` microseconds after the turn
+    /// asked for it (what the shield adds before the panel turns).
+    case shieldCovered(panel: String, after: Int)
+    /// The shield drew a frame of its transition, at `at` (the monotonic clock), in `cpu`
+    /// microseconds of the daemon's thread, `width`×`height` pixels on a canvas `divisor` times
+    /// smaller each way than the panel (1: full size); `askedAt`: when the compositor's frame
+    /// event that it answers came (nil: it answers the shield's own wake-up).
+    case shieldFrame(panel: String, at: Int, cpu: Int, width: Int, height: Int, divisor: Int, askedAt: Int?)
+    /// The daemon's compositor lacks what a shield needs (these protocols): every turn is a cut.
+    case cannotShield(lacking: [String])
+    /// The shield went without playing its transition: the panel turns with a cut, for `why`.
+    case shieldCut(panel: String, why: ShieldCut)
     /// The daemon's shield over a panel is gone (its transition played, or it was taken away).
     case shieldGone(panel: String)
     /// A tablet-mode switch device was opened.
@@ -49,6 +66,13 @@ public enum OrientEvent: Sendable, Hashable {
     /// The events channel had no room for `count` events, which were dropped here.
     case lost(count: Int)
 
+    /// How a rotation's old frame was read for turning on the CPU: from its memory, back through
+    /// the renderer (its buffers cannot be mapped: GLES2, Vulkan), or not at all (neither, before
+    /// wlroots 0.18: the renderer turns it whole where it can, else it fades).
+    public enum OldFrameRead: String, Sendable, Hashable {
+        case memory, renderer, unread
+    }
+
     /// Seconds as whole microseconds, the events' unit; a time no clock gives (not finite, or
     /// beyond 290,000 years) as 0, never a trap.
     public static func microseconds(seconds: Double) -> Int {
@@ -67,6 +91,11 @@ public enum OrientEvent: Sendable, Hashable {
         case .config: "config"
         case .turned: "turned"
         case .transitionEnded: "transition-ended"
+        case .turnWaits: "turn-waits"
+        case .shieldCovered: "shield-covered"
+        case .shieldFrame: "shield-frame"
+        case .shieldCut: "shield-cut"
+        case .cannotShield: "cannot-shield"
         case .shieldGone: "shield-gone"
         case .tabletSwitch: "tablet-switch"
         case .setElsewhere: "set-elsewhere"
@@ -103,10 +132,23 @@ public enum OrientEvent: Sendable, Hashable {
         case .turned(let panel, let o, let kind):
             fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue)),
                        ("transform", .int(Int(o.outputTransform.rawValue))), ("transition", kind.map { .string($0.rawValue) } ?? .null)]
-        case .transitionEnded(let panel, let kind, let frames, let began, let revealed, let ended, let setUp, let copy, let gaveWay):
+        case .transitionEnded(let panel, let kind, let frames, let began, let revealed, let ended, let setUp, let copy, let gaveWay,
+                              let oldFrame, let faded):
             fields += [("panel", .string(panel)), ("transition", .string(kind.rawValue)), ("frames", .int(frames)),
                        ("began_at", .int(began)), ("revealed_at", revealed.map(JSON.int) ?? .null), ("ended_at", .int(ended)),
-                       ("set_up_us", .int(setUp)), ("turning_copy_us", copy.map(JSON.int) ?? .null), ("gave_way", .bool(gaveWay))]
+                       ("set_up_us", .int(setUp)), ("turning_copy_us", copy.map(JSON.int) ?? .null), ("gave_way", .bool(gaveWay)),
+                       ("old_frame", oldFrame.map { .string($0.rawValue) } ?? .null), ("faded_unturned", .bool(faded))]
+        case .turnWaits(let panel, let o):
+            fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue))]
+        case .shieldCovered(let panel, let after):
+            fields += [("panel", .string(panel)), ("after_us", .int(after))]
+        case .shieldFrame(let panel, let at, let cpu, let width, let height, let divisor, let asked):
+            fields += [("panel", .string(panel)), ("at", .int(at)), ("cpu_us", .int(cpu)), ("width", .int(width)),
+                       ("height", .int(height)), ("divisor", .int(divisor)), ("asked_at", asked.map(JSON.int) ?? .null)]
+        case .cannotShield(let lacking):
+            fields.append(("lacking", .array(lacking.map(JSON.string))))
+        case .shieldCut(let panel, let why):
+            fields += [("panel", .string(panel)), ("why", .string(why.code)), ("line", .string(why.line))]
         case .shieldGone(let panel):
             fields.append(("panel", .string(panel)))
         case .tabletSwitch(let path):

@@ -150,6 +150,10 @@ class Transition:
         self.set_up_ms = event["set_up_us"] / 1e3
         self.turning_copy_ms = None if event["turning_copy_us"] is None else event["turning_copy_us"] / 1e3
         self.gave_way = event["gave_way"]
+        # How a rotation's old frame was read for turning (memory, renderer, unread; None: no
+        # rotation, or never read), and whether it faded out unturned instead of turning.
+        self.old_frame = event["old_frame"]
+        self.faded_unturned = event["faded_unturned"]
 
 
 def wait_transition(events, timeout=10.0, predicate=lambda t: True, what="a transition's end"):
