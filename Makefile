@@ -69,9 +69,11 @@ ifeq ($(NOBUILD),)
 	bash scripts/build-plugin.sh release $(BUILD)
 endif
 
-$(MAN)/%: docs/man/%.scd
+# The wlroots releases the man page names come from support-matrix.toml.
+$(MAN)/%: docs/man/%.scd support-matrix.toml
 	@mkdir -p $(MAN)
-	scdoc < $< > $@
+	sed "s/@WLROOTS_RELEASES@/$$(python3 scripts/support-matrix.py man-releases)/" $< | scdoc > $@.new
+	mv $@.new $@
 
 # The config's man page and example config: their prose, and every key of the table filled in
 # by the CLI just built (so a key added to the table is documented without another edit).

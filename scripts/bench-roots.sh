@@ -1,12 +1,12 @@
 #!/usr/bin/env bash
-# The plugin's benchmarks in the releases after 0.15: in one 0.18 (trixie)
-# and one 0.20 (sid) userland, built for release against that wlroots, the reference host's
+# The plugin's benchmarks in each wlroots release tested in a root whose archive builds sway with
+# it (support-matrix.toml: 0.18 in trixie, 0.20 in sid), built for release against it: the reference host's
 # rotation latency, memory and transition cost per frame, and the rotation latency in that
 # release's sway under wlr-orient run. Named numbers, prefixed with the wlroots (wlroots_0_20_...).
 #   bash scripts/bench-roots.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-for pair in "trixie wlroots-0.18" "sid wlroots-0.20"; do
-    read -r release wlroots <<<"$pair"
-    bash scripts/debian-root.sh run "$release" bash /src/scripts/in-root.sh "$wlroots" bench
+python3 scripts/support-matrix.py roots | while read -r release wlroots; do
+    [[ " $(python3 scripts/support-matrix.py compositors "$wlroots") " == *" sway "* ]] || continue
+    bash scripts/debian-root.sh run "$release" bash /src/scripts/in-root.sh "$wlroots" bench </dev/null
 done

@@ -71,6 +71,9 @@ echo "== plugin in Debian's sway 1.7 under wlr-orient run: sample to first frame
 echo "== control: how soon wlr-orient watch --json prints a lock and a turn (limit 50 ms)"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/watch_latency.py --changes 200 --turns 40
 
+echo "== events: the host's refreshes while the tests' events reader reads, and while it reads nothing for 2 s"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/events_backpressure.py --seconds 2
+
 echo "== transitions: ms per frame each kind adds on pixman (the plugin's own CPU and the renderer's apart), beside memcpy of three frames (same run)"
 /usr/bin/python3 benchmarks/transition_cost.py --turns 20 --plugin build/libwlr-orient.so
 
@@ -89,5 +92,5 @@ echo "== one client holding thousands of wlr-orient objects: each request at 8,0
 echo "== the fuzz campaign, five minutes: crashes, hangs, and the compositor's longest stall (limit 100 ms)"
 /usr/bin/python3 benchmarks/fuzz.py --seconds 300
 
-echo "== wlroots 0.18 (trixie) and 0.20 (sid): the reference host's latency, memory and transition cost, and their sway's latency"
+echo "== the wlroots releases tested in roots whose sway is built with them (support-matrix.toml): the reference host's latency, memory and transition cost, and their sway's latency"
 bash scripts/bench-roots.sh

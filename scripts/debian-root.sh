@@ -27,13 +27,10 @@ common="pkg-config gcc libc6-dev binutils git ca-certificates python3 python3-gi
  wlr-randr grim foot dbus-daemon scdoc make libncurses6 libxml2 libedit2 libsqlite3-0 g++
  debhelper lintian"
 
+# The rest, per release: the wlroots releases of its archive, their compositors and what the Swift
+# toolchain needs there (support-matrix.toml).
 packages_for() {
-    case "$1" in
-        bookworm) echo "$common libcurl4 libpython3.11 libwlroots-dev libwlroots-examples sway cage phoc" ;;
-        trixie) echo "$common libcurl4t64 libpython3.13 libwlroots-0.18-dev libwlroots-0.18-examples sway labwc cage phoc" ;;
-        sid) echo "$common libcurl4t64 libpython3.13 libwlroots-0.19-dev libwlroots-0.20-dev libwlroots-0.20-examples sway labwc cage wayfire" ;;
-        *) echo "debian-root.sh: no root for '$1' (bookworm, trixie, sid)" >&2; exit 2 ;;
-    esac
+    echo "$common $(python3 "$here/scripts/support-matrix.py" root-packages "$1")"
 }
 
 # The archive's address as apt's sources name it here.

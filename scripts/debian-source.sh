@@ -10,22 +10,20 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 cd "$here"
 [ -d vendor ] || { echo "debian-source.sh: no vendor/ (run scripts/vendor-dependencies.sh)" >&2; exit 1; }
 
-# Per release: the wlroots builds (PKG-CONFIG-NAME:RELEASE, newest first), their -dev packages,
-# the version suffix (sorted below the next release's: 1~deb12 < 1~deb13 < 1), the compositors
-# of that archive each plugin serves, and those the end-to-end test (debian/tests) runs.
-case "$release" in
-    bookworm) wlroots="wlroots:0.15"; suffix="~deb12"; debian="Debian 12"
-              declare -A dev=([0.15]=libwlroots-dev) serves=([0.15]="sway 1.7, cage 0.1.4, phoc 0.24")
-              tested="sway, cage, phoc, libwlroots-examples, dbus-daemon" ;;
-    trixie)   wlroots="wlroots-0.18:0.18"; suffix="~deb13"; debian="Debian 13"
-              declare -A dev=([0.18]=libwlroots-0.18-dev) serves=([0.18]="sway 1.10, labwc 0.8, cage 0.2, wayfire 0.9")
-              tested="sway, labwc, cage, phoc" ;;
-    sid)      wlroots="wlroots-0.20:0.20 wlroots-0.19:0.19"; suffix=""; debian="Debian unstable"
-              declare -A dev=([0.20]=libwlroots-0.20-dev [0.19]=libwlroots-0.19-dev) \
-                  serves=([0.20]="sway 1.12, labwc 0.20, cage 0.3" [0.19]="wayfire 0.10")
-              tested="sway, labwc, cage, wayfire" ;;
-    *) echo "debian-source.sh: no packages for '$release' (bookworm, trixie, sid)" >&2; exit 2 ;;
-esac
+# Per release (support-matrix.toml): the wlroots builds (PKG-CONFIG-NAME:RELEASE, newest first),
+# their -dev packages, the version suffix (sorted below the next release's: 1~deb12 < 1~deb13 < 1),
+# the compositors of that archive each plugin serves, and what the end-to-end test (debian/tests)
+# runs.
+matrix() { python3 scripts/support-matrix.py "$@"; }
+debian=$(matrix debian "$release" name)   # fails, saying so, for a release it does not know
+wlroots=$(matrix builds "$release")
+suffix=$(matrix debian "$release" suffix)
+tested=$(matrix autopkgtest "$release")
+declare -A dev=() serves=()
+for entry in $wlroots; do
+    dev[${entry##*:}]=$(matrix wlroots "${entry##*:}" dev-package)
+    serves[${entry##*:}]=$(matrix wlroots "${entry##*:}" compositors)
+done
 
 upstream=$(sed -n 's/^let wlrOrientVersion = "\(.*\)"$/\1/p' Sources/wlr-orient/WlrOrient.swift)
 version="$upstream-1$suffix"

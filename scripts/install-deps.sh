@@ -24,10 +24,16 @@ first_known() {
     exit 1
 }
 
-# wlroots' packages are named by release: libwlroots-dev in Debian 12 (wlroots 0.15),
-# libwlroots-0.18-dev in 13, libwlroots-0.19-dev and -0.20-dev together in unstable (the newest
-# is built against; scripts/build-plugin.sh takes another with WLR_ORIENT_WLROOTS).
-wlroots_dev=$(first_known libwlroots-0.20-dev libwlroots-0.19-dev libwlroots-0.18-dev libwlroots-dev)
+# wlroots' packages are named by release (support-matrix.toml): libwlroots-dev in Debian 12
+# (wlroots 0.15), libwlroots-0.18-dev in 13, libwlroots-0.19-dev and -0.20-dev together in
+# unstable (the newest is built against; scripts/build-plugin.sh takes another with
+# WLR_ORIENT_WLROOTS).
+# Reading that file takes Python 3.11 (tomllib), which a bare Debian lacks.
+if ! command -v python3 >/dev/null; then
+    update
+    DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq python3
+fi
+wlroots_dev=$(first_known $(python3 "$(dirname "$0")/support-matrix.py" dev-packages))
 wlroots_examples=${wlroots_dev%-dev}-examples
 
 # Building: libiio and libudev (the sensor), json-c (the control socket), GLib (.desktop files), wlroots and what its headers need (the plugin

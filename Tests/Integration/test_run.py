@@ -11,6 +11,7 @@ import pytest
 
 from harness.compositor import Compositor
 from harness.fakeiio import BUILD, LEFT_UP, ROOT, FakeIIO, kernel_preload
+from harness import support_matrix
 
 RUNNER = os.path.join(BUILD, "wlr-orient")
 PRELOAD = os.path.join(BUILD, "libwlr-orient-preload.so")
@@ -276,8 +277,8 @@ def test_a_compositor_that_starts_no_backend_is_told_of_in_one_line(tmp_path):
                        '  struct wl_event_source *t = wl_event_loop_add_timer(wl_display_get_event_loop(display), quit, display);\n'
                        '  wl_event_source_timer_update(t, 6000);\n  wl_display_run(display);\n'
                        '  wl_event_source_remove(t);\n  wl_display_destroy(display);\n  return 0;\n}\n')
-    wlroots = next(name for name in ("wlroots-0.20", "wlroots-0.19", "wlroots-0.18", "wlroots")
-                   if subprocess.run(["pkg-config", "--exists", name]).returncode == 0)
+    wlroots = next(w["pkg-config"] for w in reversed(support_matrix.reader.wlroots_sorted(support_matrix.matrix()))
+                   if subprocess.run(["pkg-config", "--exists", w["pkg-config"]]).returncode == 0)
     subprocess.run(["cc", "-o", str(tmp_path / "displays"), str(program), "-DWLR_USE_UNSTABLE"]
                    + pkg("--cflags", "--libs", wlroots, "wayland-server"), check=True)
     result = subprocess.run([RUNNER, "run", "--", str(tmp_path / "displays")], capture_output=True, text=True,

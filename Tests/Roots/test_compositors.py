@@ -26,6 +26,7 @@ from harness.compositor import build_client  # noqa: E402
 from harness.debian_compositors import AS_NOBODY, NOBODY, RUNNER, end, sway  # noqa: E402
 from harness.fakeiio import BOTTOM_UP, LEFT_UP, NORMAL, RIGHT_UP, FakeIIO, Lines, fake_library  # noqa: E402
 from harness.events import Events, Transition, log_tail  # noqa: E402
+from harness import support_matrix  # noqa: E402
 from test_transitions import old_picture_direction  # noqa: E402
 
 pytestmark = pytest.mark.roots
@@ -60,13 +61,12 @@ def phoc(app, where):
     return ["phoc", "-C", ini, "-E", app]
 
 
-# The compositors of each wlroots in Debian, and whether the app covers the output there (then its
-# top band shows on the screenshot).
-COMPOSITORS = {
-    "wlroots-0.18": [("sway", sway, True), ("labwc", labwc, False), ("cage", cage, True), ("phoc", phoc, True)],
-    "wlroots-0.19": [("wayfire", wayfire, False)],
-    "wlroots-0.20": [("sway", sway, True), ("labwc", labwc, False), ("cage", cage, True)],
-}
+# How each compositor starts with our app, and whether the app covers the output there (then its
+# top band shows on the screenshot); which of them each wlroots has is support-matrix.toml's.
+STARTS = {"sway": (sway, True), "labwc": (labwc, False), "cage": (cage, True), "phoc": (phoc, True),
+          "wayfire": (wayfire, False)}
+COMPOSITORS = {wlroots: [(name,) + STARTS[name] for name in support_matrix.compositors(wlroots)]
+               for wlroots in support_matrix.tested_in_roots()}
 HERE = COMPOSITORS.get(WLROOTS, [])
 
 

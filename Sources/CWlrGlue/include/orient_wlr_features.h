@@ -4,10 +4,11 @@
  * (contrib/preload) all include this, and nothing else in the tree compares WLR_VERSION_NUM.
  * Code asks for a feature by name (#if ORIENT_WLR_HAS_OUTPUT_STATE), never for a release.
  *
- * The range is what Debian ships and the tests build and run (scripts/test-roots.sh): 0.15, and
- * 0.18 to 0.20. Debian never had 0.16 or 0.17 and nothing here is tested on them, so they are
- * refused rather than half supported. A new release is added here (the range, and any feature it
- * brings) and in the roots' list of scripts/test-roots.sh.
+ * The range is what Debian ships and the tests build and run: the releases of support-matrix.toml
+ * (0.15, and 0.18 to 0.20), which the scripts read. Debian never had 0.16 or 0.17 and nothing here
+ * is tested on them, so they are refused rather than half supported. A new release is added there
+ * and here (the range, and any feature it brings); Tests/Integration/test_support_matrix.py fails
+ * while the two disagree.
  *
  * Each feature is on from the release that brought it. Several came in 0.16 or 0.17, which the
  * range leaves out; they are named at the release they came with, as far as is known.
