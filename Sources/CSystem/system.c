@@ -1,6 +1,7 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "system_glue.h"
@@ -15,6 +16,10 @@ const char *glue_library_path(void) {
 
 int glue_pipe_cloexec(int fds[2]) {
 	return pipe2(fds, O_CLOEXEC);
+}
+
+int glue_temporary_file(char *template) {
+	return mkostemp(template, O_CLOEXEC);
 }
 
 int glue_peer_uid(int fd, uid_t *uid) {

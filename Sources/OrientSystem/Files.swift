@@ -1,3 +1,4 @@
+import CSystem
 import Glibc
 
 /// What stat(2) says of a file that callers look at: what kind of file it is, its size, and how
@@ -84,16 +85,24 @@ public func makeDirectories(_ path: String) -> Result<Void, SystemError> {
     return .success(())
 }
 
-/// Writes `bytes` to `path` whole or not at all: a temporary file beside it, flushed to the disk,
-/// then renamed over it.
+/// Writes `bytes` to `path` whole or not at all: a temporary file of this writer's own beside it
+/// (`.NAME.XXXXXX`, made by mkostemp, close-on-exec: several sessions and the CLI save state.toml at once, and a
+/// shared temporary name let one truncate what another was about to rename), flushed to the
+/// disk, then renamed over it. The file is left mode 0644.
 public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Result<Void, SystemError> {
-    let temporary = path + ".tmp"
-    let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-    guard fd >= 0 else { return .failure(SystemError(operation: "open \(temporary)", errno: errno)) }
+    let slash = path.lastIndex(of: "/")
+    let directory = slash.map { String(path[...$0]) } ?? ""
+    let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
+    var template = Array("\(directory).\(name).XXXXXX".utf8CString)
+    let fd = template.withUnsafeMutableBufferPointer { glue_temporary_file($0.baseAddress) }
+    guard fd >= 0 else { return .failure(SystemError(operation: "create a temporary file beside \(path)", errno: errno)) }
+    let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     let file = FileDescriptor(rawValue: fd)
+    let moded: SystemError? = fchmod(fd, 0o644) == 0 ? nil : SystemError(operation: "fchmod \(temporary)", errno: errno)
     let written = file.writeAll(bytes)
     let flushed: SystemError? = if case .failure(let error) = file.flushToDisk() { error } else { nil }
     file.close()
+    if let moded { unlink(temporary); return .failure(moded) }
     if case .failure(let error) = written { unlink(temporary); return .failure(error) }
     if let flushed { unlink(temporary); return .failure(flushed) }
     guard rename(temporary, path) == 0 else {

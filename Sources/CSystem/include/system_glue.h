@@ -30,6 +30,11 @@ int glue_termination_install(unsigned grace, int with_parent);
  * can inherit, even for an instant. */
 int glue_pipe_cloexec(int fds[2]);
 
+/* mkostemp(template, O_CLOEXEC) (_GNU_SOURCE): a new file of this caller's own, named after
+ * TEMPLATE (its last six characters XXXXXX, replaced), mode 0600, that no program started
+ * meanwhile inherits. Returns its descriptor, or -1 with errno set. */
+int glue_temporary_file(char *template);
+
 /* The uid of the process at the other end of a Unix socket (SO_PEERCRED, _GNU_SOURCE): 0 on
  * success, -1 with errno set. */
 int glue_peer_uid(int fd, uid_t *uid);
