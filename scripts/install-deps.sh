@@ -48,7 +48,8 @@ packages_for() {
         # foot is the demo's app.
         demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil fonts-dejavu-core foot" ;;
         # iio-sensor-proxy and a D-Bus daemon: the sensor tests run beside the real one.
-        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil fonts-dejavu-core scdoc grim wlr-randr foot iio-sensor-proxy dbus" ;;
+        # debootstrap and piuparts: the Debian roots and the packages' checks.
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil fonts-dejavu-core scdoc grim wlr-randr foot iio-sensor-proxy dbus debootstrap piuparts" ;;
         # Installing (make install): the man pages are written in scdoc, like sway's.
         install) echo "$build scdoc" ;;
         # The peer the sensor benchmark measures against, on a private D-Bus.

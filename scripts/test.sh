@@ -50,14 +50,14 @@ check_part() {  # check_part NAME STATUS: a part that failed is named in the ver
     [ "$2" -eq 0 ] || failed_parts+=("$1")
 }
 
-if $quick; then bash scripts/build-for-tests.sh --quick; else bash scripts/build-for-tests.sh; fi
+# What the suite needs from Debian, first: nothing else runs apt meanwhile.
+scripts/install-deps.sh test
 expected=("$results/swift-swift-testing.xml" "$results/integration.xml")
-timed build
 
-set +e
-# The Debian roots and packages (parts 3 and 4) run beside the machine's own tests (parts 1 and
-# 2): most of both is waiting on compositors, builds and the archive, and the tests hold up on a
-# machine this busy (scripts/flake-hunt.sh). Their lines are shown when both are done.
+# The Debian roots and packages (parts 3 and 4) run beside this machine's build and tests (parts
+# 1 and 2): most of both is waiting on the archive, compositors and builds (the suite used a third
+# of the two cores), and the tests hold up on a machine this busy (scripts/flake-hunt.sh). Their
+# lines are shown when both are done.
 if ! $quick; then
     while read -r _ wlroots; do expected+=("$results/roots-$wlroots.xml"); done < <(python3 scripts/support-matrix.py roots)
     expected+=("$results/debs-sid.xml")
@@ -73,6 +73,15 @@ if ! $quick; then
         echo "debs $? $(( $(date +%s) - begun ))"
     ) >"$beside" &
     beside_pid=$!
+fi
+set +e
+if $quick; then bash scripts/build-for-tests.sh --quick; else bash scripts/build-for-tests.sh; fi
+built=$?
+timed build
+if [ $built -ne 0 ]; then
+    echo "scripts/test.sh: the build failed; no test of this machine ran" >&2
+    [ -z "${beside_pid:-}" ] || wait "$beside_pid"
+    exit 1
 fi
 part swift swift test --skip-build --xunit-output "$results/swift.xml" 2>&1 \
     | grep -E '^(✘|✔ Suite)|error:|Test run with|left a process|left behind'

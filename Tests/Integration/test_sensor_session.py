@@ -92,15 +92,20 @@ def test_with_the_udev_rule_a_session_reads_the_hub_quietly():
     fake, node = hub(grant=True)
     stream = fake.quiet_stream(node, scan=(0, -G, 0))
     host = Compositor(fake, touch=False, user=AS_SEAT_USER)
+    helpers = []
     try:
         host.wait_frame(0, timeout=30)
         state = sensor_state(host, lambda s: s["state"] == "reading", "reading")
         assert state["mode"] == "hysteresis" and state["limit"] is None, state
         held(fake, stream, (G, 0, 0))
         host.wait_frame(1)
+        helpers = host.sensor_helper_pids()
     finally:
         stream.stop()
         assert stop(host) == 0
+    # The helper switches the buffer off as it ends, which may be after its compositor has.
+    for pid in helpers:
+        assert ended(pid, timeout=10), "a helper outlived its compositor"
     assert fake.buffer_enabled(node) is False, "the buffer was left on"
 
 
