@@ -55,20 +55,48 @@ private let tablet = ControllerHarness.tablet
     @Test func aCompositorThatKeepsUndoingTheTurnIsFollowedNotFought() {
         var h = ControllerHarness()
         h.send(.felt(.leftUp))
-        for t in [1.0, 2.0] {
+        for t in [1.0, 2.0, 3.0] {
             let out = h.send(.panelSetElsewhere(tablet, .normal, by: .compositor, at: t))
             #expect(shows(out).count == 1, "turned back at \(t)")
         }
-        let third = h.send(.panelSetElsewhere(tablet, .normal, by: .compositor, at: 3))
-        #expect(shows(third).isEmpty, "followed: \(third)")
+        let fourth = h.send(.panelSetElsewhere(tablet, .normal, by: .compositor, at: 4))
+        #expect(shows(fourth).isEmpty, "followed: \(fourth)")
         #expect(h.lastStatus?.panels.first?.setBy == .compositor)
         #expect(h.logs.contains { $0.contains("the compositor keeps setting normal") })
         // Undoes far apart are each turned back.
         var calm = ControllerHarness()
         calm.send(.felt(.leftUp))
-        for t in [1.0, 20.0, 40.0, 60.0] {
+        for t in [1.0, 20.0, 40.0, 60.0, 80.0] {
             #expect(shows(calm.send(.panelSetElsewhere(tablet, .normal, by: .compositor, at: t))).count == 1)
         }
+    }
+
+    /// A person reloading their compositor while editing its config: each of three reloads two
+    /// seconds apart is turned back (sway puts the transform back to its config's at each).
+    @Test func threeReloadsTwoSecondsApartAreEachTurnedBack() {
+        var h = ControllerHarness()
+        h.send(.felt(.leftUp))
+        for t in [10.0, 12.0, 14.0] {
+            let out = h.send(.panelSetElsewhere(tablet, .normal, by: .compositor, at: t))
+            #expect(shows(out) == [.show(tablet, .leftUp, transition: TransitionPlan(kind: .none))], "at \(t): \(out)")
+        }
+        #expect(h.panel == .leftUp && h.lastStatus?.panels.first?.setBy == nil)
+    }
+
+    /// One that resets the panel every 5.5 s, forever: followed after three turn-backs (not a
+    /// flash of the old orientation every 5.5 s), and the device's next turn is ours again.
+    @Test func aResetEveryFiveAndAHalfSecondsIsFollowedAfterThreeTurnBacks() {
+        var h = ControllerHarness()
+        h.send(.felt(.leftUp))
+        var turnBacks = 0
+        for n in 0..<12 {
+            let t = 5.5 * Double(n + 1)
+            turnBacks += shows(h.send(.panelSetElsewhere(tablet, .normal, by: .compositor, at: t))).count
+        }
+        #expect(turnBacks == 3)
+        #expect(h.panel == .normal && h.lastStatus?.panels.first?.setBy == .compositor)
+        let turned = h.send(.felt(.bottomUp))
+        #expect(shows(turned) == [.show(tablet, .bottomUp, transition: TransitionPlan(kind: .rotate))])
     }
 
     @Test func whileHowTheDeviceIsHeldIsUnknownWhatSomeoneElseSetIsKeptAndNamed() {

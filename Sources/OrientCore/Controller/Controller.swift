@@ -317,7 +317,7 @@ public struct Controller: Sendable {
         var keep = by != .compositor
         if by == .compositor {
             panels[i].undoneAt = panels[i].undoneAt.filter { t - $0 < PanelSetter.undoWindow } + [t]
-            keep = panels[i].undoneAt.count >= PanelSetter.mostUndoes
+            keep = panels[i].undoneAt.count > PanelSetter.mostTurnBacks
         }
         let name = panels[i].name
         guard keep else {

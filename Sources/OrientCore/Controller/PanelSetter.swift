@@ -4,8 +4,10 @@
 ///   own output command) puts a panel back where its config says, which is no wish of the user:
 ///   the panel is turned back to our orientation at once, with a cut (the compositor has already
 ///   cut). The user's way to hold an orientation is our lock. A compositor that undoes our turn
-///   again and again (`PanelSetter.mostUndoes` within `undoWindow` seconds) is followed instead,
-///   like a client, so that the two never fight.
+///   again and again is followed instead, like a client, so that the two never fight: after
+///   `mostTurnBacks` turn-backs within `undoWindow` seconds, the next undo is kept (a person
+///   reloading their compositor while editing its config, every few seconds, gets each of three
+///   reloads turned back; one resetting the panel every 5.5 s is followed at its fourth).
 /// - A client, through wlr-output-management (wlr-randr, kanshi), acts for the person: what it set
 ///   is kept until the decision moves (the device turns, the lock or the app in front changes),
 ///   and `status` names who set it.
@@ -25,7 +27,7 @@ public enum PanelSetter: String, Sendable, Hashable, CaseIterable {
         }
     }
 
-    /// How many undoes within `undoWindow` seconds are followed rather than turned back.
-    static let mostUndoes = 3
-    static let undoWindow = 10.0
+    /// How many undoes within `undoWindow` seconds are turned back; the next is followed.
+    static let mostTurnBacks = 3
+    static let undoWindow = 20.0
 }
