@@ -43,6 +43,18 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
         return .success(m)
     }
 
+    /// A matrix `parse` refused only because its third row repeats what the first two say (it is
+    /// singular, or a column is all zeros, and no row is), read as it is: for a repair.
+    public static func refusedForItsThirdRow(_ text: String) -> MountMatrix? {
+        switch parse(text) {
+        case .failure(.singular), .failure(.zeroColumn): break
+        default: return nil
+        }
+        let numbers = text.split(whereSeparator: { $0 == ";" || $0 == "," }).compactMap { Double(String($0.filter { !$0.isWhitespace })) }
+        guard numbers.count == 9, numbers[6..<9].contains(where: { $0 != 0 }) else { return nil }
+        return MountMatrix(unchecked: numbers)
+    }
+
     /// Why a matrix cannot be a mount.
     public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
         case shape
@@ -74,6 +86,25 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
             bound *= row.map { $0 * $0 }.reduce(0, +).squareRoot()
         }
         return abs(det) <= 1e-6 * bound ? .singular : nil
+    }
+
+    /// The same first two rows with a third made from them (their cross product), where only the
+    /// third row keeps the matrix from being a mount: systemd's own hwdb carries two such (BUSH's Windows
+    /// tablet, `1, 0, 0; 0, -1, 0; 1, 0, 0`, and Insyde's i101c), written when only the first
+    /// two rows mattered. How the device is held in its plane comes from those two alone, as
+    /// iio-sensor-proxy reads it; the third tells face up from face down. Nil when the first two
+    /// rows are no mount either.
+    public var withThirdRowFromTheFirstTwo: MountMatrix? {
+        let a = Array(m[0..<3]), b = Array(m[3..<6])
+        let cross = [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]]
+        func norm(_ v: [Double]) -> Double { v.map { $0 * $0 }.reduce(0, +).squareRoot() }
+        let lengths = norm(a) * norm(b)
+        // The two rows independent of each other (as a mount's are).
+        guard lengths > 0, norm(cross) > 1e-6 * lengths else { return nil }
+        // Of the rows' own length (their geometric mean), so that every axis keeps its scale.
+        let third = cross.map { $0 / norm(cross) * lengths.squareRoot() }
+        let made = MountMatrix(unchecked: a + b + third)
+        return made.problem == nil ? made : nil
     }
 
     /// `M · v`.

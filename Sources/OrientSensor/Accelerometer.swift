@@ -55,6 +55,10 @@ final class Accelerometer {
     private let rail: Double
     /// What opening it wrote, to be written back when it is released.
     private var restore: AttributeRestore
+    /// What setting its buffer up writes (libiio writes `buffer/length` and every scan
+    /// element's `en`, and the kernel buffers' count), as it was before: written back once the
+    /// buffer is gone, so that the device is left as it was found.
+    private var bufferSetUp: [(path: String, value: String)] = []
     /// iio-sensor-proxy ran when it was opened.
     private let proxyAtOpen = OtherReaders.iioSensorProxyRuns()
 
@@ -79,11 +83,14 @@ final class Accelerometer {
     /// wrote written back. Safe to call twice.
     func release() {
         let streamed = buffer != nil
+        let leaveOn = streamed && !proxyAtOpen && OtherReaders.iioSensorProxyRuns()
+        // iio-sensor-proxy set itself up on the buffer as it is now: left so.
+        if leaveOn { bufferSetUp = [] }
         stopBuffer()
         motionSource = nil
         restore.writeBack()
         guard streamed else { return }
-        if !proxyAtOpen, OtherReaders.iioSensorProxyRuns() { leaveBufferOn() }
+        if leaveOn { leaveBufferOn() }
         BufferMark.remove(info.candidate.id)
     }
 
@@ -225,12 +232,18 @@ final class Accelerometer {
             case _?: node = .missing
             }
         }
-        let scanElements = axes.map { "\(directory)/scan_elements/in_\($0.id)_en" }
+        // libiio's local backend writes `en` of every scan element as it opens a buffer (0 to those
+        // it does not enable: a HID hub's soft timestamp among them), so each must be writable.
+        let scanElements = directoryEntries("\(directory)/scan_elements").filter { $0.hasSuffix("_en") }.sorted()
+            .map { "\(directory)/scan_elements/\($0)" }
         let bufferFiles = ["\(directory)/buffer/enable", "\(directory)/buffer/length"] + scanElements
         let events = MotionEvents.choose(directoryEntries("\(directory)/events"))?.enableFiles ?? []
-        return DeviceAccess(node: node, bufferAttributes: bufferFiles.allSatisfy(mayWrite),
-                            hysteresis: axes[0].attributeFilename("hysteresis").map { mayWrite("\(directory)/\($0)") } ?? false,
-                            events: !events.isEmpty && events.allSatisfy { mayWrite("\(directory)/events/\($0)") })
+        let unwritable = bufferFiles.filter { !mayWrite($0) }
+        var access = DeviceAccess(node: node, bufferAttributes: unwritable.isEmpty,
+                                  hysteresis: axes[0].attributeFilename("hysteresis").map { mayWrite("\(directory)/\($0)") } ?? false,
+                                  events: !events.isEmpty && events.allSatisfy { mayWrite("\(directory)/events/\($0)") })
+        access.unwritable = unwritable.map { String($0.dropFirst(directory.count + 1)) }
+        return access
     }
 
     /// Raw counts in units of the x axis' scale, offsets applied, so that one `Calibration`
@@ -337,9 +350,24 @@ final class Accelerometer {
         if Self.bufferOn(info.candidate.id), !BufferMark.isOurs(info.candidate.id) {
             throw SensorError(operation: "buffer of \(info.candidate.id)", errno: EBUSY)
         }
+        let directory = "/sys/bus/iio/devices/\(info.candidate.id)"
+        let touched = ["buffer/length", "buffer/watermark"]
+            + directoryEntries("\(directory)/scan_elements").filter { $0.hasSuffix("_en") }.sorted().map { "scan_elements/" + $0 }
+        bufferSetUp = touched.compactMap { name in
+            readSmallFile("\(directory)/\(name)").flatMap { text in
+                text.split(whereSeparator: { $0 == "\n" }).first.map { ("\(directory)/\(name)", String($0)) }
+            }
+        }
         for c in channels { c.enable() }
         device.setKernelBuffers(4)
-        let b = try IIOBuffer(device: device, samples: max(1, batch))
+        let b: IIOBuffer
+        do {
+            b = try IIOBuffer(device: device, samples: max(1, batch))
+        } catch {
+            for c in channels { c.disable() }
+            writeBackBufferSetUp()
+            throw error
+        }
         buffer = b
         BufferMark.set(info.candidate.id)
         return b.fd
@@ -354,6 +382,15 @@ final class Accelerometer {
         guard buffer != nil else { return }
         buffer = nil
         for c in channels { c.disable() }
+        writeBackBufferSetUp()
+    }
+
+    /// The buffer's attributes as they were before it was set up (those that differ now).
+    private func writeBackBufferSetUp() {
+        for (path, value) in bufferSetUp.reversed() where readSmallFile(path)?.split(whereSeparator: { $0 == "\n" }).first.map(String.init) != value {
+            try? writeSysfsText(path, value)
+        }
+        bufferSetUp = []
     }
 
     /// Drains what the buffer holds: each sample in counts, with a flag for a saturated axis.

@@ -88,8 +88,23 @@ def test_without_the_udev_rule_a_session_turns_a_hub_from_its_raw_values_and_say
         assert stop(host) == 0
 
 
-def test_with_the_udev_rule_a_session_reads_the_hub_quietly():
+def attributes(fake):
+    """Every attribute of the hub, by its path, as it reads now (the raw values aside: the device
+    moves)."""
+    device = fake.tb.get_root_dir() + "/sys/devices/iio:device0"
+    found = {}
+    for d, _, names in os.walk(device):
+        for name in names:
+            path = os.path.join(d, name)
+            if not name.endswith("_raw") and not os.path.islink(path):
+                with open(path, "rb") as f:   # as sysfs shows a value: its line end aside
+                    found[os.path.relpath(path, device)] = f.read().rstrip(b"\n\0")
+    return found
+
+
+def test_with_the_udev_rule_a_session_reads_the_hub_quietly_and_leaves_it_as_it_was():
     fake, node = hub(grant=True)
+    before = attributes(fake)
     stream = fake.quiet_stream(node, scan=(0, -G, 0))
     host = Compositor(fake, touch=False, user=AS_SEAT_USER)
     helpers = []
@@ -107,6 +122,9 @@ def test_with_the_udev_rule_a_session_reads_the_hub_quietly():
     for pid in helpers:
         assert ended(pid, timeout=10), "a helper outlived its compositor"
     assert fake.buffer_enabled(node) is False, "the buffer was left on"
+    after = attributes(fake)
+    changed = {name: (before[name], after.get(name)) for name in before if after.get(name) != before[name]}
+    assert changed == {}, "the session left these changed (before, after): %s" % changed
 
 
 def test_the_clis_sensor_and_record_beside_a_session_leave_it_turning():

@@ -82,6 +82,26 @@ import Testing
         }
     }
 
+    /// systemd's own hwdb has two matrices whose third row repeats another (BUSH's Windows
+    /// tablet, Insyde's i101c): refused, they left those devices on the identity and read
+    /// bottom-up when held upright. Their first two rows are used, with a third made from them.
+    @Test(arguments: [
+        ("1, 0, 0; 0, -1, 0; 1, 0, 0", "1, 0, 0; 0, -1, 0; 0, 0, -1", [0, 9.8, 0]),
+        ("0, 1, 0; -1, 0, 0; -1, 0, 0", "0, 1, 0; -1, 0, 0; 0, 0, 1", [9.8, 0, 0]),
+    ])
+    func aHwdbMatrixSingularInItsThirdRowOnlyUsesItsFirstTwo(udev: String, used: String, upright: [Double]) {
+        let (matrix, source, warnings) = MountMatrixChoice.resolve(config: nil, udev: udev, sysfs: nil)
+        #expect(source == .udev && matrix.description == used, "\(matrix)")
+        #expect(warnings.count == 1 && warnings[0].contains("for its third row only"), "\(warnings)")
+        // What the sensor reads held upright (in its own, wrongly mounted axes) reads upright.
+        let (x, y, _) = matrix.apply(upright[0], upright[1], upright[2])
+        #expect(abs(x) < 1e-9 && y < 0, "\(x), \(y)")
+        // One whose first two rows are no mount either is still refused.
+        #expect(MountMatrixChoice.resolve(config: nil, udev: "1, 2, 3; 2, 4, 6; 0, 0, 1", sysfs: nil).source == .identity)
+        #expect(MountMatrixChoice.resolve(config: nil, udev: "1, 0, 0; 0, 1, 0; 0, 0, 0", sysfs: nil).source == .identity,
+                "a row of zeros, which systemd's checker refuses, is refused")
+    }
+
     @Test(arguments: [
         ("org.example.Game", "org.example.Game", true),
         ("org.example.*", "org.example.Game", true),

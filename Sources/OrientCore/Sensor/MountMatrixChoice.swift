@@ -20,10 +20,16 @@ public enum MountMatrixChoice {
             guard let text else { continue }
             let trimmed = String(text.trimmingWhitespace())
             if trimmed.isEmpty { continue }
+            let what = source == .udev ? "udev ACCEL_MOUNT_MATRIX" : "sysfs \(sysfsName)"
             switch MountMatrix.parse(trimmed) {
             case .success(let m): return (m, source, warnings)
             case .failure(let problem):
-                let what = source == .udev ? "udev ACCEL_MOUNT_MATRIX" : "sysfs \(sysfsName)"
+                if let repaired = MountMatrix.refusedForItsThirdRow(trimmed)?.withThirdRowFromTheFirstTwo {
+                    warnings.append("\(what) \"\(trimmed)\" cannot be a mount for its third row only (\(problem)): "
+                                    + "using \"\(repaired)\", its first two rows (which say how the device is held, "
+                                    + "as iio-sensor-proxy reads them) with a third made from them")
+                    return (repaired, source, warnings)
+                }
                 warnings.append("ignoring \(what) \"\(trimmed)\": \(problem)")
             }
         }

@@ -39,8 +39,11 @@ public struct DeviceAccess: Sendable, Hashable {
     }
 
     public var node: Node
-    /// `buffer/enable`, `buffer/length` and the x/y/z `scan_elements/*_en` can be written.
+    /// `buffer/enable`, `buffer/length` and every `scan_elements/*_en` can be written (libiio
+    /// writes each as it opens a buffer).
     public var bufferAttributes: Bool
+    /// Those of them this user may not write, by their names in the device's directory.
+    public var unwritable: [String] = []
     /// `in_accel_hysteresis` can be written.
     public var hysteresis: Bool
     /// The motion events' `events/*_en` can be written.
@@ -146,7 +149,9 @@ public enum ReadingModeChoice {
             return ReadingChoice(mode: .polled, why: "this user may not open the device's node, which \(offers) needs (the kernel makes it root's;"
                                  + " wlr-orient's udev rule gives it to the seat's user): \(polled)", limit: .denied)
         case .free:
-            return ReadingChoice(mode: .polled, why: "this user may not write the attributes that set up \(offers) (the kernel makes them root's;"
+            let which = can.access.unwritable.isEmpty ? "the attributes that set up \(offers)"
+                : "\(can.access.unwritable.joined(separator: ", ")), which setting up \(offers) writes"
+            return ReadingChoice(mode: .polled, why: "this user may not write \(which) (the kernel makes them root's;"
                                  + " wlr-orient's udev rule gives them to the seat's user): \(polled)", limit: .denied)
         }
     }

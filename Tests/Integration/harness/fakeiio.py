@@ -71,9 +71,19 @@ WRITABLE = re.compile(r"(^|/)(buffer/\w+|scan_elements/\w+_en|trigger/current_tr
                       r"|in_accel_hysteresis|sampling_frequency|in_accel_\w*calibbias|uevent)$")
 
 
-# What wlr-orient's udev rule (contrib/udev/70-wlr-orient.rules) gives group video, writable.
-GRANTED = re.compile(r"^[^/]+/(buffer/(enable|length|watermark)|scan_elements/in_accel_\w+_en|in_accel_hysteresis"
-                     r"|events/in_accel_\w+_en)$")
+# wlr-orient's udev rule, whose own command the fake applies (as_the_kernel_makes_it).
+UDEV_RULE = os.path.join(ROOT, "contrib", "udev", "70-wlr-orient.rules")
+
+
+def udev_rule_command():
+    """The shell command of the rule's RUN+= (udev's %p, the device's path under /sys, left in;
+    `$$` made `$` as udev does)."""
+    with open(UDEV_RULE) as f:
+        for line in f:
+            m = re.search(r'RUN\+="/bin/sh -c \'(.*)\'"\s*$', line)
+            if m:
+                return m.group(1).replace("$$", "$")
+    raise AssertionError("no RUN+=\"/bin/sh -c '...'\" in %s" % UDEV_RULE)
 
 
 class FakeIIO:
@@ -119,7 +129,8 @@ class FakeIIO:
         /dev/<ident>, which umockdev backs with a PTY that push() writes scans to. With
         `hysteresis`, it has a HID sensor hub's in_accel_hysteresis (in g, as a hub whose
         scale is a power of ten of g takes it), which a quiet_stream() honours. `bits`: the
-        width its scan elements declare (a HID hub's are 32; push() writes 16-bit scans)."""
+        width its scan elements declare (a HID hub's are 32; push() writes 16-bit scans). Like the
+        kernel's, it has a soft timestamp channel beside x, y and z, off."""
         lines = ["P: /devices/%s" % ident, "N: %s" % ident, "E: SUBSYSTEM=iio", "E: DEVNAME=/dev/%s" % ident,
                  "A: name=accel_3d", "A: in_accel_scale=%s" % scale, "A: sampling_frequency=50",
                  "A: buffer/enable=0", "A: buffer/length=0", "A: buffer/watermark=1",
@@ -130,6 +141,10 @@ class FakeIIO:
             lines += ["A: in_accel_%s_raw=%7d" % (axis, v), "A: scan_elements/in_accel_%s_en=0" % axis,
                       "A: scan_elements/in_accel_%s_index=%d" % (axis, i),
                       "A: scan_elements/in_accel_%s_type=le:s%d/%d>>0" % (axis, bits, bits)]
+        # The soft timestamp channel every buffered accelerometer has (IIO_CHAN_SOFT_TIMESTAMP in
+        # hid-sensor-accel-3d, bmc150...), off: libiio writes its `en` as it opens the buffer.
+        lines += ["A: scan_elements/in_timestamp_en=0", "A: scan_elements/in_timestamp_index=3",
+                  "A: scan_elements/in_timestamp_type=le:s64/64>>0"]
         # Re-adding a removed node is not possible in umockdev (its /dev symlink stays behind):
         # a device that comes back comes back under a new index, as it often does for real.
         index = ident.rsplit("device", 1)[-1]
@@ -150,8 +165,9 @@ class FakeIIO:
         """Gives the testbed's files the kernel's owners and modes: every attribute root's,
         writable by root alone where the kernel lets anyone write it (WRITABLE) and read-only
         otherwise, each device node root's and 0600. With `seat_user` (a uid), what
-        wlr-orient's udev rule grants as well: the nodes that user's (uaccess), the writable
-        attributes group VIDEO_GID's and group-writable. A program run as root sees no change."""
+        wlr-orient's udev rule grants as well: the nodes that user's (uaccess), and what the
+        rule's own command does to each accelerometer's attributes. A program run as root sees
+        no change."""
         root = self.tb.get_root_dir()
         sys_root = os.path.join(root, "sys")
         for directory, dirs, files in os.walk(sys_root):
@@ -165,9 +181,15 @@ class FakeIIO:
                 if os.path.islink(path):
                     continue
                 relative = os.path.relpath(path, sys_root)
-                granted = seat_user is not None and GRANTED.search(relative.split("devices/", 1)[-1])
-                os.chown(path, 0, VIDEO_GID if granted else 0)
-                os.chmod(path, 0o664 if granted else 0o644 if WRITABLE.search(relative) else 0o444)
+                os.chown(path, 0, 0)
+                os.chmod(path, 0o644 if WRITABLE.search(relative) else 0o444)
+        if seat_user is not None:
+            # The rule's own command, run as udev runs it (root), in each accelerometer's directory.
+            command = udev_rule_command()
+            devices = os.path.join(sys_root, "devices")
+            for name in sorted(os.listdir(devices)) if os.path.isdir(devices) else []:
+                if os.path.exists(os.path.join(devices, name, "in_accel_x_raw")):
+                    subprocess.run(["/bin/sh", "-c", command.replace("/sys%p", os.path.join(devices, name))], check=True)
         # umockdev's own plumbing (the sockets its preload reaches the testbed's ioctl handlers
         # through) is no part of the kernel: open to all.
         for directory, _, files in os.walk(os.path.join(root, "ioctl")):
