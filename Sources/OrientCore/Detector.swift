@@ -48,8 +48,12 @@ public struct Detector: Sendable {
     /// Readings further apart than this restart the filter (and the first after the gap is not
     /// known to be still). It spans the slowest stage of the sampling plan (`SamplingPlan.aloneHz`,
     /// 1 Hz) with room to spare: a device left alone must stay quiet from one reading to the next.
-    /// A turn between two such readings restarts the filter anyway (`turnedUnobserved`).
+    /// A turn between two such readings restarts the filter anyway (`turnedUnobserved`). A
+    /// device that is slower than that at every reading (a HID hub answering each raw read late:
+    /// three reads of 0.6 s are 1.8 s a reading) is not paused between them: a gap up to
+    /// `cadenceSlack` times the one before it continues the filter, or it would never decide.
     public static let maxGap = 1.5
+    static let cadenceSlack = 2.0
     /// The turn rate is measured between the filtered vector now and this long ago.
     public static let speedWindow = 0.07
     /// Readings beyond this share of 1 g from it are not filtered in at all, and hold decisions
@@ -80,6 +84,8 @@ public struct Detector: Sendable {
     /// than it measures, or one that loses readings, spaces them further apart, and a replay of
     /// a recording decides exactly as the live run did.
     private var lastGap = 0.0
+    /// The time between the two readings before this one, restart or not (nil: not known yet).
+    private var lastInterval: Double?
     private var rejectedSince: Double?
     /// The last time anything was in flux: motion, acceleration, a pending candidate.
     private var lastBusy = -Double.infinity
@@ -103,7 +109,10 @@ public struct Detector: Sendable {
             return nil
         }
 
-        if t < lastT || t - lastT > Self.maxGap || turnedUnobserved(v, at: t) {
+        let interval = t - lastT
+        let paused = interval > Self.maxGap && !(lastInterval.map { interval <= Self.cadenceSlack * $0 } ?? false)
+        lastInterval = interval.isFinite && interval >= 0 ? interval : nil
+        if t < lastT || paused || turnedUnobserved(v, at: t) {
             restart(at: t)
         }
         lastGap = t - lastT

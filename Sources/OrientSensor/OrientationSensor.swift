@@ -59,6 +59,10 @@ public final class OrientationSensor {
     private var monitor: UdevMonitor?
     private var monitorFailed = false
     private var lossReported = false
+    /// Polled, opened again after a loss was reported: said (`opened`) with its first reading,
+    /// not before, so that a device that opens but refuses its raw values (EBUSY while another
+    /// program streams it) is not announced again and again.
+    private var openedUnsaid: (info: AccelerometerInfo, at: Double)?
     private var badReadings = RateLimitedLog()
     private let preferBuffer: Bool
 
@@ -85,6 +89,7 @@ public final class OrientationSensor {
         backoff.reset()
         // A start is answered: with a device opened, or (again) with none found.
         lossReported = false
+        openedUnsaid = nil
         nextDue = clock()
     }
 
@@ -246,10 +251,13 @@ public final class OrientationSensor {
             }
             accelerometer = opened
             info = opened.info
-            lossReported = false
-            backoff.reset()
             readingPeriod = 1 / activeHz
-            events.append(.opened(opened.info, at: time(now)))
+            if lossReported, opened.info.mode == .polled {
+                openedUnsaid = (opened.info, time(now))
+            } else {
+                backoff.reset()
+                events.append(.opened(opened.info, at: time(now)))
+            }
             nextDue = now
             if opened.info.mode == .hysteresis {
                 // It will say nothing until it moves: how it is held now is read once.
@@ -268,6 +276,13 @@ public final class OrientationSensor {
     /// One reading for the judge. A `held` one (a device with hysteresis, silent) repeats the last.
     private func handle(_ counts: (Double, Double, Double), at now: Double, held: Bool = false,
                         into events: inout [SensorEvent]) {
+        if let (info, at) = openedUnsaid {
+            // It reads again after a loss: said now, and the next loss is met quickly again.
+            openedUnsaid = nil
+            lossReported = false
+            backoff.reset()
+            events.append(.opened(info, at: at))
+        }
         if !held { lastCounts = counts }
         lastDue = now
         lastTaken = now
@@ -285,7 +300,13 @@ public final class OrientationSensor {
         case .busy(let why):
             let id = accelerometer?.info.candidate.id ?? "accelerometer"
             close()
-            lose("\(id) refuses its raw values while another program streams it (\(why)); looking again", now: now, into: &events)
+            // It is there and reads again once the other program's stream stops: tried again
+            // within a second (no udev announcement will come for it), the loss said once.
+            if !lossReported {
+                events.append(.lost("\(id) refuses its raw values while another program streams it (\(why)); trying it again every second"))
+                lossReported = true
+            }
+            nextDue = now + min(backoff.next(), Backoff.busyDelay)
         }
     }
 

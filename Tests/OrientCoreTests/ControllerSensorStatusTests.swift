@@ -44,4 +44,27 @@ import Testing
         let decoded = try JSONDecoder().decode(ControllerStatus.self, from: Data(text.utf8))
         #expect(decoded == status)
     }
+
+    /// A HID hub that answers each raw read late: readings 1.8 s apart where 40 ms were asked
+    /// are named slow (after two, not one: a busy machine may delay a single reading), and no
+    /// longer once they keep up.
+    @Test func aDeviceSlowerThanAskedIsNamedSlowAndNoLongerOnceItKeepsUp() throws {
+        var h = ControllerHarness()
+        h.send(.sensorOpened(Self.busy, at: 0))
+        var t = 0.0
+        var slowness: [Double?] = []
+        func read(after seconds: Double) {
+            t += seconds
+            h.send(.reading(RawSample(t: t, x: 0, y: -1000, z: 0), held: false))
+            slowness.append(h.controller.status.sensor.slowReading)
+        }
+        for _ in 0..<4 { read(after: 1.8) }
+        #expect(slowness == [nil, 1.8, 1.8, 1.8], "\(slowness)")
+        #expect(h.controller.status.json.serialized.includes("\"slow_reading_ms\": 1800"))
+        let decoded = try JSONDecoder().decode(ControllerStatus.self, from: Data(h.controller.status.json.serialized.utf8))
+        #expect(decoded.sensor.slowReading == 1.8)
+        read(after: 0.04)
+        read(after: 1.8)   // one late reading alone is not slowness
+        #expect(slowness.suffix(2) == [nil, nil], "\(slowness)")
+    }
 }

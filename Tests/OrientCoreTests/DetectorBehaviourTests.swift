@@ -187,6 +187,28 @@ import Testing
         #expect(rates == [plan.activeHz, plan.activeHz, plan.heldHz])
     }
 
+    /// A HID sensor hub that answers each raw read late (0.6 s to 1.5 s: a polled reading of three
+    /// is 1.8 s to 4.5 s): every reading is further from the last than `maxGap`, and none is a
+    /// pause. Held in a new orientation, it is decided within a few readings.
+    @Test(arguments: [1.8, 3.0, 4.5])
+    func aDeviceSlowAtEveryReadingStillDecides(every seconds: Double) throws {
+        var d = Detector()
+        var t = 0.0
+        var changes: [Detector.Change] = []
+        for _ in 0..<6 {
+            if let c = d.add(MotionScript.reading(angle: 0, recline: 10), at: t) { changes.append(c) }
+            t += seconds
+        }
+        #expect(orientations(changes) == [.normal])
+        let turned = t
+        for _ in 0..<5 {
+            if let c = d.add(MotionScript.reading(angle: 90, recline: 10), at: t) { changes.append(c) }
+            t += seconds
+        }
+        #expect(orientations(changes) == [.normal, .leftUp])
+        #expect(try #require(changes.last).t - turned <= 3 * seconds + 1e-9, "decided within a few readings")
+    }
+
     /// A sensor read faster than it measures (or one that drops readings) spaces its readings
     /// further apart than the rate asked of it: the settle time follows the real spacing
     /// (10 Hz here), whatever rate was asked for.

@@ -66,6 +66,8 @@ public struct Controller: Sendable {
     private var sensorRunning = false
     /// What the sensor said last: opened (how it reads), lost (why).
     private var sensorSaid: SensorStatus?
+    /// Readings in a row that came far later than asked (`noteSlowness`).
+    private var slowReadings = 0
     /// When the sensor last reported (the host's time line; for `status`).
     public private(set) var lastSensorReport: Double?
     /// The sensor has been off since the felt orientation was last known: the device may have
@@ -137,11 +139,12 @@ public struct Controller: Sendable {
         let decides: Bool
         switch event {
         case .reading(let raw, let held):
-            lastSensorReport = raw.t
-            return read(raw, held: held)
+            defer { lastSensorReport = raw.t }
+            return noteSlowness(interval: held ? nil : raw.t - (lastSensorReport ?? raw.t)) + read(raw, held: held)
         case .sensorOpened(let device, let t):
             perception.open(device, at: t)
             pace = nil
+            slowReadings = 0
             lastSensorReport = t
             sensorSaid = SensorStatus(state: .reading, device: device.id, mode: device.mode, limit: device.limit,
                                       why: device.why.isEmpty ? nil : device.why)
@@ -262,6 +265,24 @@ public struct Controller: Sendable {
             tellTouched(into: &out)
         }
     }
+
+    /// A device whose readings come far later than the pace asked of them, twice in a row (a HID
+    /// hub answers each raw read synchronously, and may take seconds), is named slow in
+    /// `status`, and no longer once a reading keeps up again.
+    private mutating func noteSlowness(interval: Double?) -> [ControllerCommand] {
+        // Only a polled device is read on a pace; one that speaks when it moves is silent at will.
+        guard let interval, var said = sensorSaid, said.state == .reading, said.mode == .polled else { return [] }
+        let asked = (pace ?? nil) ?? perception.readingPeriod ?? 1
+        slowReadings = interval > asked + Self.slowBeyond ? slowReadings + 1 : 0
+        let slow = slowReadings >= 2 ? (interval * 10).rounded() / 10 : nil
+        guard (slow == nil) != (said.slowReading == nil) else { return [] }
+        said.slowReading = slow
+        sensorSaid = said
+        return notifyIfChanged()
+    }
+
+    /// How much later than asked a reading may come before it counts as slow.
+    static let slowBeyond = 1.0
 
     /// One reading, judged: most only set the pace of the next; one that changes the felt
     /// orientation decides as `.felt` does, with the lean it brings.

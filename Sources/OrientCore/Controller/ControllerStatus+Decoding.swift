@@ -7,7 +7,7 @@ extension ControllerStatus: Decodable {
         case name, shape, shown, allowed, setBy = "set_by"
         case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
-        case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms"
+        case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms", slowReading = "slow_reading_ms"
     }
 
     public init(from decoder: Decoder) throws {
@@ -55,7 +55,8 @@ extension ControllerStatus: Decodable {
             mode: try s.decodeIfPresent(String.self, forKey: .mode).map { try word($0, ReadingMode.init(rawValue:), .mode, s) },
             limit: try s.decodeIfPresent(String.self, forKey: .limit).map { try word($0, ReadingLimit.init(rawValue:), .limit, s) },
             why: try s.decodeIfPresent(String.self, forKey: .why),
-            lastReportAge: try s.decodeIfPresent(Int.self, forKey: .lastReport).map { Double($0) / 1000 })
+            lastReportAge: try s.decodeIfPresent(Int.self, forKey: .lastReport).map { Double($0) / 1000 },
+            slowReading: try s.decodeIfPresent(Int.self, forKey: .slowReading).map { Double($0) / 1000 })
     }
 
     private static func word<T>(_ text: String, _ make: (String) -> T?, _ key: Keys, _ c: KeyedDecodingContainer<Keys>) throws -> T {

@@ -22,15 +22,19 @@ public struct SensorStatus: Sendable, Hashable {
     /// Seconds since the sensor last reported, where the one telling has a clock (the control
     /// socket's answer); nil otherwise, and never part of a change watchers hear of.
     public var lastReportAge: Double?
+    /// Seconds from one reading to the next, where the device is much slower than the readings
+    /// asked of it (a HID sensor hub answering each raw read late); nil where it keeps up.
+    public var slowReading: Double?
 
     public init(state: State, device: String? = nil, mode: ReadingMode? = nil, limit: ReadingLimit? = nil,
-                why: String? = nil, lastReportAge: Double? = nil) {
+                why: String? = nil, lastReportAge: Double? = nil, slowReading: Double? = nil) {
         self.state = state
         self.device = device
         self.mode = mode
         self.limit = limit
         self.why = why
         self.lastReportAge = lastReportAge
+        self.slowReading = slowReading
     }
 
     public static let released = SensorStatus(state: .released)
@@ -44,6 +48,7 @@ public struct SensorStatus: Sendable, Hashable {
             ("limit", limit.map { .string($0.rawValue) } ?? .null),
             ("why", why.map(JSON.string) ?? .null),
             ("last_report_ms", lastReportAge.map { .int(Int(($0 * 1000).rounded())) } ?? .null),
+            ("slow_reading_ms", slowReading.map { .int(Int(($0 * 1000).rounded())) } ?? .null),
         ])
     }
 }

@@ -5,6 +5,9 @@ public struct Backoff: Sendable, Hashable {
     public static let delays: [Double] = [0.1, 0.2, 0.4, 0.8, 1.0]
     /// The safety net's period while a udev monitor watches for the device.
     public static let watchedDelay = 5.0
+    /// The longest wait before trying a device that is there but refuses its readings while
+    /// another program streams it: it reads again as soon as that stream stops.
+    public static let busyDelay = 1.0
     public private(set) var attempts = 0
 
     public init() {}

@@ -69,6 +69,9 @@ extension SensorStatus {
             }
             var line = "The accelerometer \(device ?? "") is read \(how)"
             if let why { line += " (\(why))" }
+            if let slow = slowReading {
+                line += "; it is slow: \((slow * 10).rounded() / 10) s from one reading to the next"
+            }
             if let age = lastReportAge { line += "; it last reported \((age * 10).rounded() / 10) s ago" }
             return line + "."
         }

@@ -1,0 +1,67 @@
+/*
+ * What reading an accelerometer's raw values costs on real hardware, for a program preloaded with
+ * this (the sensor helper, `wlr-orient sensor`), on the attribute files whose names end in _raw:
+ *  - a HID sensor hub answers each read synchronously, powering the sensor up, and the kernel
+ *    waits up to 5 s for it (sensor_hub_input_attr_get_raw_value): with
+ *    $WLR_ORIENT_FAKE_RAW_DELAY_MS, each read takes that much longer;
+ *  - most other drivers (bmc150...) refuse raw reads with EBUSY while another reader's buffer is
+ *    on (iio_device_claim_direct_mode): while the file $WLR_ORIENT_FAKE_RAW_BUSY names exists,
+ *    each read fails so.
+ * The program reads them with pread (umockdev's preload does not wrap it), which is what this wraps.
+ */
+#define _GNU_SOURCE
+#include <dlfcn.h>
+#include <errno.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+/* Whether fd is open on an attribute whose name ends in _raw. */
+static bool is_raw(int fd) {
+	char link[64], path[4096];
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	ssize_t n = readlink(link, path, sizeof(path) - 1);
+	if (n < 4) {
+		return false;
+	}
+	path[n] = '\0';
+	return strcmp(path + n - 4, "_raw") == 0;
+}
+
+/* Delays or refuses a raw read as the hardware would: false (errno EBUSY) when refused. */
+static bool as_the_hardware_would(int fd) {
+	const char *busy = getenv("WLR_ORIENT_FAKE_RAW_BUSY");
+	const char *delay = getenv("WLR_ORIENT_FAKE_RAW_DELAY_MS");
+	if ((busy == NULL && delay == NULL) || !is_raw(fd)) {
+		return true;
+	}
+	if (busy != NULL && access(busy, F_OK) == 0) {
+		errno = EBUSY;
+		return false;
+	}
+	if (delay != NULL) {
+		long ms = strtol(delay, NULL, 10);
+		struct timespec wait = { .tv_sec = ms / 1000, .tv_nsec = (ms % 1000) * 1000000L };
+		while (nanosleep(&wait, &wait) != 0 && errno == EINTR) {
+		}
+	}
+	return true;
+}
+
+ssize_t pread(int fd, void *buffer, size_t count, off_t offset) {
+	static ssize_t (*next)(int, void *, size_t, off_t);
+	if (next == NULL) {
+		next = (ssize_t (*)(int, void *, size_t, off_t))dlsym(RTLD_NEXT, "pread");
+	}
+	if (!as_the_hardware_would(fd)) {
+		return -1;
+	}
+	return next(fd, buffer, count, offset);
+}
+
+ssize_t pread64(int fd, void *buffer, size_t count, off_t offset) {
+	return pread(fd, buffer, count, offset);
+}
