@@ -12,13 +12,22 @@ public enum DaemonProgram {
         var rest = arguments[...]
         while let argument = rest.popFirst() {
             switch argument {
-            case "--config": options.configPath = rest.popFirst()
+            case "--config":
+                guard let file = rest.popFirst(), !file.isEmpty else { usage("--config needs a file") }
+                options.configPath = file
             case "--debug": options.debug = true
+            case "--help", "-h":
+                _ = FileDescriptor.standardOutput.writeAll(Array("usage: \(name) [--config FILE] [--debug]\n(what `wlr-orient daemon` runs; `wlr-orient help daemon` describes it)\n".utf8))
+                exitProcess(0)
             default:
-                _ = FileDescriptor.standardError.writeAll(Array("\(name): unknown argument '\(argument)'; start it as `wlr-orient daemon`\n".utf8))
-                exitProcess(64)   // EX_USAGE: not one of the statuses a service manager acts on
+                usage("unknown argument '\(argument)'")
             }
         }
         Daemon.run(options).terminate()
+    }
+
+    private static func usage(_ what: String) -> Never {
+        _ = FileDescriptor.standardError.writeAll(Array("\(name): \(what); start it as `wlr-orient daemon`\n".utf8))
+        exitProcess(64)   // EX_USAGE: not one of the statuses a service manager acts on
     }
 }

@@ -2,9 +2,11 @@ import OrientCore
 import OrientSystem
 
 /// Reads the config again without ever blocking the compositor: `wlr-orient plugin-inputs` runs
-/// as a child whose output pipe is watched on the event loop. One read at a time; a reload asked
-/// for meanwhile runs once the current one ends. A helper that takes longer than
-/// `PluginInputsReader.timeout` is stopped.
+/// as a child whose output pipe is watched on the event loop. One read at a time, and reads
+/// started at least `spacing` seconds apart: a reload asked for meanwhile (an editor writes a file
+/// several times in a row; a script may write it a hundred times a second) runs once, after the
+/// current one and the spacing, so the last version written is always the one read. A helper
+/// that takes longer than `PluginInputsReader.timeout` is stopped.
 public final class ConfigReloader {
     private let loop: OpaquePointer?
     private let arguments: [String]
@@ -14,6 +16,11 @@ public final class ConfigReloader {
     private var source: LoopSource?
     private var timer: LoopSource?
     private var again = false
+    /// When the last read started; the next waits on `pace` until `spacing` after it.
+    private var lastStart = -Double.infinity
+    private var pace: LoopSource?
+    private var paced = false
+    public static let spacing = 0.25
     /// Children that closed their output but had not exited yet, with when they started: reaped
     /// on the timer, and killed if they linger past the time-out.
     private var unreaped: [(pid: ProcessID, started: Double)] = []
@@ -25,11 +32,22 @@ public final class ConfigReloader {
         self.arguments = arguments
         self.done = done
         timer = LoopSource.timer(on: loop) { [unowned self] in timerFired() }
+        pace = LoopSource.timer(on: loop) { [unowned self] in
+            paced = false
+            reload()
+        }
     }
 
     public func reload() {
         guard !stopping, timer != nil else { return }
         guard child == nil else { again = true; return }
+        guard !paced else { return }
+        let wait = lastStart + Self.spacing - monotonicSeconds()
+        if wait > 0, let pace {
+            paced = true
+            return pace.arm(milliseconds: max(1, Int32((wait * 1000).rounded(.up))))
+        }
+        lastStart = monotonicSeconds()
         switch PluginInputsReader.spawn(arguments) {
         case .failure(let why):
             done(.failure(Problem("\(arguments[0]) plugin-inputs: \(why)")))
@@ -109,5 +127,7 @@ public final class ConfigReloader {
         unreaped = []
         timer?.remove()
         timer = nil
+        pace?.remove()
+        pace = nil
     }
 }

@@ -47,9 +47,10 @@ final class Panel: CompositorObject {
     var setElsewhere: (Panel) -> Void = { _ in }
     /// The transform the output was last seen with, by us or in a commit.
     private var knownTransform: OutputTransform
-    /// Frames the output showed in a transform it had from someone else (since it appeared, or
-    /// since that transform was set), until a turn of ours lands; nil while it shows ours.
-    private(set) var framesInAnotherTransform: Int? = 0
+    /// Frames the output showed in a transform someone else set (since they set it), until a
+    /// turn of ours lands; nil while it shows ours, or what it had when it appeared (the
+    /// compositor's own start is nobody's change: the first turn is no answer to one).
+    private(set) var framesInAnotherTransform: Int?
 
     private let loop: OpaquePointer?
 

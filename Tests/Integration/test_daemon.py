@@ -11,7 +11,7 @@ import pytest
 
 from harness.compositor import Client, Compositor, Foot, pixel, program_name
 from harness.events import logged
-from harness.fakeiio import BIN, G_COUNTS as G, FakeIIO, Lines
+from harness.fakeiio import BIN, BUILD, G_COUNTS as G, FakeIIO, Lines
 
 RED = (255, 0, 0)
 WHITE = (255, 255, 255)
@@ -327,6 +327,18 @@ def test_daemon_help_says_what_needs_the_plugin_and_where_the_daemon_animates():
         assert words in daemon, (words, text)
 
 
+def test_the_daemon_program_refuses_config_without_a_file_and_answers_help():
+    """wlr-orient-daemon (what `wlr-orient daemon` becomes, and what the user unit starts)."""
+    daemon = os.path.join(BUILD, "wlr-orient-daemon")
+    for args in (["--config"], ["--config", ""], ["--conf", "x"]):
+        r = subprocess.run([daemon] + args, capture_output=True, text=True, timeout=30)
+        assert r.returncode == 64 and r.stderr.startswith("wlr-orient-daemon: "), (args, r)
+    assert "--config needs a file" in subprocess.run([daemon, "--config"], capture_output=True, text=True,
+                                                      timeout=30).stderr
+    r = subprocess.run([daemon, "--help"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and r.stdout.startswith("usage: wlr-orient-daemon [--config FILE] [--debug]"), r
+
+
 def test_a_daemon_where_the_plugin_already_runs_stops_with_status_4():
     fake = FakeIIO()
     fake.add_accel(raw=NORMAL)
@@ -344,7 +356,8 @@ def test_a_daemon_where_the_plugin_already_runs_stops_with_status_4():
 def test_a_transform_set_by_someone_else_stands_until_the_device_turns():
     s = Session()
     try:
-        s.events.wait("sensor-opened", device="iio:device0")
+        # How the device is held is known first: its first reading is no turn of the device.
+        s.events.wait_status(lambda st: st["felt"] == "normal", what="the device held normal")
         subprocess.run(["wlr-randr", "--output", "HEADLESS-1", "--transform", "180"], env=s.host.client_env,
                        check=True, timeout=30)
         s.events.wait("set-elsewhere", panel="HEADLESS-1", orientation="bottom-up", by="someone-else", kept=True)

@@ -1,6 +1,7 @@
 import Glibc
 import OrientCore
 import OrientService
+import OrientSystem
 import TestSupport
 import Testing
 
@@ -53,6 +54,25 @@ extension OnTheEventLoop {
             #expect(results.isEmpty, "a reload must not wait for its helper")
             #expect(loop.dispatch(until: { !self.results.isEmpty }))
             #expect(try results.first?.get() == sampleInputs())
+        }
+
+        /// A script writing the config a hundred times a second: reads are spaced, and the last
+        /// version written is the one read.
+        @Test func reloadsAskedForAHundredTimesASecondAreCoalescedAndTheLastIsRead() throws {
+            let script = try helper(answer: PluginInputs().encoded())
+            let reloader = reloader(script)
+            defer { reloader.stop() }
+            let started = monotonicSeconds()
+            for n in 0..<100 {
+                if n == 99 { try writeFile(directory + "/answer", sampleInputs().encoded()) }
+                reloader.reload()
+                loop.dispatch(for: max(0, started + Double(n + 1) / 100 - monotonicSeconds()))
+            }
+            #expect(loop.dispatch(until: { (try? self.results.last?.get()) == self.sampleInputs() }, within: 5),
+                    "the last version written was read")
+            let seconds = monotonicSeconds() - started
+            #expect(runs <= Int(seconds / ConfigReloader.spacing) + 1, "\(runs) reads in \(seconds) s")
+            #expect(runs >= 2)
         }
 
         @Test func anUnreadableAnswerIsAProblemAndTheNextReloadReadsAgain() throws {
