@@ -156,17 +156,29 @@ final class Accelerometer {
         var restore = AttributeRestore()
         // What the device had is written back when it is released; nothing is written while
         // another process holds it (it depends on the device as it is).
-        if access.node != .busy, let frequency = device.number("sampling_frequency"), frequency < requestedHz,
-           mayWrite("\(directory)/sampling_frequency") {
+        // A rate below the one read at makes each raw read wait for a fresh sample (a HID hub at
+        // its default 1 Hz blocks a read for up to a second): raised, as iio-sensor-proxy does,
+        // where this user may. The device's own attribute, or the accelerometer channels' shared
+        // one (in_accel_sampling_frequency: HID hubs).
+        let rateFile = device.number("sampling_frequency") != nil ? "sampling_frequency"
+            : axes[0].attributeFilename("sampling_frequency")
+        let rate = device.number("sampling_frequency") ?? axes[0].number("sampling_frequency")
+        if access.node != .busy, let rateFile, let rate, rate < requestedHz, mayWrite("\(directory)/\(rateFile)") {
             do {
-                let before = device.attribute("sampling_frequency")
-                try device.writeAttribute("sampling_frequency", requestedHz)
-                restore.note(device, "sampling_frequency", before)
+                if rateFile == "sampling_frequency" {
+                    let before = device.attribute("sampling_frequency")
+                    try device.writeAttribute("sampling_frequency", requestedHz)
+                    restore.note(device, "sampling_frequency", before)
+                } else {
+                    let before = try? axes[0].attribute("sampling_frequency")
+                    try axes[0].writeAttribute("sampling_frequency", requestedHz)
+                    restore.note(axes[0], "sampling_frequency", before)
+                }
             } catch {
-                warnings.append("\(device.id): cannot set sampling_frequency to \(requestedHz) Hz (\(error))")
+                warnings.append("\(device.id): cannot set \(rateFile) to \(requestedHz) Hz (\(error))")
             }
         }
-        let frequency = device.number("sampling_frequency")
+        let frequency = device.number("sampling_frequency") ?? axes[0].number("sampling_frequency")
         if reading.mode == .hysteresis {
             switch ReadingModeChoice.hysteresisSetting(scale: scales[0], firmware: axes[0].number("hysteresis"),
                                                         writable: access.hysteresis) {

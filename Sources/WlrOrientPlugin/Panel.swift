@@ -47,10 +47,12 @@ final class Panel: CompositorObject {
     var setElsewhere: (Panel) -> Void = { _ in }
     /// The transform the output was last seen with, by us or in a commit.
     private var knownTransform: OutputTransform
-    /// Frames the output showed in a transform someone else set (since they set it), until a
-    /// turn of ours lands; nil while it shows ours, or what it had when it appeared (the
-    /// compositor's own start is nobody's change: the first turn is no answer to one).
-    private(set) var framesInAnotherTransform: Int?
+    /// Frames the output showed in a transform it had from someone else (since it appeared, or
+    /// since that transform was set), until a turn of ours lands; nil while it shows ours.
+    private(set) var framesInAnotherTransform: Int? = 0
+    /// It still shows the transform it appeared with: no one set it, and the log says nothing of
+    /// it when the first turn lands (what the compositor started with is nobody's change).
+    private var showsItsFirstTransform = true
 
     private let loop: OpaquePointer?
 
@@ -88,6 +90,7 @@ final class Panel: CompositorObject {
             current = now.orientation
             pending = nil
             framesInAnotherTransform = 0
+            showsItsFirstTransform = false
             setElsewhere(self)
         }
         if buffer != nil, !committingItself, let frames = framesInAnotherTransform, now == knownTransform {
@@ -199,11 +202,14 @@ final class Panel: CompositorObject {
 
     private func land(_ turn: Turn) {
         if let frames = framesInAnotherTransform, knownTransform != turn.orientation.outputTransform {
-            Log.info("\(name): \(turn.orientation.rawValue) after \(frames) frame\(frames == 1 ? "" : "s") in \(knownTransform.orientation.rawValue), "
-                     + "the transform someone else set")
+            if !showsItsFirstTransform {
+                Log.info("\(name): \(turn.orientation.rawValue) after \(frames) frame\(frames == 1 ? "" : "s") in \(knownTransform.orientation.rawValue), "
+                         + "the transform someone else set")
+            }
             Events.emit(.landed(panel: name, turn.orientation, framesInAnotherTransform: frames))
         }
         framesInAnotherTransform = nil
+        showsItsFirstTransform = false
         pending = nil
         current = turn.orientation
         knownTransform = turn.orientation.outputTransform

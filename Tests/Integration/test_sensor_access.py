@@ -240,8 +240,8 @@ RULE = os.path.join(ROOT, "contrib", "udev", "70-wlr-orient.rules")
 def test_the_udev_rule_grants_what_setting_up_a_buffer_writes_and_nothing_more(fake):
     """The rule's own command (as_the_kernel_makes_it applies it) on a hub as the kernel makes it:
     group video may write each attribute libiio writes as it opens a buffer (buffer/enable and
-    length, every scan element's `en`, the soft timestamp's among them) and the hub's hysteresis;
-    nothing else of the device. Its node goes to the seat's user through uaccess (a tag, which
+    length, every scan element's `en`, the soft timestamp's among them), the hub's hysteresis and
+    its sampling rate; nothing else of the device. Its node goes to the seat's user through uaccess (a tag, which
     logind turns into an ACL)."""
     fake.add_buffered_accel(hysteresis=True)
     fake.as_the_kernel_makes_it(seat_user=NOBODY)
@@ -253,7 +253,7 @@ def test_the_udev_rule_grants_what_setting_up_a_buffer_writes_and_nothing_more(f
                and os.stat(os.path.join(device, f)).st_mode & 0o020]
     buffer_set_up = ["buffer/enable", "buffer/length", "buffer/watermark"] + [f for f in files if re.match(r"scan_elements/\w+_en$", f)]
     assert "scan_elements/in_timestamp_en" in buffer_set_up, files
-    assert granted == sorted(buffer_set_up + ["in_accel_hysteresis"]), granted
+    assert granted == sorted(buffer_set_up + ["in_accel_hysteresis", "sampling_frequency"]), granted
 
 
 def test_a_scan_element_the_user_may_not_write_is_named_and_the_hub_polled(fake):
@@ -272,6 +272,23 @@ def test_a_scan_element_the_user_may_not_write_is_named_and_the_hub_polled(fake)
         assert "scan_elements/in_timestamp_en" in opened["mode_reason"] and "node" not in opened["mode_reason"], opened
     finally:
         p.stop()
+
+
+def test_a_polled_device_slower_than_read_is_raised_where_the_rule_lets_and_set_back(fake):
+    """A HID hub's default rate is low (1 Hz here), and each raw read waits for a fresh sample: as
+    iio-sensor-proxy does, it is raised to the rate read at while read, and put back after."""
+    fake.add_accel(raw=(0, -G, 0))
+    with open("%s/sys/devices/iio:device0/sampling_frequency" % fake.tb.get_root_dir(), "w") as f:
+        f.write("1\n")
+    fake.as_the_kernel_makes_it(seat_user=NOBODY)
+    p = sensor(fake, who=AS_SEAT_USER)
+    try:
+        assert p.wait_event("opened")["mode"] == "polled"
+        p.wait_event("orientation", orientation="normal")
+        assert float(attribute(fake, "sampling_frequency")) >= 10
+    finally:
+        p.stop()
+    assert attribute(fake, "sampling_frequency") == "1"
 
 
 def test_the_config_can_keep_wlr_orient_off_every_buffer(fake):

@@ -47,7 +47,8 @@ public enum OrientEvent: Sendable, Hashable {
     /// Someone else set what a panel shows (`by`: the compositor, a client through output
     /// management, someone else): `kept` until the device turns, or turned back at once.
     case setElsewhere(panel: String, Orientation, by: PanelSetter, kept: Bool)
-    /// A turn reached the screen after `frames` frames under a transform someone else had set.
+    /// A turn reached the screen after `frames` frames under a transform someone else had set (or
+    /// the one the output appeared with).
     case landed(panel: String, Orientation, framesInAnotherTransform: Int)
     /// The config file was saved (it is read again), or its directory went or came back.
     case configChanged(file: String)
