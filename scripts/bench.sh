@@ -71,6 +71,9 @@ echo "== plugin in Debian's sway 1.7 under wlr-orient run: sample to first frame
 echo "== control: how soon wlr-orient watch --json prints a lock and a turn (limit 50 ms)"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/watch_latency.py --changes 200 --turns 40
 
+echo "== config: a file written 100 times a second for 10 s (reads spaced 250 ms apart), its CPU"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/config_writes.py
+
 echo "== events: the host's refreshes while the tests' events reader reads, and while it reads nothing for 2 s"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/events_backpressure.py --seconds 2
 
