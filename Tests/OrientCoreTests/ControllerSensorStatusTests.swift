@@ -25,8 +25,11 @@ import Testing
         // A reading is no news for watchers, though it is the last report now.
         #expect(notified(h.send(.reading(RawSample(t: 2, x: 0, y: -1000, z: 0), held: false))).isEmpty)
         #expect(h.controller.lastSensorReport == 2)
+        #expect(h.controller.status.json.serialized.includes("\"sensor\": \"running\""))
         let lost = h.send(.sensorLost("wlr-orient-sensor-feed stopped answering: killed"))
         #expect(notified(lost) == [SensorStatus(state: .lost, why: "wlr-orient-sensor-feed stopped answering: killed")])
+        // Lost is not running: the status says so in both its fields.
+        #expect(h.controller.status.json.serialized.includes("\"sensor\": \"looking\""), "\(h.controller.status.json.serialized)")
         // Released when nothing can rotate; looked for again (not "lost") when it runs again.
         h.send(.control(.lock(MaskSpec(parsing: "normal")!)))
         #expect(!h.sensorRunning && h.controller.status.sensor == .released)

@@ -18,7 +18,7 @@ extension ControllerStatus: Decodable {
         rotateWhen = try Self.word(c.decode(String.self, forKey: .rotateWhen), Config.RotateWhen.init(rawValue:), .rotateWhen, c)
         tabletMode = try c.decodeIfPresent(Bool.self, forKey: .tabletMode)
         rotating = try c.decode(Bool.self, forKey: .rotating)
-        sensorRunning = try c.decode(String.self, forKey: .sensor) == "running"
+        sensorRunning = try c.decode(String.self, forKey: .sensor) != "released"
         sensor = try Self.sensor(c, running: sensorRunning)
         var list = try c.nestedUnkeyedContainer(forKey: .panels)
         var panels: [Panel] = []

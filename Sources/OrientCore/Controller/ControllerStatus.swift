@@ -49,7 +49,8 @@ public struct ControllerStatus: Sendable, Hashable {
             ("rotate_when", .string(rotateWhen.rawValue)),
             ("tablet_mode", tabletMode.map(JSON.bool) ?? .null),
             ("rotating", .bool(rotating)),
-            ("sensor", .string(sensorRunning ? "running" : "released")),
+            // "running" only while a device is read: wanted but lost (or not found yet) is "looking".
+            ("sensor", .string(!sensorRunning ? "released" : sensor.state == .reading ? "running" : "looking")),
             ("sensor_state", sensor.json),
             ("panels", .array(panels.map { p in
                 .object([("name", .string(p.name)), ("shape", .string(p.shape.rawValue)),
