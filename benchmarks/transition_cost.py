@@ -64,7 +64,7 @@ def measure(client, plugin, size, kind, turns, scratch, curve=None):
                 copies.append(t.turning_copy_ms)
         out = os.path.join(scratch, "%s-%s" % (kind, size))
         host.command("record stop " + out, r"^recorded ")
-        wall, cpu, renderer = [], [], []
+        wall, cpu, renderer, presented = [], [], [], []
         with open(os.path.join(out, "frames.tsv")) as f:
             columns = next(f).rstrip("\n").split("\t")
             for line in f:
@@ -75,7 +75,11 @@ def measure(client, plugin, size, kind, turns, scratch, curve=None):
                     wall.append(float(row["orient_ms"]))
                     cpu.append(float(row["orient_cpu_ms"]))
                     renderer.append(float(row["renderer_cpu_ms"]))
-        return wall, cpu, renderer, float(memcpy.group(1)), set_ups, copies
+                    presented.append(t)
+        # Time between frames presented within one transition: a frame each refresh is ~16.7 ms.
+        gaps = [(b - a) * 1000 for a, b in zip(presented, presented[1:])
+                if not any(a < end - 0.0005 <= b for _, end in spans)]
+        return wall, cpu, renderer, float(memcpy.group(1)), set_ups, copies, gaps
     finally:
         if card:
             card.stop()
@@ -92,7 +96,7 @@ def main():
         client = build_client(scratch)
         for size in ("1920x1200", "2560x1600"):
             for kind in ("rotate", "crossfade"):
-                wall, cpu, renderer, memcpy, set_ups, copies = measure(client, a.plugin, size, kind, a.turns, scratch)
+                wall, cpu, renderer, memcpy, set_ups, copies, gaps = measure(client, a.plugin, size, kind, a.turns, scratch)
                 own = [c - r for c, r in zip(cpu, renderer)]
                 name = "transition_%s_%s" % (kind, size)
                 print("%s_frames=%d" % (name, len(wall)))
@@ -105,6 +109,8 @@ def main():
                 print("%s_own_cpu_p95_ms=%.3f" % (name, percentile(own, 95)))
                 print("%s_renderer_cpu_median_ms=%.3f" % (name, statistics.median(renderer)))
                 print("%s_renderer_cpu_p95_ms=%.3f" % (name, percentile(renderer, 95)))
+                print("%s_frame_gap_median_ms=%.3f" % (name, statistics.median(gaps)))
+                print("%s_frame_gap_p99_ms=%.3f" % (name, percentile(gaps, 99)))
                 print("%s_memcpy_3_frames_ms=%.3f" % (name, memcpy))
                 print("%s_p99_over_memcpy=%.2f" % (name, percentile(wall, 99) / memcpy))
                 # Taking the old frame, once per transition, in the sensor's event (not in a frame).
