@@ -265,8 +265,9 @@ final class Accelerometer {
         return (x + o[0], (y + o[1]) * s[1] / s[0], (z + o[2]) * s[2] / s[0])
     }
 
-    /// Reads the three raw attributes once (polled devices).
-    func readPolled() -> Result<(Double, Double, Double), ReadFailure> {
+    /// Reads the three raw attributes once (polled devices); `partRead` after each (a HID hub
+    /// answers each read in up to 5 s).
+    func readPolled(partRead: () -> Void = {}) -> Result<(Double, Double, Double), ReadFailure> {
         guard let rawFiles else { return .failure(.bad("\(info.candidate.id) is not a polled device")) }
         var raw = (0.0, 0.0, 0.0)
         do { try rawFiles.refresh() } catch { return .failure(ReadFailure(error)) }
@@ -280,13 +281,14 @@ final class Accelerometer {
                 if i == 0 { raw.0 = v } else if i == 1 { raw.1 = v } else { raw.2 = v }
             case .failure(let problem): return .failure(.bad("\(info.candidate.id): raw value \(problem.rawValue)"))
             }
+            partRead()
         }
         return .success(counts(raw.0, raw.1, raw.2))
     }
 
     /// Reads the three raw attributes through libiio (a buffered device, once: a device with
     /// hysteresis sends nothing until it moves, so how it is held now is asked this way).
-    func readAttributesOnce() -> Result<(Double, Double, Double), ReadFailure> {
+    func readAttributesOnce(partRead: () -> Void = {}) -> Result<(Double, Double, Double), ReadFailure> {
         var raw = [0.0, 0.0, 0.0]
         for (i, axis) in channels.prefix(3).enumerated() {
             do {
@@ -295,6 +297,7 @@ final class Accelerometer {
                 case .failure(let problem): return .failure(.bad("\(info.candidate.id): raw value \(problem.rawValue)"))
                 }
             } catch { return .failure(ReadFailure(error)) }
+            partRead()
         }
         return .success(counts(raw[0], raw[1], raw[2]))
     }

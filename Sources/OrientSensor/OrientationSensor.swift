@@ -27,6 +27,10 @@ public final class OrientationSensor {
     public let device: DeviceConfig
     public private(set) var info: AccelerometerInfo?
     public private(set) var isRunning = false
+    /// Called, on the caller's thread, each time one of a reading's raw values was read: a reader
+    /// that must show it is not hung (the helper) speaks then, as a slow device's reading can take
+    /// longer than any silence it may keep.
+    public var partRead: (() -> Void)?
 
     /// The fd to poll for readability (buffered devices, udev's announcements), if any.
     public var pollDescriptor: Int32? { isRunning ? fdSet?.fd ?? bufferFD ?? motionFD ?? monitor?.fd : nil }
@@ -173,7 +177,7 @@ public final class OrientationSensor {
                 }
             }
             guard let due = nextDue, now >= due else { return }
-            switch accelerometer.readPolled() {
+            switch accelerometer.readPolled(partRead: { self.partRead?() }) {
             case .success(let counts): handle(counts, at: now, into: &events)
             case .failure(let failure): fail(failure, now: now, into: &events)
             }
@@ -261,7 +265,7 @@ public final class OrientationSensor {
             nextDue = now
             if opened.info.mode == .hysteresis {
                 // It will say nothing until it moves: how it is held now is read once.
-                switch opened.readAttributesOnce() {
+                switch opened.readAttributesOnce(partRead: { self.partRead?() }) {
                 case .success(let counts): handle(counts, at: now, into: &events)
                 case .failure(let failure): fail(failure, now: now, into: &events)
                 }

@@ -29,6 +29,16 @@ public enum SensorFeed {
         var pending = LineBuffer()
         var chunk = [UInt8](repeating: 0, count: 4096)
         let origin = sensor.monotonicTime(ofSampleAt: 0)
+        // The host takes a long silence for a hang; a slow device's reading is said to be under
+        // way (at most once a second), and a read that never ends still goes silent.
+        var spoke = monotonicSeconds()
+        sensor.partRead = {
+            let now = monotonicSeconds()
+            guard now - spoke >= 1 else { return }
+            spoke = now
+            write([.stillReading], to: output)
+        }
+        defer { sensor.partRead = nil }
         while true {
             let wait = sensor.deadline.map { max(0, ($0 - monotonicSeconds()) * 1000).rounded(.up) }
             let readable = FileDescriptor.waitReadable([input, sensor.pollDescriptor.map(FileDescriptor.init(rawValue:)),
@@ -57,7 +67,10 @@ public enum SensorFeed {
             guard ready[1] || due else { continue }
             events.removeAll(keepingCapacity: true)
             sensor.process(into: &events)
-            if !events.isEmpty, !write(events.map { $0.report.shifted(by: origin) }, to: output) { return 1 }
+            if !events.isEmpty {
+                spoke = monotonicSeconds()
+                if !write(events.map { $0.report.shifted(by: origin) }, to: output) { return 1 }
+            }
         }
     }
 

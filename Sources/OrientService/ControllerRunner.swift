@@ -12,6 +12,7 @@ public final class ControllerRunner<Core: HostCore> {
     public var controller: Controller { core.controller }
     /// The config file given to the host (the compositor's, or `--config`); nil for the user's.
     private let configPath: String?
+    private let helper: String?
     /// Where state.toml goes; nil when the saved state could not be read (then writing would
     /// wipe the user's lock).
     private let stateDirectory: String?
@@ -32,10 +33,12 @@ public final class ControllerRunner<Core: HostCore> {
 
     /// Reads the config and the saved state (through `wlr-orient plugin-inputs`; what is wrong
     /// with them is logged, and the defaults are used).
-    public init(configPath: String?) {
+    /// `helper`: the program that reads them (else `PluginInputsReader.helperPath()`).
+    public init(configPath: String?, helper: String? = nil) {
         self.configPath = configPath
+        self.helper = helper
         var configFile: String?
-        switch PluginInputsReader.read(configPath: configPath) {
+        switch PluginInputsReader.read(configPath: configPath, helper: helper) {
         case .success(let inputs):
             inputs.messages.forEach(Log.error)
             inputs.configErrors.forEach { Log.error("config: \($0); using built-in defaults") }
@@ -60,13 +63,14 @@ public final class ControllerRunner<Core: HostCore> {
         self.perform = perform
         Events.attach(loop: loop)
         if let stateDirectory {
+            let helper = helper
             // Another session of the same user may have written since: read through the helper,
             // as at start (no parser runs in this process), on the saver's thread.
             stateSaver = StateSaver(file: StateFile(directory: stateDirectory), loop: loop, known: startState) {
-                PluginInputsReader.readState()
+                PluginInputsReader.readState(helper: helper)
             }
         }
-        reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: configPath)) { [unowned self] in
+        reloader = ConfigReloader(loop: loop, arguments: PluginInputsReader.arguments(configPath: configPath, helper: helper)) { [unowned self] in
             reloaded($0)
         }
         watchConfig()
@@ -109,6 +113,8 @@ public final class ControllerRunner<Core: HostCore> {
             dispatch(Core.event(.sensorLost(why)))
         case .log(let line):
             Log.info(line)
+        case .stillReading:
+            break
         case .sample(let raw, let held):
             dispatch(Core.event(.reading(raw, held: held)))
         }

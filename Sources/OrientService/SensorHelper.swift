@@ -303,6 +303,7 @@ public final class SensorHelper: SensorControl {
                 continue
             }
             liveness.heard(parsed, at: now)
+            if case .stillReading = parsed { continue }   // for the liveness alone
             if case .sample = parsed {
                 restarts.reset()
                 reportedLongest = false

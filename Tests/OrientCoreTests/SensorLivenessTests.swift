@@ -45,4 +45,20 @@ import Testing
         l.reset()
         #expect(l == SensorLiveness())
     }
+
+    @Test func aSlowReadingThatKeepsReadingIsNoHangButAReadThatNeverEndsIs() {
+        // Each raw value 2.5 s: a reading takes 7.5 s, longer than the margin.
+        var l = SensorLiveness()
+        l.start(at: 0)
+        l.heard(.opened(Self.device, description: "", at: 1), at: 1)
+        l.pace(0.1, at: 1)
+        for part in [3.5, 6.0, 8.5] {
+            #expect(part < (l.deadline ?? 0), "read at \(part) s: not yet a hang")
+            l.heard(.stillReading, at: part)
+        }
+        l.heard(.sample(RawSample(t: 1, x: 0, y: -1, z: 0), held: false), at: 8.5)
+        #expect(abs((l.deadline ?? 0) - (8.5 + 0.1 + margin)) < 1e-9)
+        // The next read hangs: nothing more is said, and the deadline stays.
+        #expect((l.deadline ?? .infinity) < 8.5 + 0.1 + margin + 0.001)
+    }
 }

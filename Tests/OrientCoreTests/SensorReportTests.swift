@@ -21,6 +21,7 @@ import Testing
         .lost("iio:device3 vanished (ENODEV)"),
         .log("udev announced iio:device4"),
         .log(""),
+        .stillReading,
     ]
 
     @Test(arguments: reports) func aReportReadsBackAsItWasWritten(_ report: SensorReport) {
@@ -44,7 +45,7 @@ import Testing
         "opened 1 iio:device0 polled nan 1 0 0 0 1 0 0 0 1 text",
         "opened 1 iio:device0 polled 0 1 0 0 0 1 0 0 0 1 text",          // no scale
         "opened 1 iio:device0 polled -0.5 1 0 0 0 1 0 0 0 1 text",
-        "hello world", "Sample 1 2 3 4 fresh",
+        "hello world", "Sample 1 2 3 4 fresh", "reading 1", "reading ",
     ])
     func whatIsNoReportIsRefused(_ line: String) {
         #expect(SensorReport(line: Substring(line)) == nil)

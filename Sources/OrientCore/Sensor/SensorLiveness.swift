@@ -5,6 +5,8 @@
 /// open, the next reading within the pace the controller gave, while it gave one. Nothing is
 /// promised while no device can be found (the reader looks again, silently) or while the device
 /// is still (one that says when it moves: silence is its answer), so a still device wakes nobody.
+/// Each part of a reading read (`stillReading`) counts as speaking: a slow device's reading may
+/// take longer than the margin, but no single read of it does.
 public struct SensorLiveness: Sendable, Hashable {
     /// Beyond a reading's own period: a HID sensor hub answers a read within 5 s.
     public static let margin = 6.0
@@ -55,7 +57,7 @@ public struct SensorLiveness: Sendable, Hashable {
         case .lost:
             answered = true
             open = false
-        case .sample, .log: break
+        case .sample, .log, .stillReading: break
         }
     }
 

@@ -14,6 +14,8 @@ public enum SensorReport: Sendable, Hashable {
     case lost(String)
     /// Something worth a log line.
     case log(String)
+    /// A reading is under way and part of it was read: a slow device, not a hung one.
+    case stillReading
 
     /// The same report with its time moved by `offset` seconds: from one time line to another
     /// (the sensor's seconds since it started, monotonic seconds, the host's).
@@ -25,7 +27,7 @@ public enum SensorReport: Sendable, Hashable {
         case .sample(var raw, let held):
             raw.t = moved(raw.t)
             return .sample(raw, held: held)
-        case .lost, .log:
+        case .lost, .log, .stillReading:
             return self
         }
     }
@@ -36,6 +38,7 @@ public enum SensorReport: Sendable, Hashable {
     ///     sample T X Y Z held|fresh
     ///     lost TEXT
     ///     log TEXT
+    ///     reading
     ///
     /// LIMIT is `busy`, `denied` or `-`. Numbers as Swift writes a Double (read back exactly); a
     /// text's line breaks and tabs become spaces.
@@ -52,6 +55,8 @@ public enum SensorReport: Sendable, Hashable {
             return "lost " + Self.oneLine(why)
         case .log(let text):
             return "log " + Self.oneLine(text)
+        case .stillReading:
+            return "reading"
         }
     }
 
@@ -89,6 +94,8 @@ public enum SensorReport: Sendable, Hashable {
             self = .lost(String(rest))
         case "log":
             self = .log(String(rest))
+        case "reading" where line == "reading":
+            self = .stillReading
         default:
             return nil
         }
