@@ -87,9 +87,8 @@ public final class Daemon {
         self.display = display
         globals = Globals(display: display)
         // `wlr-orient plugin-inputs` reads the TOML files in a child (a parser that aborts on bad
-        // input takes only the child with it): the `wlr-orient` beside this program, or in the
-        // bin of its prefix (PluginInputsReader.helperPath).
-        runner = ControllerRunner(configPath: options.configPath)
+        // input takes only the child with it): this program, which is `wlr-orient`.
+        runner = ControllerRunner(configPath: options.configPath, helper: PluginInputsReader.thisProgram)
     }
 
     // MARK: starting

@@ -12,6 +12,10 @@ public enum PluginInputsReader {
     /// The longest answer taken: the helper reads a config of 1 MiB at most (and a state of
     /// 64 KiB), which it prints in about as many bytes.
     public static let largestAnswer = 4 << 20
+    /// This very program, for a process that is `wlr-orient` by another name (the daemon): it
+    /// reads the config itself wherever it was copied and whatever the copy is called, started
+    /// by the name that makes it the CLI.
+    public static let thisProgram = "/proc/self/exe"
 
     /// The helper: `wlr-orient`, from `$WLR_ORIENT_HELPER`, beside this library or in its
     /// prefix's `bin` (see `companionProgram`).
@@ -48,7 +52,7 @@ public enum PluginInputsReader {
     /// Starts `args` (searching `$PATH` for a bare name) with a pipe as its standard output;
     /// returns its pid and the pipe's read end (close-on-exec; the caller closes it).
     static func spawn(_ args: [String]) -> Result<(pid: ProcessID, output: FileDescriptor), Problem> {
-        switch ChildProcess.start(args) {
+        switch ChildProcess.start(args, name: args.first == thisProgram ? "wlr-orient" : nil) {
         case .success(let child):
             return .success((child.pid, child.output))
         case .failure(let error) where error.operation == "spawn":

@@ -13,14 +13,15 @@ public struct ChildProcess: Sendable {
     public let output: FileDescriptor
 
     /// Starts `arguments` (a bare name is searched on `$PATH`).
-    public static func start(_ arguments: [String]) -> Result<ChildProcess, SystemError> {
+    /// `name`, when given, is its argv[0] in place of its path (see `startConnected`).
+    public static func start(_ arguments: [String], name: String? = nil) -> Result<ChildProcess, SystemError> {
         var fds: [Int32] = [-1, -1]
         // Close-on-exec from the start: a copy of the write end held by any other program would
         // keep the output from ever ending (the child gets its own copy as fd 1).
         guard glue_pipe_cloexec(&fds) == 0 else { return .failure(SystemError(operation: "pipe", errno: errno)) }
         let (readEnd, writeEnd) = (fds[0], fds[1])
         defer { close(writeEnd) }
-        switch spawn(arguments, input: nil, output: writeEnd) {
+        switch spawn(arguments, name: name, input: nil, output: writeEnd) {
         case .success(let pid):
             return .success(ChildProcess(pid: pid, output: FileDescriptor(rawValue: readEnd)))
         case .failure(let error):

@@ -4,6 +4,7 @@ accelerometer that the daemon reads, and real clients."""
 import json
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 
@@ -48,7 +49,7 @@ class Session:
     """The host (no plugin; the panel HEADLESS-1, optionally a second output) and the daemon."""
 
     def __init__(self, config="", pose=NORMAL, host_args=(), outputs='["HEADLESS-1"]', state=None, top="",
-                 tablet_switch=None, size="1280x800", daemon_args=()):
+                 tablet_switch=None, size="1280x800", daemon_args=(), program=BIN, path=None):
         """`tablet_switch`: evemu event lines (seconds after the daemon opens it) for a fake
         tablet-mode switch, an evdev device that umockdev emulates (its capabilities: EV_SW,
         SW_TABLET_MODE)."""
@@ -62,11 +63,14 @@ class Session:
         self.events = self.host.events
         self.daemon = None
         self.daemon_args = list(daemon_args)
+        self.program, self.path = program, path
         self.start_daemon()
 
     def start_daemon(self):
         env = dict(self.host.env, WAYLAND_DISPLAY=self.host.client_env["WAYLAND_DISPLAY"])
-        self.daemon = subprocess.Popen([BIN, "daemon", "--config", self.host.config_path] + self.daemon_args, env=env,
+        if self.path is not None:
+            env["PATH"] = self.path
+        self.daemon = subprocess.Popen([self.program, "daemon", "--config", self.host.config_path] + self.daemon_args, env=env,
                                        stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL,
                                        stderr=subprocess.PIPE, text=True)
         self.log = Lines(self.daemon.stderr)
@@ -105,6 +109,23 @@ class Session:
         host = self.host.stop()
         assert host == 0, "the host ended with %s; its last lines: %s" % (host, self.host.log.drain()[-12:])
         return status
+
+
+def test_a_copy_under_another_name_reads_the_config_it_is_given():
+    """Nothing called wlr-orient beside it nor on $PATH: the daemon reads its config through itself."""
+    where = tempfile.mkdtemp(prefix="wlr-orient-copy-")
+    copy = os.path.join(where, "rotator")
+    shutil.copy(BIN, copy)
+    os.chmod(where, 0o755)
+    s = Session(config=FOOT_LANDSCAPE, program=copy, path="/usr/bin:/bin")
+    try:
+        # Said before its control socket, which the session waited for.
+        configs = s.events.seen("config")
+        assert [(c["applied"], c["app_rules"]) for c in configs] == [(True, 1)], configs
+        assert os.readlink("/proc/%d/exe" % s.daemon.pid) == copy
+    finally:
+        assert s.stop() == 0
+        shutil.rmtree(where, ignore_errors=True)
 
 
 @pytest.mark.roots
