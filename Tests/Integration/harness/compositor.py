@@ -52,7 +52,7 @@ def program_name(pid):
 class Compositor:
     def __init__(self, fake, config="", state=None, touch=True, size="1280x800", extra_args=(), wrapper=(),
                  plugin=None, extra_env=None, top="", outputs='["HEADLESS-*"]', config_file=None, make_state=None,
-                 user_config=False, user=()):
+                 user_config=False, user=(), state_home=None):
         """`top`: top-level config keys (before the [device] table the test panel needs); `config`:
         what follows that table; `outputs`: the panels' globs; `config_file`: a whole config file,
         used as it is instead of those three; `state`: the text of state.toml, or `make_state`, a
@@ -60,7 +60,8 @@ class Compositor:
         user's own ($XDG_CONFIG_HOME/wlr-orient/config.toml), not one named to the plugin.
         `user`: the command that makes the host run as a logged-in user (fakeiio.AS_NOBODY,
         AS_SEAT_USER), its directories theirs; `cli` runs wlr-orient as them too (the control
-        socket answers its own user only)."""
+        socket answers its own user only). `state_home`: $XDG_STATE_HOME, to share with another
+        session (else one of its own)."""
         self.dir = tempfile.mkdtemp(prefix="wlr-orient-e2e-")
         self.runtime = os.path.join(self.dir, "runtime")
         os.mkdir(self.runtime, 0o700)
@@ -75,7 +76,7 @@ class Compositor:
             else:
                 f.write(top + '[device]\noutputs = %s\n' % outputs + config)
         self.config_path = config_path
-        state_home = os.path.join(self.dir, "state")
+        state_home = state_home or os.path.join(self.dir, "state")
         if state or make_state:
             os.makedirs(os.path.join(state_home, "wlr-orient"))
         if state:
