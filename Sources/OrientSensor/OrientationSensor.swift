@@ -31,6 +31,8 @@ public final class OrientationSensor {
     /// that must show it is not hung (the helper) speaks then, as a slow device's reading can take
     /// longer than any silence it may keep.
     public var partRead: (() -> Void)?
+    /// No device is open, and udev's announcements are watched for one.
+    public var awaitsUdev: Bool { isRunning && accelerometer == nil && monitor != nil }
 
     /// The fd to poll for readability (buffered devices, udev's announcements), if any.
     public var pollDescriptor: Int32? { isRunning ? fdSet?.fd ?? bufferFD ?? motionFD ?? monitor?.fd : nil }

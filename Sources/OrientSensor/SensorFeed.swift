@@ -39,6 +39,7 @@ public enum SensorFeed {
             write([.stillReading], to: output)
         }
         defer { sensor.partRead = nil }
+        var awaitedUdev = false
         while true {
             let wait = sensor.deadline.map { max(0, ($0 - monotonicSeconds()) * 1000).rounded(.up) }
             let readable = FileDescriptor.waitReadable([input, sensor.pollDescriptor.map(FileDescriptor.init(rawValue:)),
@@ -67,9 +68,14 @@ public enum SensorFeed {
             guard ready[1] || due else { continue }
             events.removeAll(keepingCapacity: true)
             sensor.process(into: &events)
-            if !events.isEmpty {
+            var reports = events.map { $0.report.shifted(by: origin) }
+            if sensor.awaitsUdev != awaitedUdev {
+                awaitedUdev.toggle()
+                if awaitedUdev { reports.append(.awaitingUdev) }
+            }
+            if !reports.isEmpty {
                 spoke = monotonicSeconds()
-                if !write(events.map { $0.report.shifted(by: origin) }, to: output) { return 1 }
+                if !write(reports, to: output) { return 1 }
             }
         }
     }

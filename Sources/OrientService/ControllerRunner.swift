@@ -115,6 +115,8 @@ public final class ControllerRunner<Core: HostCore> {
             Log.info(line)
         case .stillReading:
             break
+        case .awaitingUdev:
+            Events.emit(.sensorAwaitsUdev)
         case .sample(let raw, let held):
             dispatch(Core.event(.reading(raw, held: held)))
         }

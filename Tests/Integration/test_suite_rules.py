@@ -4,6 +4,7 @@ tests, and then it says so (`@pytest.mark.wording`); benchmarks and the demo rea
 every marker a test carries is a declared tier (harness/tiers.py)."""
 import ast
 import os
+import types
 
 import pytest
 
@@ -60,8 +61,10 @@ def log_reads(tree):
     """(function, line, what) for each read of log sentences: `logged(...)`, and a wait on a
     stream called `log` (`host.log.wait(...)`)."""
     found = []
-    for function in [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
-        for node in ast.walk(function):
+    # A script's top level counts as a function of its own, "<module>" (inner functions win below).
+    module = types.SimpleNamespace(name="<module>", lineno=0, decorator_list=[], walk=tree)
+    for function in [module] + [n for n in ast.walk(tree) if isinstance(n, ast.FunctionDef)]:
+        for node in ast.walk(getattr(function, "walk", function)):
             if not isinstance(node, ast.Call):
                 continue
             if isinstance(node.func, ast.Name) and node.func.id == "logged":
@@ -111,7 +114,8 @@ def test_the_rule_finds_a_log_read_outside_a_wording_test():
               "def test_a(host):\n    assert logged(host.events)\n"
               "@pytest.mark.wording\ndef test_b(host):\n    assert logged(host.events)\n"
               "def test_c(host):\n    host.log.wait('x')\n"
-              "def helper(s):\n    return s.daemon_log.next(lambda l: True)\n")
+              "def helper(s):\n    return s.daemon_log.next(lambda l: True)\n"
+              "host.log.wait('y')\n")
     reads = [(f.name, what, "wording" in marks_of(f)) for f, _, what in log_reads(ast.parse(source))]
     assert reads == [("test_a", "logged()", False), ("test_b", "logged()", True), ("test_c", ".log.wait()", False),
-                     ("helper", ".log.next()", False)]
+                     ("helper", ".log.next()", False), ("<module>", ".log.wait()", False)]

@@ -13,4 +13,5 @@ def test_an_accelerometer_that_appears_is_opened_when_udev_announces_it():
                        capture_output=True, text=True, timeout=120)
     assert r.returncode == 0 and r.stdout.strip().endswith("ok"), r.stdout + r.stderr[-3000:]
     found = float(r.stdout.split("found_after_s=")[1].split()[0])
-    assert found < 3.0, "udev's announcement was acted on after %.3f s" % found
+    # A look after 5 s would have found it too: well before that, it was udev's announcement.
+    assert found < 3.0, "opened %.3f s after udev's announcement: by a look, not by udev" % found

@@ -22,6 +22,7 @@ import Testing
         .log("udev announced iio:device4"),
         .log(""),
         .stillReading,
+        .awaitingUdev,
     ]
 
     @Test(arguments: reports) func aReportReadsBackAsItWasWritten(_ report: SensorReport) {
@@ -45,7 +46,7 @@ import Testing
         "opened 1 iio:device0 polled nan 1 0 0 0 1 0 0 0 1 text",
         "opened 1 iio:device0 polled 0 1 0 0 0 1 0 0 0 1 text",          // no scale
         "opened 1 iio:device0 polled -0.5 1 0 0 0 1 0 0 0 1 text",
-        "hello world", "Sample 1 2 3 4 fresh", "reading 1", "reading ",
+        "hello world", "Sample 1 2 3 4 fresh", "reading 1", "reading ", "awaiting-udev now",
     ])
     func whatIsNoReportIsRefused(_ line: String) {
         #expect(SensorReport(line: Substring(line)) == nil)

@@ -8,6 +8,8 @@ public enum OrientEvent: Sendable, Hashable {
     /// An accelerometer was opened (`description`: how it is read, as the log says it).
     case sensorOpened(device: String, description: String)
     case sensorLost(why: String)
+    /// No accelerometer was found, and udev is watched for one to be announced.
+    case sensorAwaitsUdev
     /// The felt orientation changed with the reading taken at `sampleAt`.
     case decision(Orientation, sampleAt: Int)
     /// What `status` reports changed (every change, as the control socket's watchers hear it).
@@ -87,6 +89,7 @@ public enum OrientEvent: Sendable, Hashable {
         case .controlSocket: "control-socket"
         case .sensorOpened: "sensor-opened"
         case .sensorLost: "sensor-lost"
+        case .sensorAwaitsUdev: "sensor-awaits-udev"
         case .decision: "decision"
         case .status: "status"
         case .config: "config"
@@ -124,6 +127,8 @@ public enum OrientEvent: Sendable, Hashable {
             fields += [("device", .string(device)), ("description", .string(description))]
         case .sensorLost(let why):
             fields.append(("why", .string(why)))
+        case .sensorAwaitsUdev:
+            break
         case .decision(let o, let t):
             fields += [("orientation", .string(o.rawValue)), ("sample_at", .int(t))]
         case .status(let status):

@@ -57,7 +57,7 @@ public struct SensorLiveness: Sendable, Hashable {
         case .lost:
             answered = true
             open = false
-        case .sample, .log, .stillReading: break
+        case .sample, .log, .stillReading, .awaitingUdev: break
         }
     }
 

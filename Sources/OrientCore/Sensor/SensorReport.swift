@@ -16,6 +16,8 @@ public enum SensorReport: Sendable, Hashable {
     case log(String)
     /// A reading is under way and part of it was read: a slow device, not a hung one.
     case stillReading
+    /// None was found, and udev's announcements are watched for one.
+    case awaitingUdev
 
     /// The same report with its time moved by `offset` seconds: from one time line to another
     /// (the sensor's seconds since it started, monotonic seconds, the host's).
@@ -27,7 +29,7 @@ public enum SensorReport: Sendable, Hashable {
         case .sample(var raw, let held):
             raw.t = moved(raw.t)
             return .sample(raw, held: held)
-        case .lost, .log, .stillReading:
+        case .lost, .log, .stillReading, .awaitingUdev:
             return self
         }
     }
@@ -39,6 +41,7 @@ public enum SensorReport: Sendable, Hashable {
     ///     lost TEXT
     ///     log TEXT
     ///     reading
+    ///     awaiting-udev
     ///
     /// LIMIT is `busy`, `denied` or `-`. Numbers as Swift writes a Double (read back exactly); a
     /// text's line breaks and tabs become spaces.
@@ -57,6 +60,8 @@ public enum SensorReport: Sendable, Hashable {
             return "log " + Self.oneLine(text)
         case .stillReading:
             return "reading"
+        case .awaitingUdev:
+            return "awaiting-udev"
         }
     }
 
@@ -96,6 +101,8 @@ public enum SensorReport: Sendable, Hashable {
             self = .log(String(rest))
         case "reading" where line == "reading":
             self = .stillReading
+        case "awaiting-udev" where line == "awaiting-udev":
+            self = .awaitingUdev
         default:
             return nil
         }
