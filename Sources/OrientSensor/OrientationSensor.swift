@@ -70,6 +70,10 @@ public final class OrientationSensor {
     /// program streams it) is not announced again and again.
     private var openedUnsaid: (info: AccelerometerInfo, at: Double)?
     private var badReadings = RateLimitedLog()
+    /// When to look whether the other reader that streams the device (and so keeps it polled)
+    /// has switched its buffer off; nil when no buffer on keeps it so. (A reader that leaves it on
+    /// as it ends, as iio-sensor-proxy does, cannot be told from one still reading.)
+    private var streamCheckDue: Double?
     private let preferBuffer: Bool
 
     /// - Parameters:
@@ -179,6 +183,17 @@ public final class OrientationSensor {
                 }
             }
             guard let due = nextDue, now >= due else { return }
+            if let check = streamCheckDue, now >= check {
+                if Accelerometer.bufferOn(id) {
+                    streamCheckDue = now + Backoff.streamCheckPeriod
+                } else {
+                    // That reader ended, or stopped its stream: the buffer can be ours.
+                    events.append(.log("\(id): the other reader's stream ended; opening it again"))
+                    close()
+                    openDevice(now: now, into: &events)
+                    return
+                }
+            }
             switch accelerometer.readPolled(partRead: { self.partRead?() }) {
             case .success(let counts): handle(counts, at: now, into: &events)
             case .failure(let failure): fail(failure, now: now, into: &events)
@@ -257,6 +272,8 @@ public final class OrientationSensor {
             }
             accelerometer = opened
             info = opened.info
+            streamCheckDue = opened.info.limit == .busy && Accelerometer.bufferOn(opened.info.candidate.id)
+                ? now + Backoff.streamCheckPeriod : nil
             readingPeriod = 1 / activeHz
             if lossReported, opened.info.mode == .polled {
                 openedUnsaid = (opened.info, time(now))
@@ -335,6 +352,7 @@ public final class OrientationSensor {
     }
 
     private func close() {
+        streamCheckDue = nil
         if accelerometer?.info.mode.wakesOnMotion == true { monitor = nil }
         fdSet = nil
         motionFD = nil

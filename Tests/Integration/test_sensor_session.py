@@ -179,6 +179,32 @@ def test_two_sessions_of_one_user_on_one_hub_both_turn():
         assert stop(first) == 0
 
 
+def test_when_the_session_with_the_buffer_ends_the_other_reads_it_quietly():
+    fake, node = hub(grant=True)
+    stream = fake.quiet_stream(node, scan=(0, -G, 0))
+    first = Compositor(fake, touch=False, user=AS_SEAT_USER)
+    second = None
+    try:
+        first.wait_frame(0, timeout=30)
+        sensor_state(first, lambda s: s["mode"] == "hysteresis", "the first session with the buffer")
+        second = Compositor(fake, touch=False, user=AS_SEAT_USER)
+        second.wait_frame(0, timeout=30)
+        state = sensor_state(second, lambda s: s["state"] == "reading", "the second session reading")
+        assert state["mode"] == "polled" and state["limit"] == "busy", state
+        assert stop(first) == 0
+        state = sensor_state(second, lambda s: s["state"] == "reading" and s["limit"] is None,
+                             "the second session reading without a limit")
+        assert state["mode"] == "hysteresis", state
+        held(fake, stream, (G, 0, 0))
+        second.wait_frame(1)
+    finally:
+        stream.stop()
+        if second:
+            assert stop(second) == 0
+        if first.p.poll() is None:
+            stop(first)
+
+
 def test_a_helper_that_hangs_is_replaced_within_its_promise_and_said_once():
     """Stopped (it reads nothing and SIGTERM waits), the helper of a polled device misses the
     reading its pace promised: the plugin kills it after the margin and starts another."""

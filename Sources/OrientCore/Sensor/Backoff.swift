@@ -8,6 +8,9 @@ public struct Backoff: Sendable, Hashable {
     /// The longest wait before trying a device that is there but refuses its readings while
     /// another program streams it: it reads again as soon as that stream stops.
     public static let busyDelay = 1.0
+    /// How often a device read from its raw values because another program streamed it is
+    /// checked for that stream's end (its buffer switched off), to be read as well as it can be.
+    public static let streamCheckPeriod = 2.0
     public private(set) var attempts = 0
 
     public init() {}
