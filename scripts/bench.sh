@@ -53,6 +53,9 @@ echo "== sensor: the same for a HID sensor hub with hysteresis, which sends noth
 echo "== sensor: a polled device's idle schedule, latency against readings per second over the corpus (the data its defaults were chosen from)"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/idle_schedule.py --traces Tests/Fixtures/traces/public --traces "$out/validation"
 
+echo "== sensor: a device refusing its raw values (EBUSY) for 20 s, three times: lines said, the helper's CPU, the first turn after"
+/usr/bin/python3 benchmarks/busy_device.py --rounds 3 --busy-seconds 20
+
 echo "== sensor: step changes, ours beside iio-sensor-proxy + monitor-sensor on one umockdev device"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/sensor_vs_iio_sensor_proxy.py --steps 60
 
