@@ -29,5 +29,5 @@ public enum OutputTransform: Int32, Sendable, CaseIterable {
     }
 
     /// Whether the transform swaps the output's width and height.
-    public var swapsAxes: Bool { self == .rotated90 || self == .rotated270 }
+    public var swapsAxes: Bool { rawValue % 2 != 0 }
 }

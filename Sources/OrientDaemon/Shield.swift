@@ -252,8 +252,8 @@ final class Shield: CallbackOwner {
     /// swaps the configured size).
     private func scale(under transform: OutputTransform, ahead: Bool = false) -> Int32? {
         guard var configured, configured.width > 0, configured.height > 0 else { return nil }
-        if ahead, steps.from.rawValue % 2 != steps.to.rawValue % 2 { configured = (configured.height, configured.width) }
-        let (w, h) = transform.rawValue % 2 == 0 ? (width, height) : (height, width)
+        if ahead, steps.from.swapsAxes != steps.to.swapsAxes { configured = (configured.height, configured.width) }
+        let (w, h) = transform.swapsAxes ? (height, width) : (width, height)
         let scale = w / configured.width
         return scale >= 1 && scale * configured.width == w && scale * configured.height == h ? Int32(scale) : nil
     }

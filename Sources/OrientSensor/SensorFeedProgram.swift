@@ -17,6 +17,12 @@ public enum SensorFeedProgram {
         var activeHz: Double?
         var rest = arguments[...]
         while let argument = rest.popFirst() {
+            if argument == "--help" || argument == "-h" {
+                let text = "usage: \(name) --active-hz HZ [--sensor NAME] [--mount-matrix MATRIX] [--buffered true|false]\n"
+                    + "(the compositor plugin's sensor helper: it reads requests on its standard input and writes reports to its standard output)\n"
+                _ = FileDescriptor.standardOutput.writeAll(Array(text.utf8))
+                exitProcess(0)
+            }
             guard let value = rest.popFirst() else { usage("\(argument) needs a value") }
             switch argument {
             case "--active-hz":

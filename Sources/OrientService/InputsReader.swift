@@ -1,11 +1,8 @@
 import OrientCore
 import OrientSystem
 
-// The calls into the C library for processes and files, in one place: running
-// `wlr-orient plugin-inputs` (which parses the TOML files in a child, so that no parser runs in
-// the compositor or in the daemon) and writing state.toml.
-
-/// Gets the config and the saved state from `wlr-orient plugin-inputs`.
+/// Gets the config and the saved state from `wlr-orient plugin-inputs`, which parses the TOML
+/// files in a child, so that no parser runs in the compositor or in the daemon.
 public enum PluginInputsReader {
     /// How long the helper may take before it is killed (it reads two small files).
     public static let timeout: Int32 = 5000
@@ -109,22 +106,4 @@ public enum PluginInputsReader {
         }
         return .success(String(decoding: output, as: UTF8.self))
     }
-}
-
-/// Writes state.toml atomically: a temporary file, flushed, renamed over the old one.
-public struct StateFile {
-    public let directory: String
-    public init(directory: String) { self.directory = directory }
-    public var path: String { directory + "/state.toml" }
-
-    public func save(_ state: PersistentState) -> Result<Void, Problem> {
-        if case .failure(let error) = makeDirectories(directory) { return .failure(Problem("cannot create \(directory): \(error.reason)")) }
-        return writeFileAtomically(path, Array(state.fileText.utf8)).mapError { Problem("cannot write \(path): \($0.reason)") }
-    }
-}
-
-/// Why a process or file operation failed, for the log.
-public struct Problem: Error, CustomStringConvertible {
-    public let description: String
-    public init(_ description: String) { self.description = description }
 }

@@ -227,9 +227,6 @@ final class Plugin: CallbackOwner {
     /// Whether the compositor is asked to apply each turn itself (`HostRelayout`).
     private lazy var askHostToTurn = HostRelayout.asksCompositor(named: processName)
 
-    /// The host is making a frame of `output`: while a transition runs, it draws its part. `state`:
-    /// the output state the host built (wlroots 0.17 on); nil: the renderer is between begin and
-    /// end on the output's buffer (0.15 to 0.17).
     /// The host is about to build a frame of `output` into `state` (wlroots 0.17 on): a turn
     /// waiting for a frame adds its transform first, so that the host renders under it.
     func prepareOutput(_ output: OpaquePointer, state: OpaquePointer) {
@@ -237,6 +234,9 @@ final class Plugin: CallbackOwner {
         panels.first(where: { $0.output == output })?.carryPendingTurn(in: state, built: false) { _ in }
     }
 
+    /// The host is making a frame of `output`: while a transition runs, it draws its part. `state`:
+    /// the output state the host built (wlroots 0.17 on); nil: the renderer is between begin and
+    /// end on the output's buffer (0.15 to 0.17).
     func renderOutput(_ output: OpaquePointer, state: OpaquePointer?) {
         // Our own commit of a transform, drawing its first frame, is no frame of the host's
         // (under `wlr-orient run` the preload sees the renderer end and the commit of it too).

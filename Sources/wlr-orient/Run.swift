@@ -36,7 +36,9 @@ struct Run: ParsableCommand {
     var command: [String] = []
 
     func run() throws {
-        // The passthrough capture keeps a leading "--" (`wlr-orient run -- cage …`).
+        // The passthrough capture keeps a leading "--" (`wlr-orient run -- cage …`), and takes
+        // `--help` as the compositor's name: before a "--", it is this command's.
+        if command.first == "--help" || command.first == "-h" { throw CleanExit.helpRequest(self) }
         let arguments = command.first == "--" ? Array(command.dropFirst()) : command
         guard let compositor = arguments.first else {
             throw ValidationError("name the compositor to start, e.g. 'wlr-orient run sway'")

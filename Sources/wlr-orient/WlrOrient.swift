@@ -23,7 +23,7 @@ struct WlrOrient: ParsableCommand {
         abstract: "Screen auto-rotation for wlroots compositors on tablets, 2-in-1s and phones.",
         discussion: """
             The rotation itself runs inside the compositor (the wlr-orient plugin, started in \
-            unmodified wlroots 0.15 compositors by `run`), or beside any other compositor \
+            unmodified wlroots compositors by `run`), or beside any other compositor \
             (`daemon`). This tool locks and inspects it over its control socket, checks its \
             configuration, shows and records the accelerometer, and replays recordings through \
             the same detector.

@@ -7,7 +7,7 @@ import subprocess
 
 import pytest
 
-from harness.fakeiio import BIN, ROOT, FakeIIO
+from harness.fakeiio import BIN, BUILD, ROOT, FakeIIO
 
 TRACE = os.path.join(ROOT, "Tests", "Fixtures", "traces", "public", "trace_000.csv")
 AS_NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
@@ -129,6 +129,28 @@ def test_the_readme_lists_the_same_commands_and_options_as_help():
         text = run("help", command).stdout
         options = set(re.findall(r"(?<![\w-])--[a-z][a-z-]*", text)) - {"--help", "--version"}
         assert options <= rows[command], (command, options - rows[command])
+
+
+def test_every_subcommand_answers_help_with_its_own_and_the_other_names_say_what_they_are(tmp_path):
+    help_text = run("--help").stdout
+    subcommands = re.findall(r"^  ([a-z][a-z-]+)\s", help_text.split("SUBCOMMANDS:")[1], re.M)
+    assert "run" in subcommands and "daemon" in subcommands, subcommands
+    for command in subcommands:
+        for asked in ([command, "--help"], ["help", command]):
+            r = run(*asked)
+            assert r.returncode == 0 and r.stdout.startswith("OVERVIEW:"), (asked, r)
+            assert "USAGE: wlr-orient %s" % command in r.stdout, (asked, r.stdout[:300])
+    # After "--", --help is the compositor's: `run -- --help` starts a program called --help.
+    # (The build beside the plugin and the preload, which run needs before it starts anything.)
+    r = subprocess.run([os.path.join(BUILD, "wlr-orient"), "run", "--", "--help"], capture_output=True, text=True,
+                       timeout=30)
+    assert r.returncode == 127 and "cannot start --help" in r.stderr, r
+    # The same program by its other two names (links beside it, as the packages install them).
+    for name in ("wlr-orient-daemon", "wlr-orient-sensor-feed"):
+        link = tmp_path / name
+        link.symlink_to(BIN)
+        r = subprocess.run([str(link), "--help"], capture_output=True, text=True, timeout=30)
+        assert r.returncode == 0 and r.stdout.startswith("usage: %s " % name), (name, r)
 
 
 def test_every_rule_the_code_cites_is_in_docs_design():

@@ -84,7 +84,7 @@ public struct PanelShield: Sendable {
     private var run: TransitionRun?
     /// How long after the apply the overlay may wait for its turned size before it goes.
     static let resizeGraceMs = 50.0
-    private var quarterTurn: Bool { from.rawValue % 2 != to.rawValue % 2 }
+    private var quarterTurn: Bool { from.swapsAxes != to.swapsAxes }
 
     public init(from: OutputTransform, to: OutputTransform, plan: TransitionPlan) {
         self.from = from

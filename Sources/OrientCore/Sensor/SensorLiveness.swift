@@ -11,7 +11,7 @@ public struct SensorLiveness: Sendable, Hashable {
     /// Beyond a reading's own period: a HID sensor hub answers a read within 5 s.
     public static let margin = 6.0
     /// The same in whole seconds, for an alarm.
-    public static let marginSeconds: UInt32 = 6
+    public static let marginSeconds = UInt32(margin)
 
     public private(set) var running = false
     /// A device was opened, or none found, since the start (a log line is no answer).

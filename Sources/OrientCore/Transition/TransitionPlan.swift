@@ -5,7 +5,8 @@ public struct TransitionPlan: Sendable, Hashable {
     public var curve: TransitionCurve
     public var timeoutMs: Int
 
-    public init(kind: TransitionKind, durationMs: Int = 250, curve: TransitionCurve = .easeInOut, timeoutMs: Int = 300) {
+    public init(kind: TransitionKind, durationMs: Int = TransitionConfig().durationMs, curve: TransitionCurve = .easeInOut,
+                timeoutMs: Int = TransitionConfig().timeoutMs) {
         self.kind = kind
         self.durationMs = durationMs
         self.curve = curve

@@ -62,7 +62,7 @@ public struct TransitionRun: Sendable {
             revealedAt = max(lastFrameAt, now - Self.revealLeadMs)
         }
         let elapsed = now - (revealedAt ?? now)
-        guard plan.kind == .rotate || plan.kind == .crossfade, durationMs > 0, elapsed < durationMs else { return .finished }
+        guard plan.beginsWithTheOldFrame, durationMs > 0, elapsed < durationMs else { return .finished }
         let progress = plan.curve.value(at: elapsed / durationMs)
         // What is left of the old frame would not change a pixel (8 bits a channel): over.
         guard 1 - progress >= Self.leastVisibleAlpha else { return .finished }
