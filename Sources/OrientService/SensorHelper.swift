@@ -15,6 +15,8 @@ public final class SensorHelper: SensorControl {
     /// How long a helper told to end (its socket closed) has to release the device and exit: as
     /// long as a HID sensor hub may take to answer (its own grace is the same, `Termination`).
     static let endingGrace = SensorLiveness.margin
+    /// How long the host's end waits for its helpers to release the device.
+    static let releaseWait = 1.0
     /// Reads of the socket per wakeup, 16 KiB each (see `readable`).
     static let readsPerWakeup = 4
 
@@ -115,13 +117,18 @@ public final class SensorHelper: SensorControl {
         end()
         timer?.remove()
         timer = nil
-        // No timer is left to apply the grace: one still ending is asked to end now. Ours
-        // releases the device on SIGTERM as on the end of its input (killed, it would leave the
-        // buffer and motion events on), within its own grace; anything else ends. What is left
-        // to collect of it is the compositor's, which is ending too or reaps its children, and
-        // one that stays goes with the compositor (`ChildProcess.parentDeathSignal`).
+        // No timer is left to apply the grace. The host is ending, and a helper that outlives it
+        // is killed with it (`ChildProcess.parentDeathSignal`), which would leave the buffer and
+        // motion events on for the next session to find held: each is given a moment to release
+        // the device, as it does at once on the end of its input (`releaseWait` in all; the
+        // compositor's thread waits at its end only). One still running is asked to end
+        // (SIGTERM: it releases within its own grace); what is left to collect of it is the
+        // compositor's, which is ending too or reaps its children.
         collect()
-        for helper in ending { ChildProcess.terminate(helper.pid) }
+        let deadline = monotonicSeconds() + Self.releaseWait
+        for helper in ending where ChildProcess.reap(helper.pid, until: deadline) == .running {
+            ChildProcess.terminate(helper.pid)
+        }
         ending.removeAll()
     }
 
