@@ -2,6 +2,7 @@
 (not root), against fake devices given the kernel's owners, modes and one-opener rules
 (fakeiio.as_the_kernel_makes_it, fakes/iio-kernel.c), beside other readers of the same device, and
 its sensor helper never outlives it."""
+import contextlib
 import json
 import os
 import re
@@ -154,7 +155,10 @@ def test_the_clis_sensor_and_record_beside_a_session_leave_it_turning():
         assert stop(host) == 0
 
 
-def test_two_sessions_of_one_user_on_one_hub_both_turn():
+@contextlib.contextmanager
+def two_sessions():
+    """Two sessions of the seat's user on one hub: the first reads it with hysteresis, the second
+    polled, the buffer being the first's. (fake, stream, first, second); each stopped after."""
     fake, node = hub(grant=True)
     stream = fake.quiet_stream(node, scan=(0, -G, 0))
     first = Compositor(fake, touch=False, user=AS_SEAT_USER)
@@ -166,43 +170,33 @@ def test_two_sessions_of_one_user_on_one_hub_both_turn():
         second.wait_frame(0, timeout=30)
         state = sensor_state(second, lambda s: s["state"] == "reading", "the second session reading")
         assert state["mode"] == "polled" and state["limit"] == "busy", state
+        yield fake, stream, first, second
+    finally:
+        stream.stop()
+        if second:
+            assert stop(second) == 0
+        if first.p.poll() is None:
+            assert stop(first) == 0
+
+
+def test_two_sessions_of_one_user_on_one_hub_both_turn():
+    with two_sessions() as (fake, stream, first, second):
         held(fake, stream, (G, 0, 0))
         first.wait_frame(1)
         second.wait_frame(1)
         held(fake, stream, (-G, 0, 0))
         first.wait_frame(3)
         second.wait_frame(3)
-    finally:
-        stream.stop()
-        if second:
-            assert stop(second) == 0
-        assert stop(first) == 0
 
 
 def test_when_the_session_with_the_buffer_ends_the_other_reads_it_quietly():
-    fake, node = hub(grant=True)
-    stream = fake.quiet_stream(node, scan=(0, -G, 0))
-    first = Compositor(fake, touch=False, user=AS_SEAT_USER)
-    second = None
-    try:
-        first.wait_frame(0, timeout=30)
-        sensor_state(first, lambda s: s["mode"] == "hysteresis", "the first session with the buffer")
-        second = Compositor(fake, touch=False, user=AS_SEAT_USER)
-        second.wait_frame(0, timeout=30)
-        state = sensor_state(second, lambda s: s["state"] == "reading", "the second session reading")
-        assert state["mode"] == "polled" and state["limit"] == "busy", state
+    with two_sessions() as (fake, stream, first, second):
         assert stop(first) == 0
         state = sensor_state(second, lambda s: s["state"] == "reading" and s["limit"] is None,
                              "the second session reading without a limit")
         assert state["mode"] == "hysteresis", state
         held(fake, stream, (G, 0, 0))
         second.wait_frame(1)
-    finally:
-        stream.stop()
-        if second:
-            assert stop(second) == 0
-        if first.p.poll() is None:
-            stop(first)
 
 
 def test_a_helper_that_hangs_is_replaced_within_its_promise_and_said_once():
