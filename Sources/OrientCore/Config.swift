@@ -16,6 +16,7 @@ public struct Config: Sendable, Hashable {
     public var device = DeviceConfig()
     public var detection = DetectionConfig()
     public var transition = TransitionConfig()
+    public var suggestion = SuggestionConfig()
     /// `[[app]]` rules in file order; the last matching one wins.
     public var apps: [AppRule] = []
 

@@ -7,7 +7,7 @@ public struct ConfigKey: Sendable {
     /// The table a key is written in.
     public enum Section: String, Sendable, CaseIterable {
         case top = ""
-        case device, detection, transition
+        case device, detection, transition, suggestion
         /// Each `[[app]]` rule.
         case app
     }
@@ -178,6 +178,12 @@ extension ConfigKey {
         detection("pickup-holdoff-ms", \.pickupHoldoffMs, 0...5000, "wait after picking up from flat (ms)"),
         detection("accel-tolerance", \.accelToleranceMs2, 0.1...20, "deviation from 1 g that counts as acceleration (m/s²)"),
         detection("accel-holdoff-ms", \.accelHoldoffMs, 0...5000, "wait after external acceleration (ms)"),
+        detection("touch-hold-ms", \.touchHoldMs, 0...5000,
+                  "no turn while a finger or pen touches the panel, nor this long after it lifts (ms)",
+                  details: """
+                      A turn held so happens when the time is up if the device is still held that way. \
+                      *wlr-orient daemon* learns of touches where the compositor offers ext-idle-notify-v1.
+                      """),
 
         choice(.transition, "kind", \.transition.kind, "how the screen turns: auto, a rotation, a cross-fade, or a cut",
                details: """
@@ -190,6 +196,20 @@ extension ConfigKey {
         choice(.transition, "curve", \.transition.curve, "the transition's pace"),
         milliseconds("timeout-ms", \.timeoutMs, "how long the old frame waits for the apps to redraw",
                      details: "*wlr-orient daemon*, which cannot see when the apps have redrawn, always waits this long."),
+
+        ConfigKey(.suggestion, "enabled", .flag, "offer a turn the lock keeps from happening, with a target to tap",
+                  details: """
+                      While the lock keeps the screen from the way the device is held (and the device and \
+                      the app in front allow that way), a target shows at a corner of the panel: a tap turns \
+                      the screen and locks it there. *wlr-orient suggestion accept* does the same.
+                      """,
+                  .config(get: { .flag($0.suggestion.enabled) },
+                          set: { if case .flag(let b) = $1 { $0.suggestion.enabled = b } })),
+        ConfigKey(.suggestion, "seconds", .number(1...60), "how long the target stays (s)",
+                  details: "While a pointer rests on it, 16 s or this, whichever is longer.",
+                  .config(get: { .number($0.suggestion.seconds) },
+                          set: { if case .number(let n) = $1 { $0.suggestion.seconds = n } })),
+        choice(.suggestion, "corner", \.suggestion.corner, "the corner of the panel, as the device is held, where the target shows"),
 
         ConfigKey(.app, "match", .text, "the app_id (exact or a glob such as \"org.example.*\")",
                   details: "In a glob, *\\** and *?* stand for any text and any one character.",

@@ -29,6 +29,9 @@ public struct DetectionConfig: Sendable, Hashable {
     public var accelToleranceMs2: Double = 3.0
     /// After external acceleration ends, wait this long before deciding, in ms.
     public var accelHoldoffMs: Double = 150
+    /// No change is made while a finger or pen touches the panel, nor this long after it lifts,
+    /// in ms (the page must not turn away under a finger).
+    public var touchHoldMs: Double = 500
 
     public init() {}
 }

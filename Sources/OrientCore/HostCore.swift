@@ -21,6 +21,10 @@ public protocol HostCore: Sendable {
 
     /// Applies one event; returns what must be done, in order.
     mutating func handle(_ event: Event) -> [CoreCommand<HostCommand>]
+
+    /// The host's clock (monotonic seconds), set before each event: what waits on time (a
+    /// touch's hold, a suggestion) is measured on it.
+    mutating func advanceClock(to now: Double)
 }
 
 /// The plugin's core is the controller itself: the compositor lays out every window, so it

@@ -30,6 +30,8 @@ public final class ControllerRunner<Core: HostCore> {
     /// Events wait here while commands run: a command may cause an event (a refused commit).
     private var queue: [Core.Event] = []
     private var dispatching = false
+    /// The core's wake-up (`RunnerCommand.wake`), armed only while it asks for one.
+    private var wakeTimer: LoopSource?
 
     /// Reads the config and the saved state (through `wlr-orient plugin-inputs`; what is wrong
     /// with them is logged, and the defaults are used).
@@ -82,6 +84,7 @@ public final class ControllerRunner<Core: HostCore> {
     /// that carrying it out causes (a tablet switch read at once) wait their turn in the queue.
     public func start() {
         dispatching = true
+        core.advanceClock(to: monotonicSeconds())
         execute(core.start())
         drainQueue()
     }
@@ -94,6 +97,7 @@ public final class ControllerRunner<Core: HostCore> {
         controlServer.take()?.stop()
         reloader.take()?.stop()
         configWatcher.take()?.stop()
+        wakeTimer.take()?.remove()
         perform = { _ in }
         Events.detach()
     }
@@ -132,6 +136,7 @@ public final class ControllerRunner<Core: HostCore> {
 
     private func drainQueue() {
         while !queue.isEmpty {
+            core.advanceClock(to: monotonicSeconds())
             execute(core.handle(queue.removeFirst()))
         }
         dispatching = false
@@ -178,7 +183,22 @@ public final class ControllerRunner<Core: HostCore> {
             Log.error(line)
         case .event(let event):
             Events.emit(event)
+        case .wake(let at):
+            wake(at: at)
         }
+    }
+
+    /// Arms (or disarms) the core's one timer; a time already past fires on the next dispatch.
+    private func wake(at time: Double?) {
+        guard let time, let loop else {
+            wakeTimer?.arm(milliseconds: 0)   // 0 disarms a wl_event_loop timer
+            return
+        }
+        if wakeTimer == nil {
+            wakeTimer = LoopSource.timer(on: loop) { [unowned self] in dispatch(Core.event(.wake)) }
+        }
+        let ms = max(1, Int32(min(((time - monotonicSeconds()) * 1000).rounded(.up), Double(Int32.max))))
+        wakeTimer?.arm(milliseconds: ms)
     }
 
     // MARK: the config

@@ -27,6 +27,8 @@ final class Panel: CompositorObject {
             if (oldValue == nil) != (transition == nil) { orient_wlr_output_hold_composited(output, transition != nil) }
         }
     }
+    /// The suggestion's target to draw over the panel's frames (nil: none).
+    private(set) var suggestion: SuggestionTarget?
     private var watch: Watch?
     let onDestroy: (Panel) -> Void
     private var failureLogged = false
@@ -271,6 +273,11 @@ final class Panel: CompositorObject {
     }
 
     /// Removes every listener (the output is going away, or the plugin is).
+    /// Shows the suggestion's target (nil: takes it away).
+    func suggest(_ target: SuggestionTarget?) {
+        suggestion = target
+    }
+
     func detach() {
         watch?.remove()
         watch = nil

@@ -130,6 +130,8 @@ final class Plugin: CallbackOwner {
             protocolServer?.tellShown(id, orientation)
         case .tellFelt(let id, let orientation):
             protocolServer?.tellFelt(id, orientation)
+        case .suggest(let id, let target):
+            panels.first { $0.id == id }?.suggest(target)
         }
     }
 

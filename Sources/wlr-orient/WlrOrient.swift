@@ -32,7 +32,7 @@ struct WlrOrient: ParsableCommand {
             State (lock, last orientation): $XDG_STATE_HOME/wlr-orient/state.toml.
             """,
         version: wlrOrientVersion,
-        subcommands: [Lock.self, Unlock.self, Toggle.self, Status.self, Watch.self, Reload.self,
+        subcommands: [Lock.self, Unlock.self, Toggle.self, SuggestionCommand.self, Status.self, Watch.self, Reload.self,
                       CheckConfig.self, Detect.self, Sensor.self, Record.self, Run.self, DaemonCommand.self, PluginInputsCommand.self,
                       RenderConfigDocs.self]
     )

@@ -312,9 +312,10 @@ def test_a_config_that_crashes_the_toml_parser_cannot_crash_the_compositor(text)
 
 @pytest.mark.parametrize("lock,transform,randr", [("normal", 0, "normal"), ("left-up", 1, "90")])
 def test_a_lock_to_one_orientation_releases_the_sensor_and_shows_that_orientation(lock, transform, randr):
+    # Without offers of a turn (which keep the sensor running under a lock: test_hand.py).
     fake = FakeIIO()
     fake.add_accel(raw=(0, G, 0))  # held upside down: must not matter
-    host = Compositor(fake, state='lock = "%s"\n' % lock)
+    host = Compositor(fake, config="[suggestion]\nenabled = false\n", state='lock = "%s"\n' % lock)
     try:
         host.events.wait_status(lambda s: s["sensor"] == "released" and s["rotating"], what="the sensor released")
         host.wait_frame(transform)

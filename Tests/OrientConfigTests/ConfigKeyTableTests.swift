@@ -147,6 +147,7 @@ func renderedExampleConfig() throws -> String {
             case "# [device]": .device
             case "# [detection]": .detection
             case "# [transition]": .transition
+            case "# [suggestion]": .suggestion
             case "# [[app]]": .app
             default: nil
             }

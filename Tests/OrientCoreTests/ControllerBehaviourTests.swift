@@ -46,7 +46,7 @@ private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape]
     }
 
     @Test func anInputModeClientKeepsTheSensorRunningEvenWhenTheLockAllowsOneOrientation() {
-        var h = ControllerHarness(state: PersistentState(lock: MaskSpec(parsing: "normal"), lastFelt: .normal))
+        var h = ControllerHarness(config: ControllerHarness.offersNothing, state: PersistentState(lock: MaskSpec(parsing: "normal"), lastFelt: .normal))
         #expect(!h.sensorRunning)
         h.send(.declaration(game, ClientDeclaration(input: true)))
         h.send([.toplevelAdded(game, appID: "g", covers: true), .toplevelMapped(game, true), .focus(game)])

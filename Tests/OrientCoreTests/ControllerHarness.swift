@@ -12,6 +12,14 @@ struct ControllerHarness {
     var sensorRunning = false
 
     static let tablet = PanelID(1)
+
+    /// A config that offers no turns under a lock (so a lock that leaves one orientation
+    /// releases the sensor, as it did before suggestions).
+    static var offersNothing: Config {
+        var config = Config()
+        config.suggestion.enabled = false
+        return config
+    }
     static let external = PanelID(2)
 
     init(config: Config = Config(), state: PersistentState = PersistentState(lastFelt: .normal),

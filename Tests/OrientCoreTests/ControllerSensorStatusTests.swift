@@ -13,7 +13,7 @@ import Testing
     }
 
     @Test func theSensorsStateFollowsWhatItSaid() {
-        var h = ControllerHarness()
+        var h = ControllerHarness(config: ControllerHarness.offersNothing)
         #expect(h.sensorRunning)
         #expect(h.controller.status.sensor == SensorStatus(state: .looking))
         let opened = h.send(.sensorOpened(Self.busy, at: 1))

@@ -131,7 +131,7 @@ import Testing
     }
 
     @Test func aReleasedSensorAnnouncesTheFeltOrientationAgainOnceItRuns() {
-        var h = ControllerHarness()
+        var h = ControllerHarness(config: ControllerHarness.offersNothing)
         h.send(.sensorOpened(Self.device(.polled), at: 0))
         _ = hold(&h, angle: 90, from: 0, for: 1.5)
         #expect(h.panel == .leftUp)

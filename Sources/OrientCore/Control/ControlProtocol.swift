@@ -19,6 +19,12 @@ public enum ControlRequest: Sendable, Hashable {
         case "unlock": return .success(.command(.unlock))
         case "toggle": return .success(.command(.toggle))
         case "reload": return .success(.command(.reload))
+        case "suggestion":
+            switch json["action"]?.string {
+            case "accept": return .success(.command(.acceptSuggestion))
+            case "dismiss": return .success(.command(.dismissSuggestion))
+            default: return .failure(ControlError("\"suggestion\" needs \"action\": \"accept\" or \"dismiss\""))
+            }
         case "lock":
             guard let words = json["orientations"]?.string else {
                 return .failure(ControlError("\"lock\" needs \"orientations\": orientation words or \"current\""))
@@ -33,7 +39,7 @@ public enum ControlRequest: Sendable, Hashable {
         }
     }
 
-    public static let commands = ["status", "watch", "lock", "unlock", "toggle", "reload"]
+    public static let commands = ["status", "watch", "lock", "unlock", "toggle", "reload", "suggestion"]
 
     /// The request as a JSON line (what the CLI sends).
     public var json: JSON {
@@ -45,6 +51,8 @@ public enum ControlRequest: Sendable, Hashable {
         case .command(.unlock): .object([("command", .string("unlock"))])
         case .command(.toggle): .object([("command", .string("toggle"))])
         case .command(.reload): .object([("command", .string("reload"))])
+        case .command(.acceptSuggestion): .object([("command", .string("suggestion")), ("action", .string("accept"))])
+        case .command(.dismissSuggestion): .object([("command", .string("suggestion")), ("action", .string("dismiss"))])
         }
     }
 }

@@ -94,6 +94,19 @@ public struct Controller: Sendable {
     var reconcilesEverything = false
     /// Conflicts already logged (each once until it goes away and comes back).
     private var droppedLogged: Set<DroppedLevel> = []
+    /// The host's clock (monotonic seconds), as the runner last set it (`advanceClock`).
+    public private(set) var now: Double = 0
+    /// No turn under a finger.
+    private var touchHold = TouchHold()
+    /// The turn offered while the lock keeps the screen from the way the device is held, what it
+    /// was offered under (gone when that changes), and the target the host was last told to show.
+    private var suggestion: Suggestion?
+    private var suggestedUnder: SuggestionContext?
+    private var toldTarget: (panel: PanelID, target: SuggestionTarget)?
+    /// The felt orientation changed since the last decision: a turn may be offered.
+    private var feltMoved = false
+    /// The wake-up last asked of the runner.
+    private var wakeAsked: Double?
 
     /// What the host can tell about a window covering its output.
     public enum CoverEvidence: Sendable, Hashable {
@@ -128,13 +141,34 @@ public struct Controller: Sendable {
         return out
     }
 
-    /// Applies one event; returns what the host must do, in order.
+    /// Sets the host's clock (monotonic seconds): the runner does before each event.
+    public mutating func advanceClock(to now: Double) {
+        self.now = max(self.now, now)
+    }
+
+    /// Applies one event; returns what the host must do, in order: the event's own, what the
+    /// clock ended (a touch's hold, a suggestion's time), and the next wake-up where it moved.
+    public mutating func handle(_ event: ControllerEvent) -> [ControllerCommand] {
+        var out = apply(event)
+        let suggestionEnds = suggestion.map { now >= $0.until } ?? false
+        if touchHold.expire(at: now, after: config.detection.touchHoldMs / 1000) || suggestionEnds {
+            conclude(decides: true, into: &out)
+        }
+        let next = [touchHold.ends(after: config.detection.touchHoldMs / 1000), suggestion?.until].compactMap(\.self).min()
+        if next != wakeAsked {
+            wakeAsked = next
+            out.append(.wake(at: next))
+        }
+        return out
+    }
+
+    /// One event.
     ///
     /// An event about windows that are in front nowhere (and are not about to be) cannot change
     /// what any panel shows, the sensor or the status (`decides`, worked out before the event
     /// changes anything): only those windows' clients may need telling. So a client closing
     /// thousands of windows costs thousands of small steps, not thousands of decisions.
-    public mutating func handle(_ event: ControllerEvent) -> [ControllerCommand] {
+    private mutating func apply(_ event: ControllerEvent) -> [ControllerCommand] {
         var out: [ControllerCommand] = []
         let decides: Bool
         switch event {
@@ -220,6 +254,14 @@ public struct Controller: Sendable {
         case .control(let command):
             control(command, into: &out)
             decides = true
+        case .touch(let down):
+            touchHold.touch(down, at: now, felt: felt)
+            decides = true   // status says when a held turn comes
+        case .suggestionHovered(let on):
+            hover(on)
+            decides = true
+        case .wake:
+            decides = false   // the clock's part is `handle`'s
         case .tabletMode(let on):
             if tabletMode != on {
                 out.append(.log(.info, on ? "tablet mode: the panel follows the device"
@@ -321,6 +363,7 @@ public struct Controller: Sendable {
         feltStale = false
         if state.lastFelt != o {
             state.lastFelt = o
+            feltMoved = true
             out.append(.save(state))
         }
         conclude(decides: true, into: &out)
@@ -410,13 +453,32 @@ public struct Controller: Sendable {
             rotating: rotating, sensorRunning: sensorRunning,
             sensor: sensorRunning ? sensorSaid ?? SensorStatus(state: .looking) : .released,
             panels: panels.map { .init(name: $0.name, shape: $0.shape, shown: $0.shown, allowed: $0.allowed, setBy: $0.setBy) },
-            front: front)
+            front: front,
+            suggestion: suggestion.flatMap { s in
+                panels.first { $0.id == s.panel }.map { .init(panel: $0.name, orientation: s.orientation, until: s.until, hovered: s.hovered) }
+            },
+            suggestionsEnabled: config.suggestion.enabled,
+            waiting: touchHold.active && felt != nil && felt != decisionFelt
+                ? .init(felt: felt!, touching: touchHold.touching, until: touchHold.ends(after: config.detection.touchHoldMs / 1000))
+                : nil)
     }
 
     // MARK: control
 
     private mutating func control(_ command: ControlCommand, into out: inout [ControllerCommand]) {
-        if command == .reload { return out.append(.reloadConfig) }
+        switch command {
+        case .reload: return out.append(.reloadConfig)
+        case .acceptSuggestion:
+            guard let offered = suggestion else { return }
+            out.append(.log(.info, "suggestion taken: turning to \(offered.orientation.rawValue)"))
+            setLock(MaskSpec(exactly: offered.orientation), into: &out)
+            return
+        case .dismissSuggestion:
+            guard suggestion != nil else { return }
+            suggestion = nil
+            return
+        default: break
+        }
         // What is shown now: the first panel's orientation (before any panel, the felt one).
         let shown = panels.first?.shown ?? state.lastFelt ?? .normal
         if case .set(let lock) = command.lockChange(from: state.lock, shown: shown) { setLock(lock, into: &out) }
@@ -494,8 +556,13 @@ public struct Controller: Sendable {
         }
         let global = state.lock?.resolve(on: panel.shape) ?? .all
         let client = front?.wish.level(on: panel.shape)
-        return Policy.decide(PolicyInput(felt: felt, current: panel.shown, device: device,
+        return Policy.decide(PolicyInput(felt: decisionFelt, current: panel.shown, device: device,
                                          global: global, client: client, lean: feltStale ? nil : lean))
+    }
+
+    /// The felt orientation decisions go by: while a touch holds them, the one held when it began.
+    private var decisionFelt: Orientation? {
+        touchHold.held ?? felt
     }
 
     /// How a panel turns now: by the app in front's rule and the layout (rule 9).
@@ -521,7 +588,7 @@ public struct Controller: Sendable {
                 if droppedLogged.insert(level).inserted { out.append(.log(.error, Self.explain(level, lock: state.lock))) }
             }
             // The device turned since someone else set what the panel shows: it follows it again.
-            if panels[i].setBy != nil, felt != panels[i].setWhileFelt { panels[i].setBy = nil }
+            if panels[i].setBy != nil, decisionFelt != panels[i].setWhileFelt { panels[i].setBy = nil }
             if let no = refused[panels[i].id] {
                 if no == decision.target { continue }
                 refused[panels[i].id] = nil
@@ -536,6 +603,7 @@ public struct Controller: Sendable {
             panels[i].turnsBack = false
         }
         droppedLogged.formIntersection(stillDropped)
+        reviewSuggestion(fronts: fronts, into: &shows)
 
         // 2. Clients hear what their output will show before it turns (so before the configure
         //    with the new size), and an input-mode client in front hears how the device is held.
@@ -561,7 +629,10 @@ public struct Controller: Sendable {
         // A game that takes orientation as input (told over the protocol) needs the sensor even
         // when the screen cannot turn.
         let needed = sensorNeeded || rotating && inputFronts.contains { toplevels[$0]?.declaration != nil }
-        if !needed { feltStale = true }
+        if !needed {
+            feltStale = true
+            touchHold.release()
+        }
         if needed != sensorRunning {
             sensorRunning = needed
             sensorSaid = nil   // what it says after a start is news
@@ -579,6 +650,64 @@ public struct Controller: Sendable {
             lastStatus = now
             out.append(.notify(now))
         }
+    }
+
+    /// What a suggestion is offered under: it goes when any of it changes.
+    private struct SuggestionContext: Equatable {
+        let lock: MaskSpec?
+        let front: ToplevelID?
+        let frontAllows: OrientationMask?
+    }
+
+    /// The turn the lock keeps from happening on a panel: the one the device is held in, which
+    /// the device and the app in front allow and which the decision without the lock would make.
+    private func offerable(_ panel: PanelRecord, front: Front?) -> Orientation? {
+        guard config.suggestion.enabled, rotating, state.lock != nil, let felt, felt != panel.shown else { return nil }
+        let device = config.device.orientations.resolve(on: panel.shape)
+        let client = front?.wish.level(on: panel.shape)
+        let unlocked = Policy.decide(PolicyInput(felt: felt, current: panel.shown, device: device, global: .all,
+                                                 client: client, lean: nil))
+        return unlocked.target == felt && !panel.allowed.contains(felt) ? felt : nil
+    }
+
+    /// After a decision: the suggestion stays while what it was offered under holds and its time
+    /// is not up; a new one is offered only when the device has just turned (so a dismissed or
+    /// expired one does not come back until the person turns the device again).
+    private mutating func reviewSuggestion(fronts: [PanelID: Front], into out: inout [ControllerCommand]) {
+        defer { feltMoved = false }
+        let lock = state.lock
+        func context(_ p: PanelRecord) -> SuggestionContext {
+            SuggestionContext(lock: lock, front: fronts[p.id]?.id,
+                              frontAllows: fronts[p.id].map { $0.wish.orientations.resolve(on: p.shape) })
+        }
+        if let s = suggestion {
+            let panel = panels.first { $0.id == s.panel }
+            let stays = panel.map { offerable($0, front: fronts[$0.id]) == s.orientation && context($0) == suggestedUnder } ?? false
+            if !stays || now >= s.until { suggestion = nil }
+        }
+        if suggestion == nil, feltMoved, let panel = panels.first, let o = offerable(panel, front: fronts[panel.id]) {
+            suggestion = Suggestion(panel: panel.id, orientation: o, until: now + config.suggestion.seconds)
+            suggestedUnder = context(panel)
+        }
+        // The host hears what to draw when it changes.
+        let wanted = suggestion.map { s in
+            (panel: s.panel, target: SuggestionTarget(orientation: s.orientation, held: felt ?? s.orientation,
+                                                      corner: config.suggestion.corner, hovered: s.hovered))
+        }
+        guard wanted?.panel != toldTarget?.panel || wanted?.target != toldTarget?.target else { return }
+        if let told = toldTarget, told.panel != wanted?.panel { out.append(.suggest(told.panel, nil)) }
+        if let wanted { out.append(.suggest(wanted.panel, wanted.target)) }
+        toldTarget = wanted
+    }
+
+    /// A pointer resting on the target keeps it longer (Android's 16 s); leaving it, it goes as
+    /// it would have.
+    private mutating func hover(_ on: Bool) {
+        guard var s = suggestion, s.hovered != on else { return }
+        s.hovered = on
+        s.until = on ? max(s.until, now + max(SuggestionConfig.hoveredSeconds, config.suggestion.seconds))
+                     : min(s.until, now + config.suggestion.seconds)
+        suggestion = s
     }
 
     /// Watchers hear of a status changed by an event that decides nothing (the sensor's).
@@ -653,9 +782,12 @@ public struct Controller: Sendable {
     private var sensorNeeded: Bool {
         guard rotating else { return false }
         if panels.isEmpty { return true }
+        // While a lock holds the screen, the sensor runs on to offer turns (where the device can
+        // show more than one orientation).
+        let offers = config.suggestion.enabled && state.lock != nil
         return panels.contains { p in
-            Policy.sensorMatters(device: config.device.orientations.resolve(on: p.shape),
-                                 global: state.lock?.resolve(on: p.shape) ?? .all)
+            let device = config.device.orientations.resolve(on: p.shape)
+            return Policy.sensorMatters(device: device, global: offers ? .all : state.lock?.resolve(on: p.shape) ?? .all)
         }
     }
 

@@ -26,6 +26,10 @@ public enum RunnerCommand: Sendable, Hashable {
     case log(LogLevel, String)
     /// For the event stream (`OrientEvent`), where the tests and benchmarks read it.
     case event(OrientEvent)
+    /// Send `.wake` at this time (monotonic seconds), replacing the time asked before; nil:
+    /// none is wanted. Asked only while something waits on a clock (a touch's hold, a
+    /// suggestion's end): a still device wakes nobody.
+    case wake(at: Double?)
 }
 
 /// What the controller asks of a compositor whose outputs it turns directly (the plugin's);
@@ -38,6 +42,8 @@ public enum PanelCommand: Sendable, Hashable {
     case tellShown(ToplevelID, ContentOrientations)
     /// Tell a client that takes orientation as input how the device is held now.
     case tellFelt(ToplevelID, ContentOrientations)
+    /// Show the suggestion's target on the panel (nil: take it away, fading).
+    case suggest(PanelID, SuggestionTarget?)
 }
 
 /// One step a core asks for, in order: the runner's, or its host's (`Host`: what that host alone
@@ -63,6 +69,7 @@ extension CoreCommand {
     public static func notify(_ status: ControllerStatus) -> Self { .runner(.notify(status)) }
     public static func log(_ level: LogLevel, _ line: String) -> Self { .runner(.log(level, line)) }
     public static func event(_ event: OrientEvent) -> Self { .runner(.event(event)) }
+    public static func wake(at time: Double?) -> Self { .runner(.wake(at: time)) }
 }
 
 extension CoreCommand where Host == PanelCommand {
@@ -74,5 +81,8 @@ extension CoreCommand where Host == PanelCommand {
     }
     public static func tellFelt(_ toplevel: ToplevelID, _ orientations: ContentOrientations) -> Self {
         .host(.tellFelt(toplevel, orientations))
+    }
+    public static func suggest(_ panel: PanelID, _ target: SuggestionTarget?) -> Self {
+        .host(.suggest(panel, target))
     }
 }

@@ -25,12 +25,16 @@ public enum ControlCommand: Sendable, Hashable {
     case toggle
     /// Read the config again.
     case reload
+    /// Take the turn offered (`Suggestion`): lock to it, as a tap on the target does.
+    case acceptSuggestion
+    /// Take the offer away.
+    case dismissSuggestion
 }
 
 extension ControlCommand {
     /// What a lock command does to the lock.
     public enum LockChange: Sendable, Hashable {
-        /// Not a lock command (`reload`).
+        /// Not a lock command (`reload`, the suggestion's).
         case none
         /// The lock becomes this (nil: unlocked).
         case set(MaskSpec?)
@@ -47,7 +51,7 @@ extension ControlCommand {
         case .lockCurrent: return current
         case .unlock: return .set(nil)
         case .toggle: return lock == nil ? current : .set(nil)
-        case .reload: return .none
+        case .reload, .acceptSuggestion, .dismissSuggestion: return .none
         }
     }
 }
@@ -99,6 +103,12 @@ public enum ControllerEvent: Sendable, Hashable {
     /// for each, in one step (a client may hold thousands).
     case declarationsGone([ToplevelID])
     case control(ControlCommand)
+    /// A finger or pen began touching the panel (true: the first contact), or the last lifted.
+    case touch(Bool)
+    /// A pointer came onto the suggestion's target (true) or left it.
+    case suggestionHovered(Bool)
+    /// The time the controller asked for (`RunnerCommand.wake`) has come.
+    case wake
     /// The tablet-mode switch turned on (tablet) or off (laptop).
     case tabletMode(Bool)
     /// The config and the `.desktop` index, read again (the state is not re-read: it is ours);

@@ -3,10 +3,11 @@
 /// are the written ones; a word this version does not know is an error, not a guess.
 extension ControllerStatus: Decodable {
     private enum Keys: String, CodingKey {
-        case lock, felt, rotateWhen = "rotate_when", tabletMode = "tablet_mode", rotating, sensor, panels, front
+        case lock, felt, panel, rotateWhen = "rotate_when", tabletMode = "tablet_mode", rotating, sensor, panels, front
         case name, shape, shown, allowed, setBy = "set_by"
         case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
+        case suggestion, suggestions, waiting, orientation, until = "until_ms", hovered, touching
         case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms", slowReading = "slow_reading_ms"
     }
 
@@ -31,6 +32,20 @@ extension ControllerStatus: Decodable {
                                 setBy: try p.decodeIfPresent(String.self, forKey: .setBy).map { try Self.word($0, PanelSetter.init(rawValue:), .setBy, p) }))
         }
         self.panels = panels
+        suggestionsEnabled = try c.decodeIfPresent(String.self, forKey: .suggestions) != "disabled"
+        if try c.contains(.suggestion) && !c.decodeNil(forKey: .suggestion) {
+            let o = try c.nestedContainer(keyedBy: Keys.self, forKey: .suggestion)
+            suggestion = Offer(panel: try o.decode(String.self, forKey: .panel),
+                               orientation: try Self.word(o.decode(String.self, forKey: .orientation), Orientation.init(rawValue:), .orientation, o),
+                               until: Double(try o.decode(Int.self, forKey: .until)) / 1000,
+                               hovered: try o.decode(Bool.self, forKey: .hovered))
+        }
+        if try c.contains(.waiting) && !c.decodeNil(forKey: .waiting) {
+            let w = try c.nestedContainer(keyedBy: Keys.self, forKey: .waiting)
+            waiting = TouchWait(felt: try Self.word(w.decode(String.self, forKey: .felt), Orientation.init(rawValue:), .felt, w),
+                                touching: try w.decode(Bool.self, forKey: .touching),
+                                until: try w.decodeIfPresent(Int.self, forKey: .until).map { Double($0) / 1000 })
+        }
         guard try c.contains(.front) && !c.decodeNil(forKey: .front) else {
             front = nil
             return

@@ -39,6 +39,26 @@ public struct ControllerStatus: Sendable, Hashable {
     public var panels: [Panel]
     public var front: Front?
 
+    /// The turn offered on a panel (`Suggestion`): until when (monotonic seconds).
+    public struct Offer: Sendable, Hashable {
+        public var panel: String
+        public var orientation: Orientation
+        public var until: Double
+        public var hovered: Bool
+    }
+    public var suggestion: Offer? = nil
+    /// Whether turns are offered at all (`[suggestion] enabled`).
+    public var suggestionsEnabled = true
+
+    /// A turn of the device that waits for a touch to end (no turn under a finger): the way it
+    /// is held, whether a finger is still down, and else when the wait ends (monotonic seconds).
+    public struct TouchWait: Sendable, Hashable {
+        public var felt: Orientation
+        public var touching: Bool
+        public var until: Double?
+    }
+    public var waiting: TouchWait? = nil
+
     /// As JSON (one line), the form the control socket sends.
     public var json: JSON {
         func source(_ s: WishSource) -> JSON { .string(s.kind) }
@@ -60,6 +80,16 @@ public struct ControllerStatus: Sendable, Hashable {
                          ("set_by", p.setBy.map { .string($0.rawValue) } ?? .null)])
             })),
         ]
+        func milliseconds(_ t: Double) -> JSON { .int(Int((t * 1000).rounded())) }
+        fields.append(("suggestion", suggestion.map { o in
+            .object([("panel", .string(o.panel)), ("orientation", .string(o.orientation.rawValue)),
+                     ("until_ms", milliseconds(o.until)), ("hovered", .bool(o.hovered))])
+        } ?? .null))
+        fields.append(("suggestions", .string(suggestionsEnabled ? "enabled" : "disabled")))
+        fields.append(("waiting", waiting.map { w in
+            .object([("for", .string("touch")), ("felt", .string(w.felt.rawValue)), ("touching", .bool(w.touching)),
+                     ("until_ms", w.until.map(milliseconds) ?? .null)])
+        } ?? .null))
         if let f = front {
             var app: [(String, JSON)] = [
                 ("app_id", .string(f.appID)),

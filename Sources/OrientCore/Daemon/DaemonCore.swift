@@ -52,6 +52,8 @@ public struct DaemonCore: HostCore {
 
     public static func event(_ event: ControllerEvent) -> Event { .controller(event) }
 
+    public mutating func advanceClock(to now: Double) { controller.advanceClock(to: now) }
+
     public mutating func start() -> [CoreCommand<DaemonCommand>] {
         var out: [CoreCommand<DaemonCommand>] = []
         route(controller.start(), into: &out)
@@ -122,6 +124,10 @@ public struct DaemonCore: HostCore {
             case .host(.tellShown), .host(.tellFelt):
                 // Our protocol is the plugin's: the daemon hears no client's declaration, and the
                 // controller tells only those who declared.
+                break
+            case .host(.suggest):
+                // The daemon offers a turn in `status` and `watch` (and `wlr-orient suggestion`);
+                // it draws no target of its own yet.
                 break
             }
         }

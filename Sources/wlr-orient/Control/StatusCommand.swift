@@ -68,9 +68,12 @@ struct Watch: ParsableCommand {
         case .waybar:
             let shown = status.panels.first?.shown.rawValue ?? "none"
             return JSON.object([
-                ("text", .string(status.lock.map { "locked \($0)" } ?? "auto \(shown)")),
+                ("text", .string(status.suggestion.map { "turn to \($0.orientation.rawValue)?" }
+                                 ?? status.lock.map { "locked \($0)" } ?? "auto \(shown)")),
                 ("alt", .string(status.lock == nil ? "unlocked" : "locked")),
-                ("class", .string(status.lock == nil ? "unlocked" : "locked")),
+                // A bar styles an offered turn (`suggested`) apart: the button to press is there.
+                ("class", status.suggestion == nil ? .string(status.lock == nil ? "unlocked" : "locked")
+                                                   : .array([.string("locked"), .string("suggested")])),
                 ("tooltip", .string(status.sentences.joined(separator: "\n"))),
             ]).serialized
         }

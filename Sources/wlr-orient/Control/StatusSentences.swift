@@ -31,6 +31,15 @@ extension ControllerStatus {
         } else {
             lines.append("No app in front has a say.")
         }
+        if let w = waiting {
+            lines.append(w.touching ? "Held \(w.felt.rawValue), the screen waits: a finger or pen is on the panel."
+                                    : "Held \(w.felt.rawValue), the screen waits a moment after a touch before it turns.")
+        }
+        if let s = suggestion {
+            lines.append("Offered: a turn to \(s.orientation.rawValue) on \(s.panel) (tap the target in its corner, or run `wlr-orient suggestion accept`).")
+        } else if !suggestionsEnabled, lock != nil {
+            lines.append("No turn is offered while locked ([suggestion] enabled = false).")
+        }
         lines.append(sensor.sentence)
         return lines
     }
@@ -41,6 +50,8 @@ extension ControllerStatus {
         var parts = [shown.isEmpty ? "no panel" : shown, "lock \(lock?.description ?? "none")", "held \(felt?.rawValue ?? "unknown")"]
         if let f = front { parts.append("front \(f.appID.isEmpty ? "?" : f.appID) (\(f.givenAs), \(f.orientationsSource.kind))") }
         if !rotating { parts.append("laptop mode") }
+        if let w = waiting { parts.append("waiting for a touch to end (held \(w.felt.rawValue))") }
+        if let s = suggestion { parts.append("offered \(s.orientation.rawValue)") }
         return parts.joined(separator: "; ")
     }
 

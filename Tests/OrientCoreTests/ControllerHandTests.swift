@@ -1,0 +1,189 @@
+import Foundation
+import Testing
+@testable import OrientCore
+
+private let video = ToplevelID(1)
+private let reader = ToplevelID(2)
+private let tablet = ControllerHarness.tablet
+
+/// The person's hand: a turn offered while the lock keeps the screen (the suggestion), and no
+/// turn under a finger (the touch hold).
+@Suite struct ControllerHandTests {
+    private static func locked(_ lock: String = "normal", config: Config = Config()) -> ControllerHarness {
+        var h = ControllerHarness(config: config, state: PersistentState(lock: MaskSpec(parsing: lock), lastFelt: .normal))
+        h.controller.advanceClock(to: 100)
+        return h
+    }
+
+    private func suggested(_ h: ControllerHarness) -> [SuggestionTarget?] {
+        h.last.compactMap { if case .host(.suggest(_, let t)) = $0 { t } else { nil } }
+    }
+
+    private func wakes(_ h: ControllerHarness) -> [Double?] {
+        h.last.compactMap { if case .runner(.wake(let at)) = $0 { at } else { nil } }
+    }
+
+    @Test func aTurnTheLockKeepsIsOfferedAtTheCornerBottomLeftAsHeldAndGoesAfterItsTime() throws {
+        var h = Self.locked()
+        #expect(h.sensorRunning, "the sensor runs on under a lock, to offer turns")
+        h.send(.felt(.leftUp))
+        #expect(h.panel == .normal, "the lock keeps the screen")
+        let target = try #require(suggested(h).first ?? nil)
+        #expect(target.orientation == .leftUp)
+        // Held left-up (turned clockwise), the person's bottom-left is the panel's bottom-right.
+        #expect(target.corner == .bottomRight)
+        #expect(target.counterClockwiseQuarterTurns == 1)
+        let offer = try #require(h.controller.status.suggestion)
+        #expect(offer.orientation == .leftUp && offer.until == 105 && offer.panel == "eDP-1")
+        #expect(wakes(h) == [105], "woken when it goes")
+        h.controller.advanceClock(to: 105)
+        h.send(.wake)
+        #expect(suggested(h) == [nil], "taken away after 5 s")
+        #expect(h.controller.status.suggestion == nil)
+        #expect(wakes(h) == [nil], "no wake-up is left armed")
+        h.send(.felt(.leftUp))
+        #expect(suggested(h).isEmpty, "not offered again until the device turns again")
+    }
+
+    @Test func theOfferGoesAtOnceWhenTheDeviceReturnsTheLockChangesOrTheFrontChanges() {
+        var h = Self.locked()
+        h.send(.felt(.leftUp))
+        h.send(.felt(.normal))
+        #expect(suggested(h) == [nil], "the device returned")
+        h.send(.felt(.rightUp))
+        #expect(suggested(h).first??.orientation == .rightUp, "a new turn, a new offer")
+        h.send(.control(.lock(MaskSpec(parsing: "landscape")!)))
+        #expect(suggested(h) == [nil], "the lock changed")
+        h.send(.felt(.leftUp))
+        #expect(suggested(h).count == 1)
+        h.send([.toplevelAdded(reader, appID: "foot", covers: true), .toplevelMapped(reader, true), .focus(reader)])
+        #expect(suggested(h) == [nil], "another app came to front")
+    }
+
+    @Test func nothingIsOfferedThatTheAppInFrontOrTheDeviceRefusesOrWhenDisabled() {
+        var config = Config()
+        config.apps = [AppRule(match: "org.example.Video", orientations: MaskSpec(parsing: "landscape"))]
+        var h = Self.locked(config: config)
+        h.send([.toplevelAdded(video, appID: "org.example.Video", covers: true), .toplevelMapped(video, true), .focus(video)])
+        h.send(.felt(.leftUp))
+        #expect(suggested(h).isEmpty && h.controller.status.suggestion == nil, "a landscape-only app in front")
+
+        var device = Config()
+        device.device.orientations = MaskSpec(parsing: "all-but-upside-down")!
+        var phone = Self.locked(config: device)
+        phone.send(.felt(.bottomUp))
+        #expect(suggested(phone).isEmpty, "the device cannot show it")
+
+        var off = Config()
+        off.suggestion.enabled = false
+        var quiet = Self.locked(config: off)
+        #expect(!quiet.sensorRunning, "no offers: the lock leaves nothing for the sensor to do")
+        quiet.send(.felt(.leftUp))
+        #expect(suggested(quiet).isEmpty && !quiet.controller.status.suggestionsEnabled)
+    }
+
+    @Test func acceptingTurnsAndLocksWhereYouAreThroughTheControllerOnce() {
+        var h = Self.locked()
+        h.send(.felt(.leftUp))
+        h.send(.control(.acceptSuggestion))
+        #expect(h.panel == .leftUp)
+        #expect(h.controller.state.lock == MaskSpec(exactly: .leftUp))
+        #expect(h.last.filter { if case .host(.show) = $0 { true } else { false } }.count == 1)
+        #expect(suggested(h) == [nil])
+        h.send(.control(.acceptSuggestion))
+        #expect(h.last.isEmpty || !h.last.contains { if case .host(.show) = $0 { true } else { false } }, "nothing to accept")
+    }
+
+    @Test func dismissingTakesItAway() {
+        var h = Self.locked()
+        h.send(.felt(.rightUp))
+        h.send(.control(.dismissSuggestion))
+        #expect(suggested(h) == [nil] && h.panel == .normal && h.controller.status.suggestion == nil)
+    }
+
+    @Test func aPointerRestingOnTheTargetKeepsIt16Seconds() {
+        var h = Self.locked()
+        h.send(.felt(.leftUp))
+        h.controller.advanceClock(to: 104)
+        h.send(.suggestionHovered(true))
+        #expect(h.controller.status.suggestion?.until == 120)
+        #expect(wakes(h) == [120])
+        h.controller.advanceClock(to: 110)
+        h.send(.suggestionHovered(false))
+        #expect(h.controller.status.suggestion?.until == 115)
+    }
+
+    // MARK: the touch hold
+
+    @Test func noTurnUnderAFingerNorForHalfASecondAfterItLifts() {
+        var h = ControllerHarness()
+        h.controller.advanceClock(to: 10)
+        h.send(.touch(true))
+        h.send(.felt(.leftUp))
+        #expect(h.panel == .normal, "a finger is down")
+        #expect(h.controller.status.waiting == ControllerStatus.TouchWait(felt: .leftUp, touching: true, until: nil))
+        #expect(wakes(h).isEmpty || wakes(h) == [nil])
+        h.controller.advanceClock(to: 12)
+        h.send(.touch(false))
+        #expect(h.panel == .normal, "nor just after it lifts")
+        #expect(wakes(h) == [12.5])
+        #expect(h.controller.status.waiting?.until == 12.5)
+        h.controller.advanceClock(to: 12.5)
+        h.send(.wake)
+        #expect(h.panel == .leftUp, "then the held turn happens")
+        #expect(h.controller.status.waiting == nil)
+    }
+
+    @Test func aHeldTurnIsDroppedWhenTheDeviceReturnsBeforeTheHoldEnds() {
+        var h = ControllerHarness()
+        h.send(.touch(true))
+        h.send(.felt(.leftUp))
+        h.send(.felt(.normal))
+        h.send(.touch(false))
+        h.controller.advanceClock(to: 1)
+        h.send(.wake)
+        #expect(!h.all.contains { if case .host(.show) = $0 { true } else { false } })
+    }
+
+    @Test func aTouchDoesNotHoldWhatTheUserOrAnAppAsks() {
+        var config = Config()
+        config.apps = [AppRule(match: "org.example.Video", orientations: MaskSpec(parsing: "portrait"))]
+        var h = ControllerHarness(config: config)
+        h.send(.touch(true))
+        h.send([.toplevelAdded(video, appID: "org.example.Video", covers: true), .toplevelMapped(video, true), .focus(video)])
+        #expect(h.panel != .normal, "an app launched in portrait turns the screen under a finger")
+        h.send(.control(.lock(MaskSpec(parsing: "normal")!)))
+        #expect(h.panel == .normal)
+    }
+
+    @Test func theHoldIsTunableAndZeroTurnsAtTheLift() {
+        var config = Config()
+        config.detection.touchHoldMs = 0
+        var h = ControllerHarness(config: config)
+        h.send(.touch(true))
+        h.send(.felt(.rightUp))
+        #expect(h.panel == .normal)
+        h.send(.touch(false))
+        #expect(h.panel == .rightUp)
+    }
+
+    @Test func theTargetsCornerFollowsHowTheDeviceIsHeld() {
+        let expected: [(Orientation, PanelCorner)] = [(.normal, .bottomLeft), (.leftUp, .bottomRight),
+                                                      (.bottomUp, .topRight), (.rightUp, .topLeft)]
+        for (held, corner) in expected {
+            #expect(SuggestionTarget(orientation: held, held: held, corner: .bottomLeft).corner == corner, "\(held)")
+        }
+        // Turned clockwise, the panel's top-left corner went to the person's top right.
+        #expect(SuggestionTarget(orientation: .leftUp, held: .leftUp, corner: .topRight).corner == .topLeft)
+    }
+
+    @Test func theStatusCarriesTheOfferAndTheWaitBothWays() throws {
+        var h = Self.locked()
+        h.send(.felt(.leftUp))
+        let status = h.controller.status
+        let json = status.json.serialized
+        #expect(json.contains(#""suggestion": {"panel": "eDP-1", "orientation": "left-up", "until_ms": 105000, "hovered": false}"#), "\(json)")
+        let back = try JSONDecoder().decode(ControllerStatus.self, from: Data(json.utf8))
+        #expect(back == status)
+    }
+}
