@@ -4,7 +4,11 @@
  * the input device's union by wlr_switch_from_input_device() and renamed the toggle event;
  * 0.18 renamed the tablet device type.
  */
+#include <math.h>
 #include "internal.h"
+#include <wlr/types/wlr_pointer.h>
+#include <wlr/types/wlr_tablet_tool.h>
+#include <wlr/types/wlr_touch.h>
 
 /* --- The backend --- */
 
@@ -50,6 +54,8 @@ enum orient_wlr_input_kind orient_wlr_input_kind(struct wlr_input_device *device
 		return ORIENT_WLR_INPUT_POSITIONAL;
 	case WLR_INPUT_DEVICE_SWITCH:
 		return ORIENT_WLR_INPUT_SWITCH;
+	case WLR_INPUT_DEVICE_POINTER:
+		return ORIENT_WLR_INPUT_POINTER;
 	default:
 		return ORIENT_WLR_INPUT_OTHER;
 	}
@@ -61,13 +67,155 @@ void orient_wlr_cursor_map_to_output(struct wlr_cursor *cursor, struct wlr_input
 	}
 }
 
-/* An input device's watch has its destroy listener alone. */
-struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device, const struct orient_wlr_input_events *events) {
+/* --- Contacts: touches, a pen's tip, a pointer's buttons --- */
+
+struct input_watch {
+	struct orient_wlr_watch base;
+	struct wlr_input_device *device;
+	struct wlr_cursor *cursor;
+	struct wl_listener down, up, motion, cancel;
+};
+
+static void input_contact(struct input_watch *watch, enum orient_wlr_contact_source source, int32_t id,
+		enum orient_wlr_contact what, double x, double y, bool absolute) {
+	double lx = NAN, ly = NAN;
+	if (absolute && watch->cursor != NULL) {
+		wlr_cursor_absolute_to_layout_coords(watch->cursor, watch->device, x, y, &lx, &ly);
+	} else if (source == ORIENT_WLR_CONTACT_BUTTON && watch->cursor != NULL) {
+		lx = watch->cursor->x;
+		ly = watch->cursor->y;
+	}
+	if (watch->base.events.input.contact != NULL) {
+		watch->base.events.input.contact(watch->base.events.context, source, id, what, lx, ly);
+	}
+}
+
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+#define TOUCH_DOWN_EVENT struct wlr_touch_down_event
+#define TOUCH_UP_EVENT struct wlr_touch_up_event
+#define TOUCH_MOTION_EVENT struct wlr_touch_motion_event
+#define TOUCH_CANCEL_EVENT struct wlr_touch_cancel_event
+#define TIP_EVENT struct wlr_tablet_tool_tip_event
+#define BUTTON_EVENT struct wlr_pointer_button_event
+#else
+#define TOUCH_DOWN_EVENT struct wlr_event_touch_down
+#define TOUCH_UP_EVENT struct wlr_event_touch_up
+#define TOUCH_MOTION_EVENT struct wlr_event_touch_motion
+#define TOUCH_CANCEL_EVENT struct wlr_event_touch_cancel
+#define TIP_EVENT struct wlr_event_tablet_tool_tip
+#define BUTTON_EVENT struct wlr_event_pointer_button
+#endif
+
+static void touch_handle_down(struct wl_listener *listener, void *data) {
+	struct input_watch *watch = wl_container_of(listener, watch, down);
+	const TOUCH_DOWN_EVENT *event = data;
+	input_contact(watch, ORIENT_WLR_CONTACT_FINGER, event->touch_id, ORIENT_WLR_CONTACT_DOWN, event->x, event->y, true);
+}
+
+static void touch_handle_motion(struct wl_listener *listener, void *data) {
+	struct input_watch *watch = wl_container_of(listener, watch, motion);
+	const TOUCH_MOTION_EVENT *event = data;
+	input_contact(watch, ORIENT_WLR_CONTACT_FINGER, event->touch_id, ORIENT_WLR_CONTACT_MOTION, event->x, event->y, true);
+}
+
+static void touch_handle_up(struct wl_listener *listener, void *data) {
+	struct input_watch *watch = wl_container_of(listener, watch, up);
+	const TOUCH_UP_EVENT *event = data;
+	input_contact(watch, ORIENT_WLR_CONTACT_FINGER, event->touch_id, ORIENT_WLR_CONTACT_UP, 0, 0, false);
+}
+
+static void touch_handle_cancel(struct wl_listener *listener, void *data) {
+	struct input_watch *watch = wl_container_of(listener, watch, cancel);
+	const TOUCH_CANCEL_EVENT *event = data;
+	input_contact(watch, ORIENT_WLR_CONTACT_FINGER, event->touch_id, ORIENT_WLR_CONTACT_CANCEL, 0, 0, false);
+}
+
+static void tablet_handle_tip(struct wl_listener *listener, void *data) {
+	struct input_watch *watch = wl_container_of(listener, watch, down);
+	const TIP_EVENT *event = data;
+	bool down = event->state == WLR_TABLET_TOOL_TIP_DOWN;
+	input_contact(watch, ORIENT_WLR_CONTACT_PEN, 0, down ? ORIENT_WLR_CONTACT_DOWN : ORIENT_WLR_CONTACT_UP,
+		event->x, event->y, true);
+}
+
+static void pointer_handle_button(struct wl_listener *listener, void *data) {
+	struct input_watch *watch = wl_container_of(listener, watch, down);
+	const BUTTON_EVENT *event = data;
+	/* Pressed is 1 in wlr_button_state (to 0.17) and wl_pointer_button_state (from 0.18) alike. */
+	bool pressed = (int)event->state == 1;
+	input_contact(watch, ORIENT_WLR_CONTACT_BUTTON, (int32_t)event->button,
+		pressed ? ORIENT_WLR_CONTACT_DOWN : ORIENT_WLR_CONTACT_UP, 0, 0, false);
+}
+
+struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device, struct wlr_cursor *cursor,
+		const struct orient_wlr_input_events *events) {
 	if (device == NULL || events == NULL) {
 		return NULL;
 	}
-	return orient_wlr_watch_create(sizeof(struct orient_wlr_watch), &device->events.destroy,
-		(union orient_wlr_watch_events){ .input = *events }, events->destroyed, NULL, 0);
+	struct orient_wlr_watch_listener listeners[4];
+	size_t count = 0;
+	switch (device->type) {
+	case WLR_INPUT_DEVICE_TOUCH: {
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+		struct wlr_touch *touch = wlr_touch_from_input_device(device);
+#else
+		struct wlr_touch *touch = device->touch;
+#endif
+		listeners[count++] = (struct orient_wlr_watch_listener){ &touch->events.down, offsetof(struct input_watch, down), touch_handle_down };
+		listeners[count++] = (struct orient_wlr_watch_listener){ &touch->events.up, offsetof(struct input_watch, up), touch_handle_up };
+		listeners[count++] = (struct orient_wlr_watch_listener){ &touch->events.motion, offsetof(struct input_watch, motion), touch_handle_motion };
+		listeners[count++] = (struct orient_wlr_watch_listener){ &touch->events.cancel, offsetof(struct input_watch, cancel), touch_handle_cancel };
+		break;
+	}
+	case ORIENT_WLR_INPUT_DEVICE_TABLET: {
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+		struct wlr_tablet *tablet = wlr_tablet_from_input_device(device);
+#else
+		struct wlr_tablet *tablet = device->tablet;
+#endif
+		listeners[count++] = (struct orient_wlr_watch_listener){ &tablet->events.tip, offsetof(struct input_watch, down), tablet_handle_tip };
+		break;
+	}
+	case WLR_INPUT_DEVICE_POINTER: {
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+		struct wlr_pointer *pointer = wlr_pointer_from_input_device(device);
+#else
+		struct wlr_pointer *pointer = device->pointer;
+#endif
+		listeners[count++] = (struct orient_wlr_watch_listener){ &pointer->events.button, offsetof(struct input_watch, down), pointer_handle_button };
+		break;
+	}
+	default:
+		break;
+	}
+	struct orient_wlr_watch *base = orient_wlr_watch_create(sizeof(struct input_watch), &device->events.destroy,
+		(union orient_wlr_watch_events){ .input = *events }, events->destroyed, listeners, count);
+	if (base != NULL) {
+		struct input_watch *watch = wl_container_of(base, watch, base);
+		watch->device = device;
+		watch->cursor = cursor;
+	}
+	return base;
+}
+
+bool orient_wlr_output_buffer_point(struct wlr_output_layout *layout, struct wlr_output *output, double lx, double ly,
+		double *bx, double *by) {
+	if (layout == NULL || output == NULL || !isfinite(lx) || !isfinite(ly) ||
+			!wlr_output_layout_contains_point(layout, output, (int)lx, (int)ly)) {
+		return false;
+	}
+	double ox = lx, oy = ly;
+	wlr_output_layout_output_coords(layout, output, &ox, &oy);
+	int width, height;
+	wlr_output_transformed_resolution(output, &width, &height);
+	/* Layout units to the transformed buffer's pixels, then as wlroots turns damage into the
+	 * buffer's frame: by the inverse of the output's transform. */
+	struct wlr_box point = { .x = (int)(ox * output->scale), .y = (int)(oy * output->scale), .width = 1, .height = 1 };
+	struct wlr_box turned;
+	wlr_box_transform(&turned, &point, wlr_output_transform_invert(output->transform), width, height);
+	*bx = turned.x;
+	*by = turned.y;
+	return true;
 }
 
 /* --- Switches --- */

@@ -153,14 +153,9 @@ struct wlr_texture *glue_canvas_texture(struct glue_canvas *canvas) {
 	return canvas != NULL ? canvas->texture : NULL;
 }
 
-bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct pixels_picture *picture,
-		int width, int height, const struct pixels_span *rows, const double map[6]) {
-	if (canvas == NULL || !pixels_draw_turned(canvas->pixels, canvas->base.width, canvas->base.height, 0, 0,
-			picture, width, height, rows, map, 255)) {
-		return false;
-	}
-	/* Renderers that copied the pixels into a texture of their own need them again; pixman's
-	 * texture reads the buffer itself, and cannot be updated (false then is fine). */
+/* Renderers that copied the pixels into a texture of their own need them again; pixman's texture
+ * reads the buffer itself, and cannot be updated (false then is fine). */
+static void canvas_update_texture(struct glue_canvas *canvas, int width, int height) {
 #if ORIENT_WLR_HAS_TEXTURE_UPDATE
 	pixman_region32_t damage;
 	pixman_region32_init_rect(&damage, 0, 0, (unsigned)width, (unsigned)height);
@@ -170,5 +165,26 @@ bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct pixels_pic
 	wlr_texture_write_pixels(canvas->texture, (uint32_t)canvas->base.width * 4, (uint32_t)width, (uint32_t)height,
 		0, 0, 0, 0, canvas->pixels);
 #endif
+}
+
+bool glue_canvas_write(struct glue_canvas *canvas, const uint32_t *pixels, int width, int height) {
+	if (canvas == NULL || pixels == NULL || width <= 0 || height <= 0 || width > canvas->base.width ||
+			height > canvas->base.height) {
+		return false;
+	}
+	for (int y = 0; y < height; y++) {
+		memcpy(canvas->pixels + (size_t)y * canvas->base.width, pixels + (size_t)y * width, (size_t)width * 4);
+	}
+	canvas_update_texture(canvas, width, height);
+	return true;
+}
+
+bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct pixels_picture *picture,
+		int width, int height, const struct pixels_span *rows, const double map[6]) {
+	if (canvas == NULL || !pixels_draw_turned(canvas->pixels, canvas->base.width, canvas->base.height, 0, 0,
+			picture, width, height, rows, map, 255)) {
+		return false;
+	}
+	canvas_update_texture(canvas, width, height);
 	return true;
 }

@@ -27,8 +27,12 @@ final class Panel: CompositorObject {
             if (oldValue == nil) != (transition == nil) { orient_wlr_output_hold_composited(output, transition != nil) }
         }
     }
-    /// The suggestion's target to draw over the panel's frames (nil: none).
-    private(set) var suggestion: SuggestionTarget?
+    /// The suggestion's target drawn over the panel's frames (fading out, after it was taken away).
+    /// While it shows, every frame is composited: a client's buffer scanned out directly could
+    /// not be drawn over.
+    private(set) var target: PanelTarget? {
+        didSet { if (oldValue == nil) != (target == nil) { orient_wlr_output_hold_composited(output, target != nil) } }
+    }
     private var watch: Watch?
     let onDestroy: (Panel) -> Void
     private var failureLogged = false
@@ -98,6 +102,7 @@ final class Panel: CompositorObject {
         if buffer != nil, !committingItself, let frames = framesInAnotherTransform, now == knownTransform {
             framesInAnotherTransform = frames + 1
         }
+        if buffer != nil { targetFrameCommitted() }
         guard let running = transition else { return }
         if running.finished {
             transition = nil
@@ -272,17 +277,49 @@ final class Panel: CompositorObject {
         return true
     }
 
-    /// Removes every listener (the output is going away, or the plugin is).
-    /// Shows the suggestion's target (nil: takes it away).
-    func suggest(_ target: SuggestionTarget?) {
-        suggestion = target
+    /// Shows the suggestion's target (nil: takes it away, fading). Without a renderer, or a host
+    /// that draws frames through the plugin, it lives in `status` alone.
+    func suggest(_ wanted: SuggestionTarget?, renderer: OpaquePointer?) {
+        let now = monotonicMilliseconds()
+        if let wanted {
+            guard target?.target != wanted || target?.hiding == true, let renderer else { return }
+            var width: Int32 = 0, height: Int32 = 0
+            orient_wlr_output_size(output, &width, &height)
+            target = PanelTarget(wanted, panelWidth: Int(width), panelHeight: Int(height), renderer: renderer, now: now)
+        } else {
+            target?.hide(at: now)
+        }
+        orient_wlr_output_damage_whole(output)
     }
 
+    /// Whether a point of the layout falls on the target shown (not fading out) on this panel.
+    func targetContains(layout: OpaquePointer?, x: Double, y: Double) -> Bool {
+        guard let target, !target.hiding else { return false }
+        var bx = 0.0, by = 0.0
+        return orient_wlr_output_buffer_point(layout, output, x, y, &bx, &by) && target.box.contains(x: bx, y: by)
+    }
+
+    /// After a frame: a fading target needs the next one; a faded one goes, and the host repaints
+    /// what it covered.
+    private func targetFrameCommitted() {
+        guard let shown = target else { return }
+        let now = monotonicMilliseconds()
+        if shown.gone(at: now) {
+            target = nil
+            Events.emit(.suggestionHidden(panel: name, at: OrientEvent.microseconds(seconds: now / 1000)))
+            orient_wlr_output_damage_whole(output)
+        } else if shown.fading(at: now) {
+            orient_wlr_output_damage_whole(output)
+        }
+    }
+
+    /// Removes every listener (the output is going away, or the plugin is).
     func detach() {
         watch?.remove()
         watch = nil
         pending = nil
         transition = nil
+        target = nil
         orient_wlr_buffer_unlock(lastFrame)
         lastFrame = nil
     }

@@ -16,6 +16,8 @@ final class Plugin: CallbackOwner {
     var toplevels: [ToplevelID: Toplevel] = [:]
     var switches: [SwitchDevice] = []
     var positionalDevices: [PositionalDevice] = []
+    /// The fingers, pens and buttons down on the panels.
+    private var contacts = Contacts()
     private var protocolServer: ProtocolServer?
     /// Starts the control socket once the loop runs (the host has named its display by then).
     private var controlStart: LoopSource?
@@ -131,7 +133,7 @@ final class Plugin: CallbackOwner {
         case .tellFelt(let id, let orientation):
             protocolServer?.tellFelt(id, orientation)
         case .suggest(let id, let target):
-            panels.first { $0.id == id }?.suggest(target)
+            panels.first { $0.id == id }?.suggest(target, renderer: hostRenders ? host.renderer : nil)
         }
     }
 
@@ -254,10 +256,13 @@ final class Plugin: CallbackOwner {
             orient_wlr_frame_draw(frame, picture, OldFramePlacement.held.matrix(width: Double(width), height: Double(height)), 1, &whole, 1)
             orient_wlr_frame_end(frame)
         }) { return }
-        guard let transition = panel.transition, !transition.finished else { return }
+        let transition = panel.transition.flatMap { $0.finished ? nil : $0 }
+        guard transition != nil || panel.target != nil else { return }
         let frame = state.map { orient_wlr_frame_of_state(renderer, output, $0) } ?? orient_wlr_frame_rendering(renderer, output)
         guard let frame else { return }
-        transition.render(into: frame, now: monotonicMilliseconds(), panel: panel.name)
+        let now = monotonicMilliseconds()
+        transition?.render(into: frame, now: now, panel: panel.name)
+        panel.target?.render(into: frame, now: now, panel: panel.name)
         orient_wlr_frame_end(frame)
     }
 
@@ -326,6 +331,21 @@ final class Plugin: CallbackOwner {
 
     /// Touchscreens and pen tablets follow the first built-in panel, whenever it comes (the
     /// backend may announce them before it) or changes.
+    /// A touch, a pen's tip or a button at a point of the layout: for the touch hold, and a tap on
+    /// the suggestion's target where one shows.
+    private func contact(_ source: Contacts.Source, id: Int32, _ phase: Contacts.Phase, x: Double, y: Double) {
+        var onTarget: Bool?
+        if x.isFinite, y.isFinite {
+            onTarget = panels.contains { $0.targetContains(layout: host.output_layout, x: x, y: y) }
+        }
+        for outcome in contacts.contact(source, id: id, phase, onTarget: onTarget) {
+            switch outcome {
+            case .touching(let on): dispatch(.touch(on))
+            case .tapped: dispatch(.control(.acceptSuggestion))
+            }
+        }
+    }
+
     private func mapPositionalDevices() {
         guard let panel = panels.first else { return }
         positionalDevices.forEach { $0.map(cursor: host.cursor, to: panel.output) }
@@ -334,8 +354,10 @@ final class Plugin: CallbackOwner {
     private func addInput(_ device: OpaquePointer?) {
         guard let device else { return }
         switch orient_wlr_input_kind(device) {
-        case ORIENT_WLR_INPUT_POSITIONAL:
-            let device = PositionalDevice(device: device) { [unowned self] gone in
+        case ORIENT_WLR_INPUT_POSITIONAL, ORIENT_WLR_INPUT_POINTER:
+            let mapped = orient_wlr_input_kind(device) == ORIENT_WLR_INPUT_POSITIONAL
+            let device = PositionalDevice(device: device, cursor: host.cursor, mapsToPanel: mapped,
+                                          contact: { [unowned self] in contact($0, id: $1, $2, x: $3, y: $4) }) { [unowned self] gone in
                 gone.detach()
                 positionalDevices.removeAll { $0 === gone }
             }

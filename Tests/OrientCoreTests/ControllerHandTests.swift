@@ -187,3 +187,39 @@ private let tablet = ControllerHarness.tablet
         #expect(back == status)
     }
 }
+
+/// What counts as a touch and as a tap on the target.
+@Suite struct ContactsTests {
+    @Test func aTapBeginsAndEndsOnTheTargetAndASlideOffIsNone() {
+        var c = Contacts()
+        #expect(c.contact(.finger, id: 0, .down, onTarget: true) == [.touching(true)])
+        #expect(c.contact(.finger, id: 0, .up, onTarget: nil) == [.touching(false), .tapped])
+        _ = c.contact(.finger, id: 0, .down, onTarget: true)
+        _ = c.contact(.finger, id: 0, .motion, onTarget: false)
+        _ = c.contact(.finger, id: 0, .motion, onTarget: true)
+        #expect(c.contact(.finger, id: 0, .up, onTarget: nil) == [.touching(false)], "it slid off once: no tap")
+        _ = c.contact(.finger, id: 1, .down, onTarget: false)
+        #expect(c.contact(.finger, id: 1, .up, onTarget: true) == [.touching(false)], "begun beside it: no tap")
+    }
+
+    @Test func aButtonIsNoTouchButItsClickTaps() {
+        var c = Contacts()
+        #expect(c.contact(.button, id: 272, .down, onTarget: true).isEmpty)
+        #expect(!c.touching)
+        #expect(c.contact(.button, id: 272, .up, onTarget: true) == [.tapped])
+        #expect(c.contact(.pen, id: 0, .down, onTarget: false) == [.touching(true)])
+        #expect(c.contact(.finger, id: 3, .down, onTarget: false).isEmpty, "still touching: no news")
+        #expect(c.contact(.pen, id: 0, .up, onTarget: nil).isEmpty)
+        #expect(c.contact(.finger, id: 3, .cancel, onTarget: nil) == [.touching(false)])
+    }
+
+    @Test func theIconIsOpaqueInsideItsCircleAndItsArrowTurns() {
+        let up = SuggestionIcon.pixels(side: 64, counterClockwiseQuarterTurns: 0)
+        let left = SuggestionIcon.pixels(side: 64, counterClockwiseQuarterTurns: 1)
+        #expect(up[0] == 0, "transparent outside the circle")
+        #expect(up[16 * 64 + 16] >> 24 == 255)
+        // The arrow's tip: near the top when upright, near the left edge turned a quarter counter-clockwise.
+        #expect(up[14 * 64 + 32] & 0xff == 255 && left[32 * 64 + 14] & 0xff == 255)
+        #expect(left[14 * 64 + 32] & 0xff == 40)
+    }
+}

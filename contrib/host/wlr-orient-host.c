@@ -34,6 +34,9 @@
  * plugin's; a client that asks anything afterwards, such as wlr-randr, sees the plugin's
  * reaction). On start it prints "WAYLAND_DISPLAY=<socket>". It reads commands on standard input, one per line, and answers each on standard output:
  *   touch-down X Y     a touch at normalized panel coordinates (0..1, the panel's own axes)
+ *   touch-press X Y    a finger put down there and kept down (answers "touch-pressed")
+ *   touch-move X Y     the finger down moved there (answers "touch-moved")
+ *   touch-lift         the finger lifted (answers "touch-lifted")
  *   focus APP_ID       keyboard focus to the newest toplevel with this app_id
  *   tablet-mode on|off the tablet-mode switch (--switch) toggles
  *   front APP_ID|none  tells the plugin which toplevel is in front on the output itself
@@ -1000,6 +1003,39 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		wl_signal_emit(&harness.touch->touch->events.up, &up);
 		wl_signal_emit(&harness.touch->touch->events.frame, NULL);
 #endif
+	} else if (sscanf(line, "touch-press %lf %lf", &x, &y) == 2 && harness.touch != NULL) {
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+		struct wlr_touch_down_event event = { .touch = &harness.touch_device, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
+		wl_signal_emit(&harness.touch_device.events.down, &event);
+		wl_signal_emit(&harness.touch_device.events.frame, NULL);
+#else
+		struct wlr_event_touch_down event = { .device = harness.touch, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
+		wl_signal_emit(&harness.touch->touch->events.down, &event);
+		wl_signal_emit(&harness.touch->touch->events.frame, NULL);
+#endif
+		printf("touch-pressed\n");
+	} else if (sscanf(line, "touch-move %lf %lf", &x, &y) == 2 && harness.touch != NULL) {
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+		struct wlr_touch_motion_event event = { .touch = &harness.touch_device, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
+		wl_signal_emit(&harness.touch_device.events.motion, &event);
+		wl_signal_emit(&harness.touch_device.events.frame, NULL);
+#else
+		struct wlr_event_touch_motion event = { .device = harness.touch, .time_msec = now_ms(), .touch_id = 0, .x = x, .y = y };
+		wl_signal_emit(&harness.touch->touch->events.motion, &event);
+		wl_signal_emit(&harness.touch->touch->events.frame, NULL);
+#endif
+		printf("touch-moved\n");
+	} else if (strncmp(line, "touch-lift", 10) == 0 && harness.touch != NULL) {
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+		struct wlr_touch_up_event up = { .touch = &harness.touch_device, .time_msec = now_ms(), .touch_id = 0 };
+		wl_signal_emit(&harness.touch_device.events.up, &up);
+		wl_signal_emit(&harness.touch_device.events.frame, NULL);
+#else
+		struct wlr_event_touch_up up = { .device = harness.touch, .time_msec = now_ms(), .touch_id = 0 };
+		wl_signal_emit(&harness.touch->touch->events.up, &up);
+		wl_signal_emit(&harness.touch->touch->events.frame, NULL);
+#endif
+		printf("touch-lifted\n");
 	} else if (sscanf(line, "focus %255s", word) == 1) {
 		struct host_toplevel *toplevel, *found = NULL;
 		wl_list_for_each(toplevel, &host->toplevels, link) {

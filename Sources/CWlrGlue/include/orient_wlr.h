@@ -198,16 +198,41 @@ enum orient_wlr_input_kind {
 	/* Touchscreens and pen tablets: mapped to the panel. */
 	ORIENT_WLR_INPUT_POSITIONAL,
 	ORIENT_WLR_INPUT_SWITCH,
+	/* A mouse or touchpad: its clicks can tap the suggestion's target. */
+	ORIENT_WLR_INPUT_POINTER,
 };
 enum orient_wlr_input_kind orient_wlr_input_kind(struct wlr_input_device *device);
 void orient_wlr_cursor_map_to_output(struct wlr_cursor *cursor, struct wlr_input_device *device, struct wlr_output *output);
 
-/* An input device going away (a touchscreen kept to be mapped to a panel that comes later). */
+/* What a contact on a touchscreen, a pen's tip or a pointer's button did. */
+enum orient_wlr_contact {
+	ORIENT_WLR_CONTACT_DOWN,
+	ORIENT_WLR_CONTACT_MOTION,
+	ORIENT_WLR_CONTACT_UP,
+	ORIENT_WLR_CONTACT_CANCEL,
+};
+/* Which kind of device it came from. */
+enum orient_wlr_contact_source {
+	ORIENT_WLR_CONTACT_FINGER,
+	ORIENT_WLR_CONTACT_PEN,
+	ORIENT_WLR_CONTACT_BUTTON,
+};
+/* An input device going away (a touchscreen kept to be mapped to a panel that comes later), and
+ * its contacts: a touchscreen's touches, a pen tablet's tip, a pointer's buttons, each at a point
+ * of the layout (through `cursor`, as the device is mapped; NAN for an up or a cancel, which have
+ * none; a button at the cursor). Heard before the cursor relays them to the compositor. */
 struct orient_wlr_input_events {
 	void *context;
 	void (*destroyed)(void *context);
+	void (*contact)(void *context, enum orient_wlr_contact_source source, int32_t id, enum orient_wlr_contact what,
+		double lx, double ly);
 };
-struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device, const struct orient_wlr_input_events *events);
+struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device, struct wlr_cursor *cursor,
+	const struct orient_wlr_input_events *events);
+/* Where a point of the layout falls in `output`'s buffer (its pixels, as the panel shows them
+ * unturned); false when the point is outside the output. */
+bool orient_wlr_output_buffer_point(struct wlr_output_layout *layout, struct wlr_output *output, double lx, double ly,
+	double *bx, double *by);
 
 /* A switch's tablet-mode toggles (lid switches and others are not reported): 1 on, 0 off, -1
  * changed (the releases that have a toggle state). */
@@ -297,5 +322,8 @@ struct wlr_texture *glue_canvas_texture(struct glue_canvas *canvas);
  * beyond the canvas or a map far out of range. */
 bool glue_canvas_draw_turned(struct glue_canvas *canvas, const struct pixels_picture *picture,
 	int width, int height, const struct pixels_span *rows, const double map[6]);
+/* Copies `width` × `height` premultiplied ARGB pixels (rows of `width`) into the canvas's top-left
+ * corner and brings the texture up to date. False for a size beyond the canvas. */
+bool glue_canvas_write(struct glue_canvas *canvas, const uint32_t *pixels, int width, int height);
 
 #endif

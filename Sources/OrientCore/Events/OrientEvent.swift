@@ -68,6 +68,11 @@ public enum OrientEvent: Sendable, Hashable {
     case log(level: String, line: String)
     /// The events channel had no room for `count` events, which were dropped here.
     case lost(count: Int)
+    /// The suggestion's target was first drawn on a panel (`drawnAt`), offering `orientation`, in
+    /// `box` of the panel's own pixels (x, y, width, height), `askedAt` when the host was told.
+    case suggestionShown(panel: String, Orientation, box: [Int], askedAt: Int, drawnAt: Int)
+    /// It faded out and is gone from the panel's frames.
+    case suggestionHidden(panel: String, at: Int)
 
     /// How a rotation's old frame was read for turning on the CPU: from its memory, back through
     /// the renderer (its buffers cannot be mapped: GLES2, Vulkan), or not at all (neither, before
@@ -112,6 +117,8 @@ public enum OrientEvent: Sendable, Hashable {
         case .controlDropped: "control-dropped"
         case .log: "log"
         case .lost: "lost"
+        case .suggestionShown: "suggestion-shown"
+        case .suggestionHidden: "suggestion-hidden"
         }
     }
 
@@ -180,6 +187,11 @@ public enum OrientEvent: Sendable, Hashable {
             fields += [("level", .string(level)), ("line", .string(line))]
         case .lost(let count):
             fields.append(("count", .int(count)))
+        case .suggestionShown(let panel, let o, let box, let asked, let drawn):
+            fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue)), ("box", .array(box.map(JSON.int))),
+                       ("asked_at", .int(asked)), ("drawn_at", .int(drawn))]
+        case .suggestionHidden(let panel, let at):
+            fields += [("panel", .string(panel)), ("at", .int(at))]
         }
         return .object(fields)
     }

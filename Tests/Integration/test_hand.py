@@ -1,0 +1,192 @@
+"""The person's hand, on the reference host with the plugin: a turn offered while the screen is
+locked (a target in the corner bottom-left as the device is held, read from the panel's pixels),
+taken by a tap or `wlr-orient suggestion accept`, and no turn under a finger."""
+import json
+import subprocess
+
+import pytest
+
+from harness.compositor import Client, Compositor, pixel
+from harness.fakeiio import BIN, LEFT_UP, NORMAL, FakeIIO
+
+pytestmark = pytest.mark.quick
+
+LOCKED = 'lock = "normal"\nfelt = "normal"\n'
+# The target's colour (SuggestionIcon.fill): opaque, so the same over any picture.
+FILL = (40, 40, 40)
+# On the 1280x800 panel: a side of 9 % of 800 (72 pixels), a third of it in from the edges.
+SIDE, MARGIN = 72, 24
+
+
+def corner_box(corner, w=1280, h=800):
+    x = w - MARGIN - SIDE if "right" in corner else MARGIN
+    y = h - MARGIN - SIDE if "bottom" in corner else MARGIN
+    return [x, y, SIDE, SIDE]
+
+
+def shows_target(w, rgb, box):
+    """The target's fill at four points of its circle off the arrow (whichever way it points)."""
+    x, y, side, _ = box
+    points = [(x + side // 4 + dx, y + side // 4 + dy) for dx in (0, side // 2) for dy in (0, side // 2)]
+    return all(max(abs(a - b) for a, b in zip(pixel(w, rgb, px, py), FILL)) <= 2 for px, py in points)
+
+
+def locked_host(fake, **kwargs):
+    host = Compositor(fake, state=LOCKED, **kwargs)
+    host.events.wait_status(lambda s: s["lock"] == "normal" and s["sensor"] == "running", what="locked, the sensor running")
+    return host
+
+
+def offered(host, dev, fake):
+    fake.set(dev, *LEFT_UP)
+    return host.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
+
+
+def test_held_left_up_while_locked_the_target_shows_bottom_left_as_held_then_goes_after_its_time():
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = locked_host(fake)
+    try:
+        shown = offered(host, dev, fake)
+        # Held left-up (turned clockwise): the person's bottom-left is the panel's bottom-right.
+        assert shown["box"] == corner_box("bottom-right"), shown
+        w, h, rgb = host.raw_panel()
+        assert shows_target(w, rgb, shown["box"])
+        for other in ("top-left", "top-right", "bottom-left"):
+            assert not shows_target(w, rgb, corner_box(other)), other
+        status = host.status()
+        assert status["suggestion"]["orientation"] == "left-up" and status["panels"][0]["shown"] == "normal"
+        assert host.randr_transform() == "normal", "the lock keeps the screen"
+        hidden = host.events.wait("suggestion-hidden", timeout=10, panel="HEADLESS-1")
+        assert hidden["at"] - shown["asked_at"] >= 5_000_000, "it stays 5 s: %s %s" % (shown, hidden)
+        assert not shows_target(*host.raw_panel()[::2], shown["box"])
+        assert host.status()["suggestion"] is None
+    finally:
+        assert host.stop() == 0
+
+
+def test_the_target_goes_at_once_when_the_device_returns_or_the_app_in_front_changes(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = locked_host(fake)
+    client = None
+    try:
+        shown = offered(host, dev, fake)
+        fake.set(dev, *NORMAL)
+        hidden = host.events.wait("suggestion-hidden", timeout=10)
+        assert hidden["at"] - shown["drawn_at"] < 4_000_000, "gone long before its time"
+        offered(host, dev, fake)
+        client = Client(client_binary, host.client_env, app_id="org.example.Other")
+        host.events.wait("suggestion-hidden", timeout=10)
+        assert host.status()["suggestion"] is None
+    finally:
+        if client:
+            client.stop()
+        assert host.stop() == 0
+
+
+def test_nothing_is_offered_with_a_landscape_only_app_in_front(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = Compositor(fake, state=LOCKED, config='[[app]]\nmatch = "org.example.Video"\norientations = ["landscape"]\n')
+    client = Client(client_binary, host.client_env, app_id="org.example.Video")
+    try:
+        host.events.wait_status(lambda s: (s["front"] or {}).get("app_id") == "org.example.Video", what="the video in front")
+        fake.set(dev, *LEFT_UP)
+        status = host.events.wait_status(lambda s: s["felt"] == "left-up", what="held left-up")
+        assert status["suggestion"] is None
+        assert not [l for l in host.events.lines.seen if '"suggestion-shown"' in l]
+    finally:
+        client.stop()
+        assert host.stop() == 0
+
+
+def test_a_tap_on_the_target_turns_and_locks_there_and_a_slide_off_or_a_tap_beside_does_nothing():
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = locked_host(fake)
+    try:
+        shown = offered(host, dev, fake)
+        x, y, side, _ = shown["box"]
+        cx, cy = (x + side / 2) / 1280, (y + side / 2) / 800
+        # Beside it: nothing.
+        host.command("touch-down 0.5 0.5", r"^touch-down ")
+        # On it, sliding off before lifting: nothing.
+        host.command("touch-press %f %f" % (cx, cy), r"^touch-pressed$")
+        host.command("touch-move 0.5 0.5", r"^touch-moved$")
+        host.command("touch-lift", r"^touch-lifted$")
+        status = host.status()
+        assert status["lock"] == "normal" and status["panels"][0]["shown"] == "normal", status
+        assert status["suggestion"] is not None
+        # A tap on it: the panel turns left-up, with its transition, and is locked there.
+        host.command("touch-down %f %f" % (cx, cy), r"^touch-down ")
+        host.events.wait_turned("left-up", timeout=10)
+        host.wait_frame(1)
+        status = host.events.wait_status(lambda s: s["lock"] == "left-up", what="locked left-up")
+        assert status["suggestion"] is None
+    finally:
+        assert host.stop() == 0
+
+
+def test_suggestion_accept_does_what_the_tap_does_and_watch_waybar_shows_the_offer():
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = locked_host(fake)
+    env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"], LD_PRELOAD="")
+    watch = subprocess.Popen([BIN, "watch", "--waybar"], env=env, stdout=subprocess.PIPE, text=True)
+    try:
+        first = json.loads(watch.stdout.readline())
+        assert first["class"] == "locked", first
+        assert host.cli("suggestion", "accept").returncode == 1, "nothing offered yet"
+        offered(host, dev, fake)
+        line = json.loads(watch.stdout.readline())
+        while "suggested" not in line["class"]:
+            line = json.loads(watch.stdout.readline())
+        assert line["text"] == "turn to left-up?", line
+        r = host.cli("suggestion", "accept")
+        assert r.returncode == 0, r.stderr
+        host.events.wait_turned("left-up", timeout=10)
+        host.wait_frame(1)
+        assert host.status()["lock"] == "left-up"
+        line = json.loads(watch.stdout.readline())
+        while "suggested" in line["class"]:
+            line = json.loads(watch.stdout.readline())
+        assert line["class"] == "locked"
+    finally:
+        watch.terminate()
+        watch.wait(timeout=5)
+        assert host.stop() == 0
+
+
+def test_with_suggestions_disabled_nothing_is_offered_and_status_says_so():
+    fake = FakeIIO()
+    fake.add_accel(raw=LEFT_UP)
+    host = Compositor(fake, state=LOCKED, config="[suggestion]\nenabled = false\n")
+    try:
+        status = host.events.wait_status(lambda s: s["lock"] == "normal" and s["panels"], what="locked")
+        assert status["suggestions"] == "disabled" and status["suggestion"] is None
+        assert "enabled = false" in host.cli("status").stdout
+    finally:
+        assert host.stop() == 0
+
+
+def test_no_turn_under_a_finger_until_half_a_second_after_it_lifts():
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = Compositor(fake)
+    try:
+        host.events.wait_status(lambda s: s["felt"] == "normal" and s["panels"], what="held normal")
+        host.command("touch-press 0.5 0.5", r"^touch-pressed$")
+        fake.set(dev, *LEFT_UP)
+        waiting = host.events.wait_status(lambda s: s["waiting"] is not None, what="a turn waiting for the finger")
+        assert waiting["waiting"] == {"for": "touch", "felt": "left-up", "touching": True, "until_ms": None}
+        assert waiting["panels"][0]["shown"] == "normal"
+        assert "finger" in host.cli("status").stdout
+        host.command("touch-lift", r"^touch-lifted$")
+        lifted = host.events.wait_status(lambda s: (s["waiting"] or {}).get("touching") is False, what="lifted")
+        host.events.wait_turned("left-up", timeout=10)
+        assert lifted["waiting"]["until_ms"] is not None
+        host.wait_frame(1)
+        assert host.status()["waiting"] is None
+    finally:
+        assert host.stop() == 0
