@@ -194,6 +194,13 @@ struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device,
 		struct input_watch *watch = wl_container_of(base, watch, base);
 		watch->device = device;
 		watch->cursor = cursor;
+		/* First of each signal's listeners: the plugin hears a contact before the cursor relays it
+		 * to the compositor (whose seat grab may then keep a tap on the target from the client). */
+		for (size_t i = 0; i < count; i++) {
+			struct wl_listener *listener = (struct wl_listener *)((char *)watch + listeners[i].offset);
+			wl_list_remove(&listener->link);
+			wl_list_insert(&listeners[i].signal->listener_list, &listener->link);
+		}
 	}
 	return base;
 }

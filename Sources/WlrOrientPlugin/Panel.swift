@@ -31,8 +31,14 @@ final class Panel: CompositorObject {
     /// While it shows, every frame is composited: a client's buffer scanned out directly could
     /// not be drawn over.
     private(set) var target: PanelTarget? {
-        didSet { if (oldValue == nil) != (target == nil) { orient_wlr_output_hold_composited(output, target != nil) } }
+        didSet {
+            guard (oldValue == nil) != (target == nil) else { return }
+            orient_wlr_output_hold_composited(output, target != nil)
+            targetChanged(self)
+        }
     }
+    /// A target came or went.
+    var targetChanged: (Panel) -> Void = { _ in }
     private var watch: Watch?
     let onDestroy: (Panel) -> Void
     private var failureLogged = false

@@ -18,6 +18,8 @@ final class Plugin: CallbackOwner {
     var positionalDevices: [PositionalDevice] = []
     /// The fingers, pens and buttons down on the panels.
     private var contacts = Contacts()
+    /// Keeps a tap on the target from the client under it, while a target shows.
+    private var touchShield: OpaquePointer?
     private var protocolServer: ProtocolServer?
     /// Starts the control socket once the loop runs (the host has named its display by then).
     private var controlStart: LoopSource?
@@ -73,6 +75,7 @@ final class Plugin: CallbackOwner {
             watches += [Watch(orient_wlr_watch_output_manager(manager, &events))].compactMap { $0 }
         }
         if let seat = host.seat {
+            touchShield = glue_touch_shield_create(seat)
             var events = orient_wlr_seat_events(
                 context: context,
                 focus: { context, surface, nothing in Plugin.owner(context)?.focusChanged(to: surface, nothing: nothing) })
@@ -101,6 +104,7 @@ final class Plugin: CallbackOwner {
         // The last state asked for is written before we go.
         runner.stop()
         protocolServer.take()?.destroy()
+        glue_touch_shield_destroy(touchShield.take())
         controlStart.take()?.remove()
         displayDestroy.take()?.remove()
         landings.forEach { $0.remove() }
@@ -292,6 +296,7 @@ final class Plugin: CallbackOwner {
         panel.landed = { [unowned self] panel, turn in landed(panel, turn) }
         panel.refused = { [unowned self] panel in dispatch(.panelShowing(panel.id, panel.current)) }
         panel.setElsewhere = { [unowned self] panel in setElsewhere(panel) }
+        panel.targetChanged = { [unowned self] _ in shieldTouches() }
         panels.append(panel)
         mapPositionalDevices()
         Log.info("\(name): a built-in panel (\(panel.shape.rawValue)); it follows the device")
@@ -338,12 +343,22 @@ final class Plugin: CallbackOwner {
         if x.isFinite, y.isFinite {
             onTarget = panels.contains { $0.targetContains(layout: host.output_layout, x: x, y: y) }
         }
+        if source == .finger, phase == .down {
+            // Decided afresh at each touch's start: a claim the seat never ended goes with it.
+            glue_touch_shield_claim(touchShield, id, onTarget == true)
+        }
         for outcome in contacts.contact(source, id: id, phase, onTarget: onTarget) {
             switch outcome {
             case .touching(let on): dispatch(.touch(on))
             case .tapped: dispatch(.control(.acceptSuggestion))
             }
         }
+    }
+
+    /// The touch grab holds while a target shows on some panel (its fade-out included: the tap
+    /// that took it ends after it began to fade).
+    private func shieldTouches() {
+        glue_touch_shield_hold(touchShield, panels.contains { $0.target != nil })
     }
 
     private func mapPositionalDevices() {

@@ -42,6 +42,7 @@ def offered(host, dev, fake):
     return host.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
 
 
+@pytest.mark.roots
 def test_held_left_up_while_locked_the_target_shows_bottom_left_as_held_then_goes_after_its_time():
     fake = FakeIIO()
     dev = fake.add_accel(raw=NORMAL)
@@ -101,6 +102,7 @@ def test_nothing_is_offered_with_a_landscape_only_app_in_front(client_binary):
         assert host.stop() == 0
 
 
+@pytest.mark.roots
 def test_a_tap_on_the_target_turns_and_locks_there_and_a_slide_off_or_a_tap_beside_does_nothing():
     fake = FakeIIO()
     dev = fake.add_accel(raw=NORMAL)
@@ -170,6 +172,7 @@ def test_with_suggestions_disabled_nothing_is_offered_and_status_says_so():
         assert host.stop() == 0
 
 
+@pytest.mark.roots
 def test_no_turn_under_a_finger_until_half_a_second_after_it_lifts():
     fake = FakeIIO()
     dev = fake.add_accel(raw=NORMAL)
@@ -189,4 +192,33 @@ def test_no_turn_under_a_finger_until_half_a_second_after_it_lifts():
         host.wait_frame(1)
         assert host.status()["waiting"] is None
     finally:
+        assert host.stop() == 0
+
+
+@pytest.mark.roots
+def test_the_app_under_the_target_never_receives_a_tap_meant_for_it(client_binary):
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = locked_host(fake)
+    client = Client(client_binary, host.client_env)  # fills the panel, under the target
+    try:
+        client.wait_configure(1280, 800)
+        shown = offered(host, dev, fake)
+        x, y, side, _ = shown["box"]
+        cx, cy = (x + side / 2) / 1280, (y + side / 2) / 800
+        # A touch that begins on it and slides off, then a tap on it: neither reaches the client.
+        host.command("touch-press %f %f" % (cx, cy), r"^touch-pressed$")
+        host.command("touch-move 0.5 0.5", r"^touch-moved$")
+        host.command("touch-lift", r"^touch-lifted$")
+        host.command("touch-down %f %f" % (cx, cy), r"^touch-down ")
+        host.events.wait_turned("left-up", timeout=10)
+        client.wait_configure(800, 1280)
+        host.wait_frame(1)
+        # The next touch, in the middle, is the first the client hears of.
+        host.command("touch-down 0.5 0.5", r"^touch-down layout")
+        assert client.wait_touch() == (400.0, 640.0)
+        touches = [line for line in client.out.seen if line.startswith('{"touch"')]
+        assert touches == ['{"touch": [400.0, 640.0]}'], touches
+    finally:
+        client.stop()
         assert host.stop() == 0

@@ -220,7 +220,8 @@ enum orient_wlr_contact_source {
 /* An input device going away (a touchscreen kept to be mapped to a panel that comes later), and
  * its contacts: a touchscreen's touches, a pen tablet's tip, a pointer's buttons, each at a point
  * of the layout (through `cursor`, as the device is mapped; NAN for an up or a cancel, which have
- * none; a button at the cursor). Heard before the cursor relays them to the compositor. */
+ * none; a button at the cursor). Heard before the cursor relays them to the compositor (the
+ * watch's listeners go first on the device's signals). */
 struct orient_wlr_input_events {
 	void *context;
 	void (*destroyed)(void *context);
@@ -229,6 +230,19 @@ struct orient_wlr_input_events {
 };
 struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device, struct wlr_cursor *cursor,
 	const struct orient_wlr_input_events *events);
+/* While the suggestion's target shows, the seat's touches go through this grab: a touch the plugin
+ * claimed (it began on the target: the plugin hears each touch before the cursor relays it) reaches
+ * no client; every other one goes on as the seat's default grab sends it. It is not started over
+ * another grab (a drag, a popup's), and ends if another starts. NULL without a seat. */
+struct glue_touch_shield;
+struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat);
+/* Starts the grab (false when another grab holds the seat's touches), or ends it. */
+bool glue_touch_shield_hold(struct glue_touch_shield *shield, bool hold);
+/* Claims a touch for the target (true) or lets it go. */
+void glue_touch_shield_claim(struct glue_touch_shield *shield, int32_t touch_id, bool claimed);
+/* Ends the grab and frees the shield. NULL is fine. */
+void glue_touch_shield_destroy(struct glue_touch_shield *shield);
+
 /* Where a point of the layout falls in `output`'s buffer (its pixels, as the panel shows them
  * unturned); false when the point is outside the output. */
 bool orient_wlr_output_buffer_point(struct wlr_output_layout *layout, struct wlr_output *output, double lx, double ly,

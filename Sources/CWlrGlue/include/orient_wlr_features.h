@@ -107,6 +107,9 @@
 /* --- 0.19 --- */
 
 /* wlr_scene_output_needs_frame (0.18: output->needs_frame, or the scene's pending damage). */
+/* A touch grab's up returns a serial, and its wl_cancel names a seat client, not a surface (as in
+ * 0.18; 0.16 and 0.17 are not built here). */
+#define ORIENT_WLR_TOUCH_GRAB_UP_HAS_SERIAL (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(18))
 #define ORIENT_WLR_HAS_SCENE_NEEDS_FRAME (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(19))
 /* The present event's `when` is a struct timespec (before: a pointer to one, maybe NULL). */
 #define ORIENT_WLR_HAS_PRESENT_TIMESPEC (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(19))
