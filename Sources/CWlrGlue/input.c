@@ -9,6 +9,9 @@
 #include <wlr/types/wlr_pointer.h>
 #include <wlr/types/wlr_tablet_tool.h>
 #include <wlr/types/wlr_touch.h>
+#if ORIENT_WLR_HAS_UTIL_TRANSFORM
+#include <wlr/util/transform.h>
+#endif
 
 /* --- The backend --- */
 

@@ -107,6 +107,8 @@
 /* --- 0.19 --- */
 
 /* wlr_scene_output_needs_frame (0.18: output->needs_frame, or the scene's pending damage). */
+/* wlr_output_transform_invert lives in wlr/util/transform.h (before: wlr/types/wlr_output.h). */
+#define ORIENT_WLR_HAS_UTIL_TRANSFORM (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(18))
 /* A touch grab's up returns a serial, and its wl_cancel names a seat client, not a surface (as in
  * 0.18; 0.16 and 0.17 are not built here). */
 #define ORIENT_WLR_TOUCH_GRAB_UP_HAS_SERIAL (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(18))
