@@ -80,6 +80,12 @@ WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/config_writes.py
 echo "== events: the host's refreshes while the tests' events reader reads, and while it reads nothing for 2 s"
 WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/events_backpressure.py --seconds 2
 
+echo "== the offered turn: decision to the first frame showing its target; refreshes while targets appear, fade and are tapped; wakeups and memory locked and still, offers on and off"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/suggestion.py --rounds 20 --idle-seconds 10
+
+echo "== the touch hold on the public traces: turns held back, how much later, turns dropped (a scrolling person, a resting finger)"
+WLR_ORIENT_BIN="$bin/wlr-orient" /usr/bin/python3 benchmarks/touch_hold_traces.py --traces Tests/Fixtures/traces/public
+
 echo "== transitions: ms per frame each kind adds on pixman (the plugin's own CPU and the renderer's apart), beside memcpy of three frames (same run)"
 /usr/bin/python3 benchmarks/transition_cost.py --turns 20 --plugin build/libwlr-orient.so
 

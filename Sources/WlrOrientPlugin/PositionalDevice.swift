@@ -1,5 +1,4 @@
 import CWlrGlue
-import Glibc
 import OrientCore
 import OrientSystem
 

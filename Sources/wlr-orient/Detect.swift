@@ -32,6 +32,15 @@ struct Detect: ParsableCommand {
     @Flag(help: "Also print each change's diagnostics (tilt, angle, posture) on standard error.")
     var explain = false
 
+    @Option(help: ArgumentHelp(
+        "The touches of the (one) trace: a file of '# wlr-orient-touches v1' then 'start,end' seconds per touch. The changes then come as the screen would turn with [detection] touch-hold-ms: a held one later, with \"held_ms\".",
+        valueName: "file"), completion: .file())
+    var touches: String?
+
+    func validate() throws {
+        if touches != nil, traces.count != 1 { throw ValidationError("--touches goes with one trace") }
+    }
+
     // For benchmarks/idle_schedule.py, which chooses the sampling plan's defaults by measurement
     // (each plan a config's [detection]): how many readings the live schedule took.
     @Flag(help: .hidden) var countReadings = false
@@ -40,6 +49,21 @@ struct Detect: ParsableCommand {
         // Only an explicit --config: a user's own tuning must not change what a trace replays to.
         let detection = config == nil ? DetectionConfig() : try loadConfig(config).detection
         var failed = false
+        var spans: [ClosedRange<Double>]?
+        if let touches {
+            switch UserFile.read(touches) {
+            case .failure(let problem):
+                printError("\(touches): cannot read the touches: \(problem.reason)")
+                throw ExitCode(1)
+            case .success(let text):
+                switch TouchesReader.parse(text, file: touches) {
+                case .success(let read): spans = read
+                case .failure(let error):
+                    printError(error.description)
+                    throw ExitCode(1)
+                }
+            }
+        }
         for path in traces {
             let text: String
             switch UserFile.read(path) {
@@ -64,6 +88,7 @@ struct Detect: ParsableCommand {
                 var schedule = PolledSchedule(plan: SamplingPlan(detection))
                 var readings = 0
                 var due = -Double.infinity
+                var changes: [(t: Double, orientation: Orientation)] = []
                 for sample in trace.samples {
                     if sampling == .live {
                         // The first reading at or after the due time is the one the live sensor gets.
@@ -77,11 +102,22 @@ struct Detect: ParsableCommand {
                         due = schedule.next(after: due.isFinite ? due : sample.t, now: sample.t)
                     }
                     guard let change else { continue }
-                    emit(changeLine(change))
+                    if spans != nil {
+                        changes.append((change.t, change.orientation))
+                    } else {
+                        emit(changeLine(change))
+                    }
                     if explain {
                         printError("t=\(formatDecimal(change.t, decimals: 3)) \(change.orientation.rawValue) "
                                    + "tilt=\(formatDecimal(detector.tiltDeg, decimals: 1))° angle=\(formatDecimal(detector.angleDeg, decimals: 1))° "
                                    + "posture=\(detector.posture.rawValue)")
+                    }
+                }
+                if let spans {
+                    for turn in TouchHoldReplay.turns(changes: changes, touches: spans, holdSeconds: detection.touchHoldMs / 1000) {
+                        let held = turn.t - turn.decidedAt
+                        emit("{\"t\": \(formatSeconds(turn.t)), \"orientation\": \"\(turn.orientation.rawValue)\""
+                             + (held > 0 ? ", \"held_ms\": \(Int((held * 1000).rounded()))}" : "}"))
                     }
                 }
                 if countReadings, let first = trace.samples.first, let last = trace.samples.last {

@@ -223,3 +223,25 @@ private let tablet = ControllerHarness.tablet
         #expect(left[14 * 64 + 32] & 0xff == 40)
     }
 }
+
+/// The touch hold over a recorded timeline, as `detect --touches` replays it.
+@Suite struct TouchHoldReplayTests {
+    @Test func aChangeUnderAFingerComesHalfASecondAfterTheLiftIfStillHeld() {
+        let turns = TouchHoldReplay.turns(changes: [(0, .normal), (2, .leftUp), (5, .normal), (6, .rightUp), (6.2, .normal)],
+                                          touches: [1...3, 5.9...6.1], holdSeconds: 0.5)
+        #expect(turns == [.init(t: 0, orientation: .normal, decidedAt: 0),
+                          .init(t: 3.5, orientation: .leftUp, decidedAt: 2),
+                          .init(t: 5, orientation: .normal, decidedAt: 5)],
+                "right-up, undone at 6.2 before the hold ended at 6.6, never turned: \(turns)")
+    }
+
+    @Test func theTouchesFileIsCheckedLineByLine() throws {
+        #expect(try TouchesReader.parse("# wlr-orient-touches v1\nstart,end\n1.0,1.5\n# a comment\n2,2.25\n", file: "f").get() == [1...1.5, 2...2.25])
+        guard case .failure(let e) = TouchesReader.parse("# wlr-orient-touches v1\n2,1\n", file: "f") else {
+            Issue.record("an end before its start was taken")
+            return
+        }
+        #expect(e.description == "f:2: a touch ends before it starts: 2,1")
+        #expect((try? TouchesReader.parse("t,x\n", file: "f").get()) == nil)
+    }
+}

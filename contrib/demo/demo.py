@@ -175,7 +175,8 @@ class Demo:
 
     def step(self, chapter, heading, expect_shown, expect_felt, action=None, film=None):
         n = len(self.steps) + 1
-        samples = dict(self.chapters)[chapter]
+        # A step of the person's hand alone plays no part of the session: the device stays as it was.
+        samples = dict(self.chapters).get(chapter, [])
         print("[%d/%d] %s" % (n, len(STORY), heading))
         began = time.monotonic()
         mark = len(self.host.events.arrived())
@@ -186,7 +187,8 @@ class Demo:
         self.did("step %d: %s" % (n, heading))
         if action:
             action()
-        play(self.fake, self.dev, samples)
+        if samples:
+            play(self.fake, self.dev, samples)
         previous = self.steps[-1]["shown"] if self.steps else "normal"
         transition = None
         if expect_shown != previous:
@@ -291,6 +293,16 @@ def open_watch(demo):
     demo.open_app("wlr-orient.watch", "'%s' watch" % CLI, "fff4d6", "202020", 11)
 
 
+def take_suggestion(demo):
+    """Locked to portrait and held upright, the turn is offered at the corner bottom-left as held:
+    a tap on the target takes it."""
+    shown = demo.host.events.wait("suggestion-shown", timeout=10, panel=PANEL, orientation="normal")
+    x, y, side, _ = shown["box"]
+    width, height = 1280, 800  # the panel's own size: a touch is given in its own axes
+    demo.did("tap on the target offering normal at %s" % shown["box"])
+    demo.host.command("touch-down %f %f" % ((x + side / 2) / width, (y + side / 2) / height), r"^touch-down ")
+
+
 STORY = [
     ("held-normal", "Held upright, foot showing the README", "normal", "normal", open_reader, None),
     ("turn-left-up", "Turned left edge up: the panel turns, with a rotation", "left-up", "left-up", None, "rotation"),
@@ -303,6 +315,8 @@ STORY = [
      "right-up", "right-up", open_watch, "crossfade"),
     ("locked-turned-normal", "`wlr-orient lock portrait`, then turned upright: the screen stays portrait",
      "right-up", "normal", lambda demo: demo.cli("lock", "portrait"), None),
+    ("suggestion-taken", "The turn the lock keeps is offered in the corner; a tap takes it, and locks upright",
+     "normal", "normal", take_suggestion, None),
     ("unlocked", "`wlr-orient unlock`: the screen follows the device again", "normal", "normal",
      lambda demo: demo.cli("unlock"), None),
     ("half-turn", "Turned upside down in one go: one step, nothing in between", "bottom-up", "bottom-up", None, None),

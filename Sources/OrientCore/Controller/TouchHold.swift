@@ -39,3 +39,93 @@ struct TouchHold: Sendable, Hashable {
         if !touching { liftedAt = nil }
     }
 }
+
+/// The touch hold over a recorded timeline (`wlr-orient detect --touches`): the detector's
+/// changes of the felt orientation, and the spans during which a finger touched the panel, give
+/// the turns as the screen would make them, each held change when the hold let it through. The
+/// same `TouchHold` the controller keeps.
+public enum TouchHoldReplay {
+    public struct Turn: Sendable, Hashable {
+        /// When the screen would turn.
+        public var t: Double
+        public var orientation: Orientation
+        /// When the detector decided it (earlier than `t` for a held turn).
+        public var decidedAt: Double
+    }
+
+    /// `changes` and `touches` in time order (seconds on one time line); `holdSeconds` after each
+    /// lift. A change the device undid before the hold ended never turns the screen.
+    public static func turns(changes: [(t: Double, orientation: Orientation)], touches: [ClosedRange<Double>],
+                             holdSeconds: Double) -> [Turn] {
+        enum Step { case down, up, felt(Orientation) }
+        var steps: [(t: Double, order: Int, step: Step)] = []
+        for span in touches {
+            steps.append((span.lowerBound, 0, .down))
+            steps.append((span.upperBound, 1, .up))
+        }
+        for change in changes { steps.append((change.t, 2, .felt(change.orientation))) }
+        steps.sort { ($0.t, $0.order) < ($1.t, $1.order) }
+
+        var hold = TouchHold()
+        var felt: Orientation?
+        var decidedAt = 0.0
+        var shown: Orientation?
+        var out: [Turn] = []
+        func show(at t: Double) {
+            guard let o = hold.held ?? felt, o != shown else { return }
+            shown = o
+            out.append(Turn(t: t, orientation: o, decidedAt: decidedAt))
+        }
+        for (t, _, step) in steps {
+            if let end = hold.ends(after: holdSeconds), end <= t, hold.expire(at: end, after: holdSeconds) {
+                show(at: end)
+            }
+            switch step {
+            case .down: hold.touch(true, at: t, felt: felt)
+            case .up: hold.touch(false, at: t, felt: felt)
+            case .felt(let o):
+                felt = o
+                decidedAt = t
+            }
+            show(at: t)
+        }
+        if let end = hold.ends(after: holdSeconds), hold.expire(at: end, after: holdSeconds) { show(at: end) }
+        return out
+    }
+}
+
+/// The touches of a trace, in a side file (`# wlr-orient-touches v1`, then one `start,end` line
+/// per touch, in seconds on the trace's time line; `#` lines are comments), as
+/// `wlr-orient detect --touches` reads it.
+public enum TouchesReader {
+    public static let magic = "# wlr-orient-touches v1"
+
+    public static func parse(_ text: String, file: String) -> Result<[ClosedRange<Double>], TraceError> {
+        var spans: [ClosedRange<Double>] = []
+        var lineNumber = 0
+        func fail(_ message: String) -> Result<[ClosedRange<Double>], TraceError> {
+            .failure(TraceError(file: file, line: lineNumber, message: message))
+        }
+        for line in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
+            lineNumber += 1
+            let body = (line.hasSuffix("\r") ? line.dropLast() : line[...]).trimmingWhitespace()
+            if lineNumber == 1 {
+                guard body == magic else { return fail("not a touches file: the first line must be '\(magic)'") }
+                continue
+            }
+            if body.isEmpty || body.hasPrefix("#") || body == "start,end" { continue }
+            let fields = body.split(separator: ",", omittingEmptySubsequences: false)
+            guard fields.count == 2, let start = Double(fields[0].trimmingWhitespace()), let end = Double(fields[1].trimmingWhitespace()),
+                  start.isFinite, end.isFinite else {
+                return fail("expected 'start,end' (two numbers of seconds), got '\(body)'")
+            }
+            guard start <= end else { return fail("a touch ends before it starts: \(body)") }
+            guard start >= (spans.last?.upperBound ?? -.infinity) else {
+                return fail("touches must be in time order and not overlap: \(body)")
+            }
+            spans.append(start...end)
+        }
+        if lineNumber <= 1, text.isEmpty { return fail("empty file: the first line must be '\(magic)'") }
+        return .success(spans)
+    }
+}
