@@ -11,6 +11,8 @@ enabled and disabled. Prints named numbers:
     suggestion_idle_{enabled,disabled}_compositor_wakeups_per_s   the compositor's context switches, locked and still
     suggestion_idle_{enabled,disabled}_helper_wakeups_per_s       its sensor helper's (0 when released)
     suggestion_idle_{enabled,disabled}_compositor_rss_kb
+    suggestion_idle_{enabled,disabled}_helper_private_kb   the sensor helper's private memory (0 when released)
+    suggestion_idle_hysteresis_...                           the same with a buffered device that is silent while still
 
     /usr/bin/python3 benchmarks/suggestion.py [--rounds N] [--idle-seconds S]
 """
@@ -36,6 +38,12 @@ def switches(pid):
         with open("/proc/%d/task/%s/status" % (pid, task)) as f:
             total += sum(int(line.split()[1]) for line in f if "ctxt_switches:" in line)
     return total
+
+
+def private_kb(pid):
+    """A process's private memory (what it alone costs), from smaps_rollup."""
+    with open("/proc/%d/smaps_rollup" % pid) as f:
+        return sum(int(line.split()[1]) for line in f if line.startswith(("Private_Clean:", "Private_Dirty:")))
 
 
 def rss_kb(pid):
@@ -77,11 +85,16 @@ def offers(rounds):
     print("suggestion_refresh_ms_max %.2f" % max(gaps))
 
 
-def idle(enabled, seconds):
+def idle(enabled, seconds, device):
+    """Locked and still on a polled device (read at alone-hz while offers are on) or a buffered
+    one with hysteresis (silent while still)."""
     fake = FakeIIO()
-    fake.add_accel(raw=NORMAL)
+    if device == "hysteresis":
+        fake.add_buffered_accel(hysteresis=True)
+    else:
+        fake.add_accel(raw=NORMAL)
     host = Compositor(fake, state=LOCKED, config="[suggestion]\nenabled = %s\n" % ("true" if enabled else "false"))
-    name = "enabled" if enabled else "disabled"
+    name = ("" if device == "polled" else device + "_") + ("enabled" if enabled else "disabled")
     try:
         host.events.wait_status(lambda s: s["panels"] and s["sensor"] == ("running" if enabled else "released"),
                                 what="locked, settled")
@@ -93,6 +106,7 @@ def idle(enabled, seconds):
         print("suggestion_idle_%s_compositor_wakeups_per_s %.2f" % (name, (after[0] - before[0]) / seconds))
         print("suggestion_idle_%s_helper_wakeups_per_s %.2f" % (name, (after[1] - before[1]) / seconds))
         print("suggestion_idle_%s_compositor_rss_kb %d" % (name, rss_kb(host.p.pid)))
+        print("suggestion_idle_%s_helper_private_kb %d" % (name, sum(private_kb(p) for p in helpers)))
     finally:
         host.stop()
 
@@ -103,8 +117,9 @@ def main():
     ap.add_argument("--idle-seconds", type=float, default=10.0)
     a = ap.parse_args()
     offers(a.rounds)
-    idle(True, a.idle_seconds)
-    idle(False, a.idle_seconds)
+    for device in ("polled", "hysteresis"):
+        idle(True, a.idle_seconds, device)
+        idle(False, a.idle_seconds, device)
 
 
 if __name__ == "__main__":
