@@ -81,15 +81,15 @@ struct input_watch {
 
 static void input_contact(struct input_watch *watch, enum orient_wlr_contact_source source, int32_t id,
 		enum orient_wlr_contact what, double x, double y, bool absolute) {
-	double lx = NAN, ly = NAN;
-	if (absolute && watch->cursor != NULL) {
-		wlr_cursor_absolute_to_layout_coords(watch->cursor, watch->device, x, y, &lx, &ly);
-	} else if (source == ORIENT_WLR_CONTACT_BUTTON && watch->cursor != NULL) {
-		lx = watch->cursor->x;
-		ly = watch->cursor->y;
+	/* A touchscreen's or a pen tablet's point as it came: in the device's own axes, before the
+	 * cursor turns it by the output's transform. */
+	double px = absolute ? x : NAN, py = absolute ? y : NAN;
+	if (source == ORIENT_WLR_CONTACT_BUTTON && watch->cursor != NULL) {
+		px = watch->cursor->x;
+		py = watch->cursor->y;
 	}
 	if (watch->base.events.input.contact != NULL) {
-		watch->base.events.input.contact(watch->base.events.context, source, id, what, lx, ly);
+		watch->base.events.input.contact(watch->base.events.context, source, id, what, px, py);
 	}
 }
 

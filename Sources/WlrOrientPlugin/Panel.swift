@@ -298,6 +298,15 @@ final class Panel: CompositorObject {
         orient_wlr_output_damage_whole(output)
     }
 
+    /// Whether a point in the panel's own axes (0...1 each way: a touchscreen's) falls on the target
+    /// shown (not fading out).
+    func targetContains(normalizedX x: Double, y: Double) -> Bool {
+        guard let target, !target.hiding else { return false }
+        var width: Int32 = 0, height: Int32 = 0
+        orient_wlr_output_size(output, &width, &height)
+        return target.box.contains(x: x * Double(width), y: y * Double(height))
+    }
+
     /// Whether a point of the layout falls on the target shown (not fading out) on this panel.
     func targetContains(layout: OpaquePointer?, x: Double, y: Double) -> Bool {
         guard let target, !target.hiding else { return false }

@@ -341,7 +341,10 @@ final class Plugin: CallbackOwner {
     private func contact(_ source: Contacts.Source, id: Int32, _ phase: Contacts.Phase, x: Double, y: Double) {
         var onTarget: Bool?
         if x.isFinite, y.isFinite {
-            onTarget = panels.contains { $0.targetContains(layout: host.output_layout, x: x, y: y) }
+            // A touch or a pen on the panel it is mapped to (the first), in its own axes; a
+            // button at a point of the layout, on whichever panel is there.
+            onTarget = source == .button ? panels.contains { $0.targetContains(layout: host.output_layout, x: x, y: y) }
+                                         : panels.first?.targetContains(normalizedX: x, y: y) ?? false
         }
         if source == .finger, phase == .down {
             // Decided afresh at each touch's start: a claim the seat never ended goes with it.

@@ -13,7 +13,8 @@ final class PositionalDevice: CompositorObject {
     let mapsToPanel: Bool
     private var watch: Watch?
     let onDestroy: (PositionalDevice) -> Void
-    /// A contact at a point of the layout (NaN for an up or a cancel).
+    /// A contact: a touch or pen in the device's own axes (0...1), a button at a point of the
+    /// layout (NaN for an up or a cancel).
     let contact: (Contacts.Source, Int32, Contacts.Phase, Double, Double) -> Void
 
     init(device: OpaquePointer, cursor: OpaquePointer?, mapsToPanel: Bool,

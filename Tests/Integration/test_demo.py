@@ -25,6 +25,7 @@ STORY = [
     ("game-launches", "right-up", "top", False),          # the game keeps landscape while held portrait
     ("second-window", "right-up", "right", True),
     ("locked-turned-normal", "normal", "right", False),   # the lock keeps portrait while held upright
+    ("suggestion-taken", "normal", "top", True),          # the offered turn, tapped: upright, locked there
     ("unlocked", "normal", "top", True),
     ("half-turn", "bottom-up", "bottom", True),
 ]
@@ -56,8 +57,8 @@ def test_the_demo_tells_its_story_and_writes_every_picture_and_the_timeline(tmp_
     result = subprocess.run([sys.executable, os.path.join(DEMO, "demo.py"), "--out", str(out)], capture_output=True,
                             text=True, timeout=300)
     assert result.returncode == 0, result.stdout + result.stderr
-    for n in range(1, 10):
-        assert "[%d/9] " % n in result.stdout
+    for n in range(1, len(STORY) + 1):
+        assert "[%d/%d] " % (n, len(STORY)) in result.stdout
     files = ["contact-sheet.png", "rotation.png", "rotation-animated.png", "crossfade.png", "crossfade-animated.png",
              "timeline.txt", "timeline.json", "index.html", "session.csv", "config.toml"]
     for name in files:

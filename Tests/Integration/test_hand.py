@@ -222,3 +222,27 @@ def test_the_app_under_the_target_never_receives_a_tap_meant_for_it(client_binar
     finally:
         client.stop()
         assert host.stop() == 0
+
+
+@pytest.mark.roots
+def test_a_tap_on_the_target_of_a_turned_panel_lands_in_its_own_axes():
+    # Locked right-up (portrait) and held upright: the target is in the panel's bottom-left
+    # corner, and the touchscreen speaks in the panel's own axes, whatever the panel shows.
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = Compositor(fake, state='lock = "right-up"\nfelt = "right-up"\n')
+    try:
+        host.wait_frame(3)
+        fake.set(dev, *LEFT_UP)
+        host.events.wait_status(lambda s: s["felt"] == "left-up", what="held left-up")
+        fake.set(dev, *NORMAL)
+        shown = host.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="normal")
+        assert shown["box"] == corner_box("bottom-left"), shown
+        assert shows_target(*host.raw_panel()[::2], shown["box"])
+        x, y, side, _ = shown["box"]
+        host.command("touch-down %f %f" % ((x + side / 2) / 1280, (y + side / 2) / 800), r"^touch-down ")
+        host.events.wait_turned("normal", timeout=10)
+        host.wait_frame(0)
+        assert host.status()["lock"] == "normal"
+    finally:
+        assert host.stop() == 0

@@ -8,8 +8,8 @@ windows; a fake accelerometer under umockdev, which libiio reads for real, plays
 session (session.csv) chapter by chapter; real apps (foot) open and close, and the CLI locks and
 unlocks. The story: the tablet turned through its four orientations (and knocked, which turns
 nothing); a landscape-only game launched while it is held portrait; a second window making the
-layout complex (a cross-fade); `wlr-orient lock portrait` holding while the tablet turns;
-`wlr-orient unlock`; a half turn in one step.
+layout complex (a cross-fade); `wlr-orient lock portrait` holding while the tablet turns, and
+the turn it keeps offered at the corner and taken with a tap; `wlr-orient unlock`; a half turn in one step.
 
 Writes into DIR (default demo-out/):
     contact-sheet.png        each step: the panel in a drawn tablet held as the person holds it

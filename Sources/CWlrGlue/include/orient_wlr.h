@@ -218,10 +218,11 @@ enum orient_wlr_contact_source {
 	ORIENT_WLR_CONTACT_BUTTON,
 };
 /* An input device going away (a touchscreen kept to be mapped to a panel that comes later), and
- * its contacts: a touchscreen's touches, a pen tablet's tip, a pointer's buttons, each at a point
- * of the layout (through `cursor`, as the device is mapped; NAN for an up or a cancel, which have
- * none; a button at the cursor). Heard before the cursor relays them to the compositor (the
- * watch's listeners go first on the device's signals). */
+ * its contacts: a touchscreen's touches and a pen tablet's tip at a point in the device's own axes
+ * (0..1 each way, as the kernel gives it: the panel's own, for a touchscreen on it), a pointer's
+ * buttons at the cursor's point of the layout (`cursor`); NAN for an up or a cancel, which have
+ * none. Heard before the cursor relays them to the compositor (the watch's listeners go first on
+ * the device's signals), so before it turns them by the output's transform. */
 struct orient_wlr_input_events {
 	void *context;
 	void (*destroyed)(void *context);
