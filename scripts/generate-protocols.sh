@@ -5,7 +5,7 @@
 #   Sources/CWlrGlue/include/wlr-orient-v1-protocol.h, generated/*.c   our protocol (protocol/)
 #   Sources/CWaylandClient/include/*-client-protocol.h, generated/*.c   the daemon's client side
 #       of output management, foreign toplevels, layer-shell and screencopy (protocol/wlr/), and
-#       of wp_viewporter (wayland-protocols)
+#       of wp_viewporter and ext-idle-notify (wayland-protocols)
 #   contrib/host/generated/wlr-layer-shell-unstable-v1-protocol.h   the reference host's layer-shell
 # The XML is checked against wayland-scanner's DTD (--strict). A file is replaced only when its
 # content changes, so that an unchanged protocol does not rebuild the plugin.
@@ -38,6 +38,10 @@ generate server-header protocol/wlr/wlr-layer-shell-unstable-v1.xml contrib/host
 viewporter=/usr/share/wayland-protocols/stable/viewporter/viewporter.xml
 generate client-header "$viewporter" "$client/include/viewporter-client-protocol.h"
 generate private-code "$viewporter" "$client/generated/viewporter-protocol.c"
+# The daemon hears the person's input through ext-idle-notify (version 1, as Debian 12 has it).
+idle_notify=/usr/share/wayland-protocols/staging/ext-idle-notify/ext-idle-notify-v1.xml
+generate client-header "$idle_notify" "$client/include/ext-idle-notify-v1-client-protocol.h"
+generate private-code "$idle_notify" "$client/generated/ext-idle-notify-v1-protocol.c"
 for xml in protocol/wlr/*.xml; do
     name=$(basename "$xml" .xml)
     generate client-header "$xml" "$client/include/$name-client-protocol.h"

@@ -20,6 +20,8 @@ GLUE_INTERFACE(glue_shm_interface, wl_shm_interface)
 GLUE_INTERFACE(glue_layer_shell_interface, zwlr_layer_shell_v1_interface)
 GLUE_INTERFACE(glue_screencopy_manager_interface, zwlr_screencopy_manager_v1_interface)
 GLUE_INTERFACE(glue_viewporter_interface, wp_viewporter_interface)
+GLUE_INTERFACE(glue_idle_notifier_interface, ext_idle_notifier_v1_interface)
+GLUE_INTERFACE(glue_seat_interface, wl_seat_interface)
 
 int glue_shm_file(size_t size) {
 	int fd = memfd_create("wlr-orient-shield", MFD_CLOEXEC | MFD_ALLOW_SEALING);

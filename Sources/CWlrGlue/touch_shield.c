@@ -8,7 +8,8 @@
 
 struct glue_touch_shield {
 	struct wlr_seat_touch_grab grab;
-	struct wlr_seat *seat;
+	struct wlr_seat *seat; /* NULL once the seat is destroyed */
+	struct wl_listener seat_destroy;
 	bool holding;
 	int32_t claimed[SHIELD_CLAIMS];
 	size_t count;
@@ -92,6 +93,13 @@ static const struct wlr_touch_grab_interface shield_interface = {
 	.wl_cancel = shield_wl_cancel,
 };
 
+static void shield_handle_seat_destroy(struct wl_listener *listener, void *data) {
+	struct glue_touch_shield *shield = wl_container_of(listener, shield, seat_destroy);
+	orient_wlr_unlisten(&shield->seat_destroy);
+	shield->seat = NULL;
+	shield->holding = false;
+}
+
 struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat) {
 	if (seat == NULL) {
 		return NULL;
@@ -101,12 +109,13 @@ struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat) {
 		shield->seat = seat;
 		shield->grab.interface = &shield_interface;
 		shield->grab.data = shield;
+		orient_wlr_listen(&seat->events.destroy, &shield->seat_destroy, shield_handle_seat_destroy);
 	}
 	return shield;
 }
 
 bool glue_touch_shield_hold(struct glue_touch_shield *shield, bool hold) {
-	if (shield == NULL) {
+	if (shield == NULL || shield->seat == NULL) {
 		return false;
 	}
 	if (hold && !shield->holding) {
@@ -145,6 +154,9 @@ void glue_touch_shield_claim(struct glue_touch_shield *shield, int32_t touch_id,
 void glue_touch_shield_destroy(struct glue_touch_shield *shield) {
 	if (shield != NULL) {
 		glue_touch_shield_hold(shield, false);
+		if (shield->seat != NULL) {
+			orient_wlr_unlisten(&shield->seat_destroy);
+		}
 		free(shield);
 	}
 }

@@ -54,6 +54,10 @@ public final class Daemon {
     private var heads: OutputHeads?
     private var toplevels: ForeignToplevels?
     private var tabletSwitches: TabletSwitches?
+    /// The person's input (the touch hold), where the compositor offers ext-idle-notify.
+    private var inputActivity: InputActivity?
+    /// That the compositor lets the daemon see no touches was said (once, not for each connection).
+    private var saidTouchesUnseen = false
     private var sources: [LoopSource] = []
     private var exit: Exit?
 
@@ -161,11 +165,33 @@ public final class Daemon {
             for shield in Array(shields.values) where shield.output == removed { shield.report(.failed(.outputGone)) }
         }
         reconcile(.canShield(lacking: globals.shieldParts.missing))
+        hearInput()
         // What the compositor described on binding: the panels first, then the toplevels on them.
         headsDone()
         toplevels?.attach(report: { [unowned self] in dispatch(.controller($0)) }, panelsOf: { [unowned self] in panels(of: $0) })
         return nil
     }
+
+    /// Input, for the touch hold: ext-idle-notify's notification, idled after a short pause (the
+    /// controller's hold follows it).
+    private func hearInput() {
+        guard let notifier = globals.idleNotifier, let seat = globals.seat,
+              let activity = InputActivity(notifier: notifier, seat: seat, pause: Self.inputPauseMs, loop: loop,
+                                           report: { [unowned self] in dispatch(.controller(.touch($0))) })
+        else {
+            let why = "the compositor offers no ext-idle-notify-v1: the daemon cannot see touches, so turns are not held while the panel is touched"
+            if !saidTouchesUnseen {
+                saidTouchesUnseen = true
+                Log.info(why)
+            }
+            return dispatch(.controller(.touchesUnseen(why)))
+        }
+        inputActivity = activity
+        dispatch(.controller(.touchesUnseen(nil)))
+    }
+
+    /// How long without input ends an activity (ext-idle-notify's timeout).
+    static let inputPauseMs: UInt32 = 100
 
     private func runLoop() -> Exit {
         while exit == nil {
@@ -236,6 +262,7 @@ public final class Daemon {
         for shield in Array(shields.values) { shield.remove() }
         shields = [:]
         configuration.take()?.destroy()
+        inputActivity.take()?.destroy()
         toplevels.take()?.destroy()
         heads.take()?.destroy()
         globals.destroy()

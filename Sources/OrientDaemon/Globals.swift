@@ -17,6 +17,9 @@ final class Globals: CallbackOwner {
     private var outputPositions: [OpaquePointer: (x: Int32, y: Int32)] = [:]
     /// What the shield over a turning panel needs (nil: the compositor lacks it).
     private(set) var shieldParts = ShieldParts()
+    /// Where the person's input is heard (ext-idle-notify on the first seat): the touch hold.
+    private(set) var idleNotifier: OpaquePointer?
+    private(set) var seat: OpaquePointer?
     /// A wl_output global appeared or went after start-up (its proxy, and whether it went).
     var outputsChanged: (_ removed: OpaquePointer?) -> Void = { _ in }
 
@@ -35,6 +38,9 @@ final class Globals: CallbackOwner {
 
     func destroy() {
         shieldParts.destroy()
+        if let idleNotifier { ext_idle_notifier_v1_destroy(idleNotifier) }
+        if let seat { wl_seat_destroy(seat) }
+        (idleNotifier, seat) = (nil, nil)
         outputs.values.forEach { wl_output_destroy($0) }
         outputs = [:]
         outputNames = [:]
@@ -69,6 +75,10 @@ final class Globals: CallbackOwner {
             shieldParts.screencopy = OpaquePointer(wl_registry_bind(registry, name, glue_screencopy_manager_interface(), shieldParts.screencopyVersion))
         case "wp_viewporter" where shieldParts.viewporter == nil:
             shieldParts.viewporter = OpaquePointer(wl_registry_bind(registry, name, glue_viewporter_interface(), 1))
+        case "ext_idle_notifier_v1" where idleNotifier == nil:
+            idleNotifier = OpaquePointer(wl_registry_bind(registry, name, glue_idle_notifier_interface(), 1))
+        case "wl_seat" where seat == nil:
+            seat = OpaquePointer(wl_registry_bind(registry, name, glue_seat_interface(), 1))
         case "wl_output":
             guard let output = OpaquePointer(wl_registry_bind(registry, name, glue_output_interface(), min(version, Self.outputVersion))) else { return }
             outputs[name] = output

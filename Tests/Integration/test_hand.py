@@ -2,12 +2,14 @@
 locked (a target in the corner bottom-left as the device is held, read from the panel's pixels),
 taken by a tap or `wlr-orient suggestion accept`, and no turn under a finger."""
 import json
+import os
 import subprocess
 
 import pytest
 
 from harness.compositor import Client, Compositor, pixel
 from harness.fakeiio import BIN, LEFT_UP, NORMAL, FakeIIO
+from test_daemon import Session
 
 pytestmark = pytest.mark.quick
 
@@ -246,3 +248,31 @@ def test_a_tap_on_the_target_of_a_turned_panel_lands_in_its_own_axes():
         assert host.status()["lock"] == "normal"
     finally:
         assert host.stop() == 0
+
+
+# The reference host offers ext-idle-notify from wlroots 0.16: in the roots (0.18 on), not on
+# Debian 12's 0.15, where the daemon must say that it cannot see touches.
+HOST_TELLS_INPUT = os.environ.get("WLR_ORIENT_WLROOTS", "wlroots") != "wlroots"
+
+
+@pytest.mark.roots
+def test_the_daemon_holds_a_turn_under_a_finger_where_the_compositor_tells_it_of_input():
+    s = Session(config="[detection]\ntouch-hold-ms = 3000\n")
+    try:
+        s.events.wait("sensor-opened", device="iio:device0")
+        s.events.wait_status(lambda st: st["panels"] and st["felt"] == "normal", what="held normal")
+        if not HOST_TELLS_INPUT:
+            assert "ext-idle-notify-v1" in s.status()["touches_unseen"]
+            assert "cannot see touches" in s.cli("status").stdout
+            return
+        assert s.status()["touches_unseen"] is None
+        # Input after a pause: the daemon hears it begin, and end 100 ms after it stops; the
+        # turn waits the hold's 3 s more.
+        s.host.command("touch-press 0.5 0.5", r"^touch-pressed$")
+        s.fake.set(s.dev, *LEFT_UP)
+        waiting = s.events.wait_status(lambda st: st["waiting"] is not None, what="a turn waiting for the touch")
+        assert waiting["waiting"]["felt"] == "left-up" and waiting["panels"][0]["shown"] == "normal", waiting
+        s.events.wait_turned("left-up", timeout=15)
+        s.host.command("touch-lift", r"^touch-lifted$")
+    finally:
+        s.stop()

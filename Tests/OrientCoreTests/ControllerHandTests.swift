@@ -177,6 +177,17 @@ private let tablet = ControllerHarness.tablet
         #expect(SuggestionTarget(orientation: .leftUp, held: .leftUp, corner: .topRight).corner == .topLeft)
     }
 
+    @Test func aHostThatCannotSeeTouchesSaysSoInStatusAndHoldsNothing() throws {
+        var h = ControllerHarness()
+        h.send(.touch(true))
+        h.send(.touchesUnseen("the compositor offers no ext-idle-notify-v1"))
+        h.send(.felt(.leftUp))
+        #expect(h.panel == .leftUp, "a hold it can no longer end is dropped")
+        let status = h.controller.status
+        #expect(status.touchesUnseen == "the compositor offers no ext-idle-notify-v1")
+        #expect(try JSONDecoder().decode(ControllerStatus.self, from: Data(status.json.serialized.utf8)) == status)
+    }
+
     @Test func theStatusCarriesTheOfferAndTheWaitBothWays() throws {
         var h = Self.locked()
         h.send(.felt(.leftUp))

@@ -4,8 +4,9 @@
  * pixman renderer, one output (the panel: HEADLESS-1; with --second-output another, HEADLESS-2,
  * beside it), every toplevel maximized on the panel. What is here and not in the example: the
  * options, the commands on standard input, output-management configurations applied,
- * foreign-toplevel and layer-shell, a touchscreen and a switch of its own, the frames kept,
- * dumped and recorded, and what it says on standard output about each.
+ * foreign-toplevel, layer-shell and (from wlroots 0.16) ext-idle-notify, told of each touch, a
+ * touchscreen and a switch of its own, the frames kept, dumped and recorded, and what it says on
+ * standard output about each.
  *
  *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--debug]
  *                   [--second-output WxH] [--no-foreign-toplevel] [--destroy-plugin-last]
@@ -89,6 +90,9 @@
 #include <wlr/types/wlr_viewporter.h>
 #include <wlr/util/log.h>
 #include <drm_fourcc.h>
+#if ORIENT_WLR_HAS_IDLE_NOTIFIER
+#include <wlr/types/wlr_idle_notify_v1.h>
+#endif
 #if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 #include <wlr/interfaces/wlr_switch.h>
 #endif
@@ -150,6 +154,10 @@ static struct harness {
 	struct host host;
 	struct wlr_foreign_toplevel_manager_v1 *foreign_toplevels; /* NULL with --no-foreign-toplevel */
 	struct wlr_layer_shell_v1 *layer_shell;
+#if ORIENT_WLR_HAS_IDLE_NOTIFIER
+	/* ext-idle-notify: told of each touch, as a compositor tells it of all input. */
+	struct wlr_idle_notifier_v1 *idle_notifier;
+#endif
 	struct wl_list layers; /* harness_layer.link */
 	struct wlr_input_device *touch;
 	struct wlr_input_device *tablet_switch;
@@ -359,6 +367,9 @@ static void handle_touch_down(struct wl_listener *listener, void *data) {
 	struct wlr_input_device *device = event->device;
 #endif
 	double lx, ly, sx, sy;
+#if ORIENT_WLR_HAS_IDLE_NOTIFIER
+	wlr_idle_notifier_v1_notify_activity(harness.idle_notifier, host->seat);
+#endif
 	wlr_cursor_absolute_to_layout_coords(host->cursor, device, event->x, event->y, &lx, &ly);
 	struct wlr_surface *surface = surface_at(host, lx, ly, &sx, &sy);
 	if (surface == NULL) {
@@ -378,6 +389,9 @@ static void handle_touch_up(struct wl_listener *listener, void *data) {
 	struct wlr_touch_up_event *event = data;
 #else
 	struct wlr_event_touch_up *event = data;
+#endif
+#if ORIENT_WLR_HAS_IDLE_NOTIFIER
+	wlr_idle_notifier_v1_notify_activity(harness.idle_notifier, host->seat);
 #endif
 	wlr_seat_touch_notify_up(host->seat, event->time_msec, event->touch_id);
 	wlr_seat_touch_notify_frame(host->seat);
@@ -1285,6 +1299,9 @@ int main(int argc, char *argv[]) {
 	harness.layer_shell = wlr_layer_shell_v1_create(host->display, 4);
 #else
 	harness.layer_shell = wlr_layer_shell_v1_create(host->display);
+#endif
+#if ORIENT_WLR_HAS_IDLE_NOTIFIER
+	harness.idle_notifier = wlr_idle_notifier_v1_create(host->display);
 #endif
 	harness.new_layer_surface.notify = handle_new_layer_surface;
 	wl_signal_add(&harness.layer_shell->events.new_surface, &harness.new_layer_surface);

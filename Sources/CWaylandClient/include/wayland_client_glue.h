@@ -14,6 +14,7 @@
 #include "wlr-layer-shell-unstable-v1-client-protocol.h"
 #include "wlr-screencopy-unstable-v1-client-protocol.h"
 #include "viewporter-client-protocol.h"
+#include "ext-idle-notify-v1-client-protocol.h"
 
 /* wl_registry_bind's `interface` argument for each global the daemon binds. */
 const struct wl_interface *glue_output_manager_interface(void);
@@ -24,6 +25,8 @@ const struct wl_interface *glue_shm_interface(void);
 const struct wl_interface *glue_layer_shell_interface(void);
 const struct wl_interface *glue_screencopy_manager_interface(void);
 const struct wl_interface *glue_viewporter_interface(void);
+const struct wl_interface *glue_idle_notifier_interface(void);
+const struct wl_interface *glue_seat_interface(void);
 
 /* A shared-memory file of `size` bytes for wl_shm (memfd, sealed against shrinking); -1 on failure. */
 int glue_shm_file(size_t size);

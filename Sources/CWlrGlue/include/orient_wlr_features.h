@@ -107,6 +107,8 @@
 /* --- 0.19 --- */
 
 /* wlr_scene_output_needs_frame (0.18: output->needs_frame, or the scene's pending damage). */
+/* ext-idle-notify-v1's global (wlr_idle_notifier_v1; the reference host offers it). */
+#define ORIENT_WLR_HAS_IDLE_NOTIFIER (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(16))
 /* wlr_output_transform_invert lives in wlr/util/transform.h (before: wlr/types/wlr_output.h). */
 #define ORIENT_WLR_HAS_UTIL_TRANSFORM (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(18))
 /* A touch grab's up returns a serial, and its wl_cancel names a seat client, not a surface (as in

@@ -98,6 +98,8 @@ public struct Controller: Sendable {
     public private(set) var now: Double = 0
     /// No turn under a finger.
     private var touchHold = TouchHold()
+    /// Why the host cannot see touches (nil: it can, or has not said).
+    private var touchesUnseen: String?
     /// The turn offered while the lock keeps the screen from the way the device is held, what it
     /// was offered under (gone when that changes), and the target the host was last told to show.
     private var suggestion: Suggestion?
@@ -257,6 +259,10 @@ public struct Controller: Sendable {
         case .touch(let down):
             touchHold.touch(down, at: now, felt: felt)
             decides = true   // status says when a held turn comes
+        case .touchesUnseen(let why):
+            touchesUnseen = why
+            if why != nil { touchHold = TouchHold() }
+            decides = true
         case .suggestionHovered(let on):
             hover(on)
             decides = true
@@ -458,6 +464,7 @@ public struct Controller: Sendable {
                 panels.first { $0.id == s.panel }.map { .init(panel: $0.name, orientation: s.orientation, until: s.until, hovered: s.hovered) }
             },
             suggestionsEnabled: config.suggestion.enabled,
+            touchesUnseen: touchesUnseen,
             waiting: touchHold.active && felt != nil && felt != decisionFelt
                 ? .init(felt: felt!, touching: touchHold.touching, until: touchHold.ends(after: config.detection.touchHoldMs / 1000))
                 : nil)

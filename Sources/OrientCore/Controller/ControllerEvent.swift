@@ -105,6 +105,8 @@ public enum ControllerEvent: Sendable, Hashable {
     case control(ControlCommand)
     /// A finger or pen began touching the panel (true: the first contact), or the last lifted.
     case touch(Bool)
+    /// The host cannot see touches (why), or can again (nil): `status` says so.
+    case touchesUnseen(String?)
     /// A pointer came onto the suggestion's target (true) or left it.
     case suggestionHovered(Bool)
     /// The time the controller asked for (`RunnerCommand.wake`) has come.

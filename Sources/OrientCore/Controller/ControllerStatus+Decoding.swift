@@ -7,6 +7,7 @@ extension ControllerStatus: Decodable {
         case name, shape, shown, allowed, setBy = "set_by"
         case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
+        case touchesUnseen = "touches_unseen"
         case suggestion, suggestions, waiting, orientation, until = "until_ms", hovered, touching
         case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms", slowReading = "slow_reading_ms"
     }
@@ -33,6 +34,7 @@ extension ControllerStatus: Decodable {
         }
         self.panels = panels
         suggestionsEnabled = try c.decodeIfPresent(String.self, forKey: .suggestions) != "disabled"
+        touchesUnseen = try c.decodeIfPresent(String.self, forKey: .touchesUnseen)
         if try c.contains(.suggestion) && !c.decodeNil(forKey: .suggestion) {
             let o = try c.nestedContainer(keyedBy: Keys.self, forKey: .suggestion)
             suggestion = Offer(panel: try o.decode(String.self, forKey: .panel),

@@ -49,6 +49,8 @@ public struct ControllerStatus: Sendable, Hashable {
     public var suggestion: Offer? = nil
     /// Whether turns are offered at all (`[suggestion] enabled`).
     public var suggestionsEnabled = true
+    /// Why the host cannot see touches, so that turns are not held under a finger (nil: it can).
+    public var touchesUnseen: String? = nil
 
     /// A turn of the device that waits for a touch to end (no turn under a finger): the way it
     /// is held, whether a finger is still down, and else when the wait ends (monotonic seconds).
@@ -86,6 +88,7 @@ public struct ControllerStatus: Sendable, Hashable {
                      ("until_ms", milliseconds(o.until)), ("hovered", .bool(o.hovered))])
         } ?? .null))
         fields.append(("suggestions", .string(suggestionsEnabled ? "enabled" : "disabled")))
+        fields.append(("touches_unseen", touchesUnseen.map(JSON.string) ?? .null))
         fields.append(("waiting", waiting.map { w in
             .object([("for", .string("touch")), ("felt", .string(w.felt.rawValue)), ("touching", .bool(w.touching)),
                      ("until_ms", w.until.map(milliseconds) ?? .null)])

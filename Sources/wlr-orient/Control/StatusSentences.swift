@@ -31,6 +31,7 @@ extension ControllerStatus {
         } else {
             lines.append("No app in front has a say.")
         }
+        if let why = touchesUnseen { lines.append(why.prefix(1).uppercased() + why.dropFirst() + ".") }
         if let w = waiting {
             lines.append(w.touching ? "Held \(w.felt.rawValue), the screen waits: a finger or pen is on the panel."
                                     : "Held \(w.felt.rawValue), the screen waits a moment after a touch before it turns.")
