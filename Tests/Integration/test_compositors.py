@@ -254,3 +254,28 @@ def test_phoc_turns_with_the_device_and_obeys_the_lock(client_binary):
         assert s.p.poll() is None, "phoc runs on"
     finally:
         s.stop()
+
+
+def test_sway_shows_the_offered_turn_at_the_corner_and_the_cli_takes_it():
+    require("sway")
+    require(SCREENCOPY)
+    s = Session(sway, "")
+    try:
+        start(s, sway_sockets=True)
+        assert s.cli("lock", "normal").returncode == 0
+        s.wait_status(lambda st: st["lock"] == "normal", "locked")
+        s.fake.set(s.dev, *LEFT_UP)
+        shown = s.events.wait("suggestion-shown", timeout=15, orientation="left-up")
+        x, y, side, _ = shown["box"]
+        image = s.raw_panel()
+        w, h = image.size
+        assert (x, y) == (w - side - side // 3, h - side - side // 3), "the corner bottom-left as held left-up"
+        # The target's fill (SuggestionIcon.fill) inside its circle, off its arrow.
+        assert image.getpixel((x + side // 4, y + side // 4)) == (40, 40, 40)
+        assert s.cli("suggestion", "accept").returncode == 0
+        status = s.wait_shown("left-up")
+        assert status["lock"] == "left-up"
+        s.events.wait("suggestion-hidden", timeout=15)
+        assert s.p.poll() is None, "sway runs on"
+    finally:
+        s.stop()
