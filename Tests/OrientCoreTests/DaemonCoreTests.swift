@@ -50,6 +50,23 @@ struct DaemonCoreTests {
         out.compactMap { if case .runner(.log(_, let line)) = $0 { line } else { nil } }
     }
 
+    @Test func anOfferedTurnIsSaidOnceToBeUndrawnAndAcceptedThroughTheControllerOnce() {
+        var (core, _) = Self.started()
+        _ = core.handle(.controller(.control(.lock(MaskSpec(parsing: "normal")!))))
+        let offered = core.handle(.controller(.felt(.leftUp)))
+        #expect(Self.lines(offered).filter { $0.contains("draws no target") }.count == 1)
+        #expect(core.controller.status.suggestion?.orientation == .leftUp)
+        _ = core.handle(.controller(.felt(.normal)))
+        #expect(Self.lines(core.handle(.controller(.felt(.rightUp)))).allSatisfy { !$0.contains("draws no target") },
+                "said once")
+        let before = core.controllerEvents
+        var taken = core.handle(.controller(.control(.acceptSuggestion)))
+        #expect(core.controllerEvents == before + 1, "the accept passes through the controller once")
+        taken += core.handle(.heads(.settle))
+        #expect(Self.hostCommands(taken).contains { if case .test = $0 { true } else { false } }, "the turn goes to the heads")
+        #expect(core.controller.state.lock == MaskSpec(exactly: .rightUp))
+    }
+
     @Test func whatTheCompositorLacksForShieldsIsSaidOnce() {
         var core = DaemonCore(config: Config(), state: PersistentState(), desktop: DesktopIndex())
         let lacking = ["zwlr_layer_shell_v1", "zwlr_screencopy_manager_v1"]
