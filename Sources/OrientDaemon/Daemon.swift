@@ -54,6 +54,10 @@ public final class Daemon {
     private var heads: OutputHeads?
     private var toplevels: ForeignToplevels?
     private var tabletSwitches: TabletSwitches?
+    /// The offered turn's target over each head that has one.
+    private var targets: [HeadsReconciler.HeadKey: TargetSurface] = [:]
+    /// That a target cannot be shown here was said (once).
+    private var saidTargetUnshown = false
     /// The person's input (the touch hold), where the compositor offers ext-idle-notify.
     private var inputActivity: InputActivity?
     /// That the compositor lets the daemon see no touches was said (once, not for each connection).
@@ -141,6 +145,7 @@ public final class Daemon {
         displaySource = LoopSource.readable(wl_display_get_fd(display), on: loop) { [unowned self] _ in readDisplay() }
         heads.done = { [unowned self] in headsDone() }
         heads.removed = { [unowned self] proxy in
+            targets.removeValue(forKey: Self.key(proxy))?.destroy()
             for shield in Array(shields.values) where shield.key == Self.key(proxy) { shield.report(.failed(.outputGone)) }
             reconcile(.headGone(Self.key(proxy)))
         }
@@ -263,6 +268,8 @@ public final class Daemon {
         shields = [:]
         configuration.take()?.destroy()
         inputActivity.take()?.destroy()
+        targets.values.forEach { $0.destroy() }
+        targets = [:]
         toplevels.take()?.destroy()
         heads.take()?.destroy()
         globals.destroy()
@@ -310,6 +317,8 @@ public final class Daemon {
             if let proxy = Self.proxy(key) { heads?.assume(transform: transform.rawValue, for: proxy) }
         case .panelsChanged:
             toplevels?.panelsChanged()
+        case .suggest(let key, let target):
+            suggest(target, on: key)
         case .readTabletSwitches(true):
             tabletSwitches = tabletSwitches ?? TabletSwitches(loop: loop) { [unowned self] in dispatch(.controller(.tabletMode($0))) }
         case .readTabletSwitches(false):
@@ -335,6 +344,32 @@ public final class Daemon {
     }
 
     /// Lays a shield over a panel about to turn; the apply waits until it is on screen.
+    /// The offered turn's target over a head (nil: none), on a layer surface of its own; where the
+    /// compositor cannot have one (no layer-shell, as cage; a fractional scale), the offer stays
+    /// in `status` and `watch`, and the log says so once.
+    private func suggest(_ target: SuggestionTarget?, on key: HeadsReconciler.HeadKey) {
+        if let shown = targets[key], shown.target == target { return }
+        targets.removeValue(forKey: key)?.destroy()
+        guard let target else { return }
+        let head = heads?.heads.values.first { Self.key($0.proxy) == key }
+        guard let head, let size = head.size, head.scale % 256 == 0,
+              let output = globals.output(named: head.name, at: (head.x, head.y)),
+              let surface = TargetSurface(target: target, panel: head.name, output: output,
+                                          size: (Int(size.width), Int(size.height)), transform: head.transform,
+                                          scale: head.scale / 256, parts: globals.shieldParts, seat: globals.seat,
+                                          capabilities: globals.seatCapabilities,
+                                          tapped: { [unowned self] in dispatch(.controller(.control(.acceptSuggestion))) },
+                                          hover: { [unowned self] in dispatch(.controller(.suggestionHovered($0))) })
+        else {
+            if !saidTargetUnshown {
+                saidTargetUnshown = true
+                Log.info("a turn is offered, but its target cannot be shown here (it needs zwlr_layer_shell_v1 and wl_shm, at a whole scale): `wlr-orient suggestion accept` takes it, and `status` and `watch` show it")
+            }
+            return
+        }
+        targets[key] = surface
+    }
+
     private func cover(_ cover: HeadsReconciler.Cover) {
         let key = cover.key
         guard let head = heads?.heads.values.first(where: { Self.key($0.proxy) == key }),

@@ -20,6 +20,8 @@ final class Globals: CallbackOwner {
     /// Where the person's input is heard (ext-idle-notify on the first seat): the touch hold.
     private(set) var idleNotifier: OpaquePointer?
     private(set) var seat: OpaquePointer?
+    /// What the seat has (wl_seat's capabilities: a pointer, a touchscreen), for the target's taps.
+    private(set) var seatCapabilities: UInt32 = 0
     /// A wl_output global appeared or went after start-up (its proxy, and whether it went).
     var outputsChanged: (_ removed: OpaquePointer?) -> Void = { _ in }
 
@@ -79,6 +81,7 @@ final class Globals: CallbackOwner {
             idleNotifier = OpaquePointer(wl_registry_bind(registry, name, glue_idle_notifier_interface(), 1))
         case "wl_seat" where seat == nil:
             seat = OpaquePointer(wl_registry_bind(registry, name, glue_seat_interface(), 1))
+            if let seat { wl_seat_add_listener(seat, Self.seatListener, callbackContext) }
         case "wl_output":
             guard let output = OpaquePointer(wl_registry_bind(registry, name, glue_output_interface(), min(version, Self.outputVersion))) else { return }
             outputs[name] = output
@@ -112,6 +115,10 @@ final class Globals: CallbackOwner {
             owner(data)?.global(name: name, interface: String(cString: interface), version: version)
         },
         global_remove: { data, _, name in owner(data)?.globalRemoved(name: name) }))
+
+    nonisolated(unsafe) private static let seatListener = permanentListener(wl_seat_listener(
+        capabilities: { data, _, capabilities in owner(data)?.seatCapabilities = capabilities },
+        name: { _, _, _ in }))
 
     nonisolated(unsafe) private static let outputListener = permanentListener(wl_output_listener(
         geometry: { data, output, x, y, _, _, _, _, _, _ in

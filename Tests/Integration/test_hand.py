@@ -276,3 +276,35 @@ def test_the_daemon_holds_a_turn_under_a_finger_where_the_compositor_tells_it_of
         s.host.command("touch-lift", r"^touch-lifted$")
     finally:
         s.stop()
+
+
+@pytest.mark.roots
+def test_the_daemon_shows_the_target_and_a_tap_on_it_turns_and_locks_and_reaches_no_app(client_binary):
+    s = Session(state=LOCKED)
+    client = None
+    try:
+        client = Client(client_binary, s.host.client_env)  # fills the panel, under the target
+        client.wait_configure(1280, 800)
+        s.events.wait_status(lambda st: st["lock"] == "normal" and st["sensor"] == "running" and st["panels"],
+                             what="locked, reading")
+        s.fake.set(s.dev, *LEFT_UP)
+        shown = s.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
+        assert shown["box"] == corner_box("bottom-right"), shown
+        w, h, rgb = s.host.wait_for_panel(lambda w, h, rgb: shows_target(w, rgb, shown["box"]))
+        assert shows_target(w, rgb, shown["box"])
+        for other in ("top-left", "top-right", "bottom-left"):
+            assert not shows_target(w, rgb, corner_box(other)), other
+        x, y, side, _ = shown["box"]
+        s.host.command("touch-down %f %f" % ((x + side / 2) / 1280, (y + side / 2) / 800), r"^touch-down ")
+        s.events.wait_turned("left-up", timeout=10)
+        assert s.status()["lock"] == "left-up"
+        client.wait_configure(800, 1280)
+        assert s.events.seen("suggestion-hidden"), "the target went with the tap"
+        s.host.command("touch-down 0.5 0.5", r"^touch-down layout")
+        assert client.wait_touch() == (400.0, 640.0)
+        touches = [line for line in client.out.seen if line.startswith('{"touch"')]
+        assert touches == ['{"touch": [400.0, 640.0]}'], touches
+    finally:
+        if client:
+            client.stop()
+        s.stop()

@@ -175,6 +175,10 @@ private let tablet = ControllerHarness.tablet
         }
         // Turned clockwise, the panel's top-left corner went to the person's top right.
         #expect(SuggestionTarget(orientation: .leftUp, held: .leftUp, corner: .topRight).corner == .topLeft)
+        // On a panel showing right-up (turned counter-clockwise), its bottom-left corner is the
+        // picture's bottom-right.
+        #expect(SuggestionTarget(orientation: .normal, held: .normal, corner: .bottomLeft).corner(showing: .rightUp) == .bottomRight)
+        #expect(SuggestionTarget(orientation: .leftUp, held: .leftUp, corner: .bottomLeft).corner(showing: .normal) == .bottomRight)
     }
 
     @Test func aHostThatCannotSeeTouchesSaysSoInStatusAndHoldsNothing() throws {

@@ -20,6 +20,15 @@ extension SuggestionTarget {
     }
 }
 
+extension SuggestionTarget {
+    /// The target's corner as the panel shows `shown` (the corner of the output's turned picture,
+    /// where a layer surface anchors): turning the device k quarter turns clockwise moves its
+    /// corner i to where corner i + k was.
+    public func corner(showing shown: Orientation) -> PanelCorner {
+        PanelCorner(clockwiseIndex: corner.clockwiseIndex + shown.clockwiseQuarterTurns)
+    }
+}
+
 /// What the fingers, pens and buttons on the panels do, as far as wlr-orient cares: whether
 /// anything touches the panel (the touch hold), and taps on the suggestion's target (one that
 /// begins and ends on it; a touch that slides off is no tap).

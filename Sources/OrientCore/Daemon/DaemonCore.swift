@@ -38,8 +38,6 @@ public struct DaemonCore: HostCore {
     private var told: [ControllerEvent] = []
     /// What the compositor lacks for shields was said (once: not again for a connection made again).
     private var saidLacking = false
-    /// That the daemon draws no target for an offered turn was said (once).
-    private var saidTargetUndrawn = false
     /// Whether the daemon was last told to read the tablet-mode switches.
     private var readsSwitches = false
     /// How many events the controller has handled (tests: a turn passes through it once).
@@ -127,13 +125,9 @@ public struct DaemonCore: HostCore {
                 // Our protocol is the plugin's: the daemon hears no client's declaration, and the
                 // controller tells only those who declared.
                 break
-            case .host(.suggest(_, let target)):
-                // The daemon offers a turn in `status` and `watch` (and `wlr-orient suggestion`);
-                // it draws no target of its own yet, and says so with the first offer.
-                if target != nil, !saidTargetUndrawn {
-                    saidTargetUndrawn = true
-                    out.append(.log(.info, "a turn is offered (the lock keeps the screen from the way the device is held): the daemon draws no target for it; `wlr-orient suggestion accept` takes it, and `status` and `watch` show it"))
-                }
+            case .host(.suggest(let panel, let target)):
+                // On an overlay of the daemon's own, where the compositor offers layer-shell.
+                if let head = heads.head(of: panel) { out.append(.host(.suggest(head, target))) }
             }
         }
     }
@@ -205,4 +199,6 @@ public enum DaemonCommand: Sendable, Hashable {
     case panelsChanged
     /// Read the tablet-mode switches (and report `.tabletMode`), or close them.
     case readTabletSwitches(Bool)
+    /// Show the offered turn's target over this head (nil: take it away).
+    case suggest(HeadsReconciler.HeadKey, SuggestionTarget?)
 }

@@ -166,6 +166,9 @@ public struct HeadsReconciler: Sendable {
     /// The panel a head is, if it is one.
     public func panel(of head: HeadKey) -> PanelID? { panels[head] }
 
+    /// The head a panel is, if it is still there.
+    public func head(of panel: PanelID) -> HeadKey? { panels.first { $0.value == panel }?.key }
+
     /// The panel of an output named `name`, if it is one.
     public func panel(named name: String) -> PanelID? { names.first { $0.value == name }?.key }
 
