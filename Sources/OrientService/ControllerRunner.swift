@@ -197,8 +197,9 @@ public final class ControllerRunner<Core: HostCore> {
         if wakeTimer == nil {
             wakeTimer = LoopSource.timer(on: loop) { [unowned self] in dispatch(Core.event(.wake)) }
         }
-        let ms = max(1, Int32(min(((time - monotonicSeconds()) * 1000).rounded(.up), Double(Int32.max))))
-        wakeTimer?.arm(milliseconds: ms)
+        // Clamped before the conversion (which would trap outside Int32): a time past wakes at once.
+        let ms = ((time - monotonicSeconds()) * 1000).rounded(.up)
+        wakeTimer?.arm(milliseconds: ms.isFinite ? Int32(max(1, min(ms, Double(Int32.max)))) : 1)
     }
 
     // MARK: the config
