@@ -184,11 +184,13 @@ public final class OrientationSensor {
             }
             guard let due = nextDue, now >= due else { return }
             if let check = streamCheckDue, now >= check {
-                if Accelerometer.bufferOn(id) {
+                // Its buffer still on, or its node still held (a reader of its events, or one that
+                // has not switched its buffer on yet, or is still going away): look again later.
+                if Accelerometer.bufferOn(id) || probeOpen("/dev/\(id)")?.busy == true {
                     streamCheckDue = now + Backoff.streamCheckPeriod
                 } else {
                     // That reader ended, or stopped its stream: the buffer can be ours.
-                    events.append(.log("\(id): the other reader's stream ended; opening it again"))
+                    events.append(.log("\(id): the other reader let it go; opening it again"))
                     close()
                     openDevice(now: now, into: &events)
                     return
@@ -272,8 +274,9 @@ public final class OrientationSensor {
             }
             accelerometer = opened
             info = opened.info
-            streamCheckDue = opened.info.limit == .busy && Accelerometer.bufferOn(opened.info.candidate.id)
-                ? now + Backoff.streamCheckPeriod : nil
+            // Held by another reader: whether it still is, is looked at now and then, whatever held
+            // it (its buffer may be switched on a moment later, or off as it goes away).
+            streamCheckDue = opened.info.limit == .busy ? now + Backoff.streamCheckPeriod : nil
             readingPeriod = 1 / activeHz
             if lossReported, opened.info.mode == .polled {
                 openedUnsaid = (opened.info, time(now))

@@ -3,6 +3,7 @@
 (fakeiio.as_the_kernel_makes_it, fakes/iio-kernel.c), beside other readers of the same device, and
 its sensor helper never outlives it."""
 import contextlib
+import fcntl
 import json
 import os
 import re
@@ -197,6 +198,29 @@ def test_when_the_session_with_the_buffer_ends_the_other_reads_it_quietly():
         assert state["mode"] == "hysteresis", state
         held(fake, stream, (G, 0, 0))
         second.wait_frame(1)
+
+
+def test_a_node_held_without_a_stream_is_read_polled_and_its_buffer_taken_once_let_go():
+    """Another reader holds the node with the buffer off (a reader of its events; or a session
+    that has not switched its buffer on yet, or whose helper is still going away): the session
+    reads it polled, looks again now and then, and takes the buffer once the node is free."""
+    fake, node = hub(grant=True)
+    stream = fake.quiet_stream(node, scan=(0, -G, 0))
+    holder = open(os.path.join(fake.locks, "iio:device0.node"))
+    fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)   # as fakes/iio-kernel.c holds an open node
+    host = Compositor(fake, touch=False, user=AS_SEAT_USER)
+    try:
+        host.wait_frame(0, timeout=30)
+        state = sensor_state(host, lambda s: s["state"] == "reading", "reading")
+        assert state["mode"] == "polled" and state["limit"] == "busy", state
+        holder.close()
+        sensor_state(host, lambda s: s["mode"] == "hysteresis" and s["limit"] is None, "the buffer taken")
+        held(fake, stream, (G, 0, 0))
+        host.wait_frame(1)
+    finally:
+        holder.close()
+        stream.stop()
+        assert stop(host) == 0
 
 
 def test_a_helper_that_hangs_is_replaced_within_its_promise_and_said_once():
