@@ -10,8 +10,11 @@ public protocol HostCore: Sendable {
 
     init(config: Config, state: PersistentState, desktop: DesktopIndex)
 
-    /// The controller inside: its config, state and status.
+    /// The controller inside: its config and state.
     var controller: Controller { get }
+
+    /// What `status` reports: the controller's, and what the host's own part knows besides.
+    var status: ControllerStatus { get }
 
     /// An event the runner itself hears (the sensor, the control socket, the config read again).
     static func event(_ event: ControllerEvent) -> Event

@@ -276,7 +276,7 @@ public final class ControllerRunner<Core: HostCore> {
     /// A request from the control socket; the status after it.
     private func control(_ request: ControlRequest) -> ControllerStatus {
         if case .command(let command) = request { dispatch(Core.event(.control(command))) }
-        var status = controller.status
+        var status = core.status
         if status.sensor.state == .reading, let sensor, let last = controller.lastSensorReport {
             status.sensor.lastReportAge = max(0, monotonicSeconds() - sensor.monotonicTime(ofSampleAt: last))
         }

@@ -421,13 +421,15 @@ def test_a_compositor_that_describes_the_heads_before_it_answers_gets_every_deci
             ask({"command": "lock", "orientations": lock})
             time.sleep(rng.uniform(0, 0.008))   # a few milliseconds apart, at random: not a wait
             ask({"command": "unlock"})
-            # Right: the daemon shows the device's orientation and the compositor has it too.
+            # Right: the daemon shows the device's orientation, has nothing on its way to the
+            # compositor, and the compositor has drawn it.
             deadline = time.monotonic() + 5
             while True:
-                shown = ask({"command": "status"})["status"]["panels"][0]["shown"]
+                panel = ask({"command": "status"})["status"]["panels"][0]
+                shown = panel["shown"]
                 transforms = [int(re.search(r" transform (\d) ", l).group(1)) for l in s.host.out.available()
                               if l.startswith("frame ")]
-                if shown == "normal" and transforms and transforms[-1] == 0:
+                if shown == "normal" and panel["turning"] is None and transforms and transforms[-1] == 0:
                     break
                 if time.monotonic() > deadline:
                     wrong.append((trial, lock, shown, transforms[-1:]))

@@ -4,7 +4,7 @@
 extension ControllerStatus: Decodable {
     private enum Keys: String, CodingKey {
         case lock, felt, panel, rotateWhen = "rotate_when", tabletMode = "tablet_mode", rotating, sensor, panels, front
-        case name, shape, shown, allowed, setBy = "set_by"
+        case name, shape, shown, allowed, setBy = "set_by", turning
         case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
         case touchesUnseen = "touches_unseen"
@@ -30,7 +30,8 @@ extension ControllerStatus: Decodable {
                                 shape: try Self.word(p.decode(String.self, forKey: .shape), PanelShape.init(rawValue:), .shape, p),
                                 shown: try Self.word(p.decode(String.self, forKey: .shown), Orientation.init(rawValue:), .shown, p),
                                 allowed: try Self.mask(p, .allowed),
-                                setBy: try p.decodeIfPresent(String.self, forKey: .setBy).map { try Self.word($0, PanelSetter.init(rawValue:), .setBy, p) }))
+                                setBy: try p.decodeIfPresent(String.self, forKey: .setBy).map { try Self.word($0, PanelSetter.init(rawValue:), .setBy, p) },
+                                turning: try p.decodeIfPresent(String.self, forKey: .turning).map { try Self.word($0, Orientation.init(rawValue:), .turning, p) }))
         }
         self.panels = panels
         suggestionsEnabled = try c.decodeIfPresent(String.self, forKey: .suggestions) != "disabled"

@@ -8,9 +8,14 @@ public struct ControllerStatus: Sendable, Hashable {
         public var allowed: OrientationMask
         /// Who else set what it shows, while that is kept (nil: it follows the device).
         public var setBy: PanelSetter?
+        /// Where the daemon turns it from outside: what a configuration on its way to the
+        /// compositor will show (nil: the compositor shows `shown`, or the host turns the panel
+        /// itself, as the plugin does).
+        public var turning: Orientation?
 
-        public init(name: String, shape: PanelShape, shown: Orientation, allowed: OrientationMask, setBy: PanelSetter? = nil) {
-            (self.name, self.shape, self.shown, self.allowed, self.setBy) = (name, shape, shown, allowed, setBy)
+        public init(name: String, shape: PanelShape, shown: Orientation, allowed: OrientationMask, setBy: PanelSetter? = nil,
+                    turning: Orientation? = nil) {
+            (self.name, self.shape, self.shown, self.allowed, self.setBy, self.turning) = (name, shape, shown, allowed, setBy, turning)
         }
     }
 
@@ -79,7 +84,8 @@ public struct ControllerStatus: Sendable, Hashable {
                          ("shown", .string(p.shown.rawValue)),
                          ("transform", .int(Int(p.shown.outputTransform.rawValue))),
                          ("allowed", words(p.allowed)),
-                         ("set_by", p.setBy.map { .string($0.rawValue) } ?? .null)])
+                         ("set_by", p.setBy.map { .string($0.rawValue) } ?? .null),
+                         ("turning", p.turning.map { .string($0.rawValue) } ?? .null)])
             })),
         ]
         func milliseconds(_ t: Double) -> JSON { .int(Int((t * 1000).rounded())) }

@@ -100,6 +100,18 @@ public struct DaemonCore: HostCore {
         return on
     }
 
+    /// The controller's status with what the compositor does not show yet: each panel's turn
+    /// on its way.
+    public var status: ControllerStatus { withTurns(controller.status) }
+
+    private func withTurns(_ status: ControllerStatus) -> ControllerStatus {
+        var status = status
+        for i in status.panels.indices {
+            status.panels[i].turning = heads.panel(named: status.panels[i].name).flatMap { heads.turning($0) }
+        }
+        return status
+    }
+
     /// The panel of an output named `name`, if it is one.
     func panel(named name: String) -> PanelID? { heads.panel(named: name) }
 
@@ -117,6 +129,8 @@ public struct DaemonCore: HostCore {
     private mutating func route(_ commands: [ControllerCommand], into out: inout [CoreCommand<DaemonCommand>]) {
         for command in commands {
             switch command {
+            case .runner(.notify(let status)):
+                out.append(.runner(.notify(withTurns(status))))
             case .runner(let command):
                 out.append(.runner(command))
             case .host(.show(let panel, let orientation, let transition)):

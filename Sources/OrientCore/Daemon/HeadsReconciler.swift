@@ -185,9 +185,10 @@ public struct HeadsReconciler: Sendable {
             heads[key] = nil
             shielded[key] = nil
             playing[key] = nil
-            // Its shield went with it: the rest of the configuration need not wait for it.
-            covered(key, &out)
             if let id = panels[key] { removePanel(key, id, &out) }
+            // Its shield went with it: the rest of the configuration need not wait for it (and
+            // goes without the head).
+            covered(key, &out)
         case .device(let device):
             self.device = device
             headsDone(&out)
@@ -342,12 +343,29 @@ public struct HeadsReconciler: Sendable {
         }
     }
 
-    /// The shield over `key` is up (or will never be): the apply goes once none is awaited.
+    /// The shield over `key` is up (or will never be): the apply goes once none is awaited, if
+    /// it is still what is wanted (the lock undone while the shield was laid would turn the panel
+    /// there and straight back); else the shields go and what is wanted now is sent instead.
     /// An older shield over the head goes now: the new one shows what it showed.
     private mutating func covered(_ key: HeadKey, _ out: inout [Command]) {
         if let older = playing.removeValue(forKey: key) { out.append(.retire(older)) }
         guard covering.remove(key) != nil, covering.isEmpty, let sent, sent.applying else { return }
+        guard sent.change.allSatisfy({ wanted[$0.key] == $0.value }) else {
+            self.sent = nil
+            inFlight = [:]
+            uncover(applied: false, &out)
+            return submit(&out)
+        }
         out.append(.apply(sent.transforms))
+    }
+
+    /// What a panel is being turned to and does not show yet: the configuration on its way to
+    /// the compositor, else what is wanted and not sent yet; nil when its head shows what is
+    /// wanted and nothing is on its way.
+    public func turning(_ panel: PanelID) -> Orientation? {
+        if let o = sent?.change[panel] { return o }
+        guard let key = head(of: panel), let want = wanted[panel], heads[key]?.showing != want else { return nil }
+        return want
     }
 
     /// The shields laid for the configuration in flight: it was answered (or never sent).
