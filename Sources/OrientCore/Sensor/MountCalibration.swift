@@ -1,0 +1,153 @@
+import Glibc  // for the libm functions (acos, asin, cos) only
+/// `wlr-orient calibrate` without the sensor: which pose to ask for next, when the device has
+/// been still long enough to take one, what is wrong with a pose, and the matrix at the end. The
+/// command feeds it readings in the sensor's own axes (m/s², before any matrix) and says each
+/// step; it decides nothing itself.
+///
+/// The person holds the device the way they read it, then turns it so that its left edge is up;
+/// optionally lays it face up, which tells a mirrored sensor from a turned one. Each pose is
+/// taken once the device has been still for `stillSeconds`: no key to press.
+public struct MountCalibration: Sendable {
+    public enum Pose: String, Sendable, Hashable, CaseIterable {
+        case normal
+        case leftUp = "left-up"
+        case faceUp = "face-up"
+    }
+
+    public enum Problem: Sendable, Hashable {
+        /// Not still for `movingAfter` seconds.
+        case moving
+        /// It lies nearer flat than upright (as the matrix in use reads it).
+        case flat
+        /// The two poses are not a quarter turn apart: their angle, in degrees.
+        case notAQuarterTurn(Double)
+        /// Leaned back so far that the screen's plane cannot be told: degrees.
+        case tooReclined(Double)
+        /// Asked to lie face up, it does not lie flat.
+        case notFlat
+    }
+
+    public enum Step: Sendable, Hashable {
+        /// Ask the person to hold the device so.
+        case hold(Pose)
+        /// The pose is taken: the sensor read this (its own axes, m/s²).
+        case held(Pose, Vector3)
+        /// The pose cannot be taken, and why: it is asked for again.
+        case problem(Pose, Problem)
+        /// Done: the matrix, and what lying face up said of it (nil: not asked).
+        case solved(MountSolver.Solution, faceUp: MountSolver.FaceUp?)
+    }
+
+    /// Still this long (every reading within `stillDegrees` of their mean) to take a pose.
+    public static let stillSeconds = 1.0
+    public static let stillDegrees = 5.0
+    /// Not still for this long: the person hears why nothing happens.
+    public static let movingAfter = 5.0
+    /// Gravity alone reads g: a mean this far from it is the hand moving steadily.
+    static let gravityShare = 0.8...1.2
+    /// A pose refused is judged again once the device has turned this far from it; a second pose
+    /// this near the first is the person not having turned yet.
+    static let movedDegrees = 20.0
+
+    private let inUse: MountMatrix
+    private let asksFaceUp: Bool
+    /// The pose asked for; nil once solved.
+    private var pose: Pose? = .normal
+    private var window: [(t: Double, v: Vector3)] = []
+    private var normal: Vector3?
+    private var solution: MountSolver.Solution?
+    /// When the pose was asked for, or last said to be moving.
+    private var since: Double?
+    /// A still pose that was refused: not judged again until the device turns from it.
+    private var refused: Vector3?
+    /// The pose last taken: the next is not taken there.
+    private var taken: Vector3?
+
+    /// `inUse`: the matrix the sensor has now (to tell flat from upright before the new one is
+    /// known); `faceUp`: ask for the third pose.
+    public init(inUse: MountMatrix, faceUp: Bool = false) {
+        self.inUse = inUse
+        self.asksFaceUp = faceUp
+    }
+
+    public var isDone: Bool { pose == nil }
+
+    public func start() -> [Step] { [.hold(.normal)] }
+
+    /// One reading at `t` seconds.
+    public mutating func feed(t: Double, _ v: Vector3) -> [Step] {
+        guard let pose, v.isFinite else { return [] }
+        if since == nil { since = t }
+        window.append((t, v))
+        while window.count > 1, window[1].t <= t - Self.stillSeconds { window.removeFirst() }
+        guard let still = stillReading(at: t) else {
+            guard let since, t - since >= Self.movingAfter else { return [] }
+            self.since = t
+            return [.problem(pose, .moving)]
+        }
+        if let refused, Self.degrees(between: still, refused) < Self.movedDegrees { return [] }
+        refused = nil
+        if let taken, Self.degrees(between: still, taken) < Self.movedDegrees {
+            since = t   // still where the last pose was taken: waiting for the turn, not moving
+            return []
+        }
+        return judge(still, as: pose, at: t)
+    }
+
+    /// The mean of the last `stillSeconds`, if every reading in it is near it and it is gravity's.
+    private func stillReading(at t: Double) -> Vector3? {
+        guard let first = window.first, t - first.t >= Self.stillSeconds * 0.95 else { return nil }
+        let mean = window.reduce(Vector3.zero) { $0 + $1.v } * (1 / Double(window.count))
+        guard Self.gravityShare.contains(mean.length / standardGravity),
+              window.allSatisfy({ Self.degrees(between: $0.v, mean) <= Self.stillDegrees }) else { return nil }
+        return mean
+    }
+
+    private mutating func judge(_ v: Vector3, as pose: Pose, at t: Double) -> [Step] {
+        let (x, y, z) = inUse.apply(v.x, v.y, v.z)
+        let upright = MountSolver.orientation(of: Vector3(x, y, z)) != nil
+        switch pose {
+        case .normal:
+            guard upright else { return refuse(v, pose, .flat, at: t) }
+            normal = v
+            return take(v, pose, next: .leftUp, at: t)
+        case .leftUp:
+            guard upright else { return refuse(v, pose, .flat, at: t) }
+            guard let normal else { return [] }
+            switch MountSolver.solve(normal: normal, leftUp: v) {
+            case .failure(.notAQuarterTurn(let d)): return refuse(v, pose, .notAQuarterTurn(d), at: t)
+            case .failure(.tooReclined(let d)): return refuse(v, pose, .tooReclined(d), at: t)
+            case .success(let solution):
+                self.solution = solution
+                if asksFaceUp { return take(v, pose, next: .faceUp, at: t) }
+                self.pose = nil
+                return [.held(pose, v), .solved(solution, faceUp: nil)]
+            }
+        case .faceUp:
+            guard let solution else { return [] }
+            let said = MountSolver.check(faceUp: v, with: solution.matrix)
+            guard said != .unclear else { return refuse(v, pose, .notFlat, at: t) }
+            self.pose = nil
+            return [.held(pose, v), .solved(solution, faceUp: said)]
+        }
+    }
+
+    private mutating func take(_ v: Vector3, _ pose: Pose, next: Pose, at t: Double) -> [Step] {
+        self.pose = next
+        taken = v
+        window = []
+        since = t
+        return [.held(pose, v), .hold(next)]
+    }
+
+    private mutating func refuse(_ v: Vector3, _ pose: Pose, _ problem: Problem, at t: Double) -> [Step] {
+        refused = v
+        since = t
+        return [.problem(pose, problem)]
+    }
+
+    static func degrees(between a: Vector3, _ b: Vector3) -> Double {
+        let c = a.unit.dot(b.unit)
+        return MountSolver.degrees(acos(max(-1, min(1, c))))
+    }
+}
