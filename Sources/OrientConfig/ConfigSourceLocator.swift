@@ -27,7 +27,9 @@ struct ConfigSourceLocator {
         var table = ""
         var arrayCounts: [String: Int] = [:]
         var open: (path: String, depth: Int)? = nil
-        for (index, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+        // By scalars: "\r\n" is one Character, and a CRLF file's lines must be counted too.
+        let lines = text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).map { String(String.UnicodeScalarView($0)) }
+        for (index, rawLine) in lines.enumerated() {
             let lineNumber = index + 1
             let chars = Array(rawLine)
             if let pending = open {
@@ -108,6 +110,16 @@ struct ConfigSourceLocator {
         }
         return entry.value
     }
+
+    /// The line a key stands on, if it stands on one of its own (nil: not found, or its value
+    /// goes on over more lines).
+    func keyLine(_ path: String) -> Int? {
+        guard let entry = entries[path], entry.valueText.allSatisfy({ $0.0.line == entry.key.line }) else { return nil }
+        return entry.key.line
+    }
+
+    /// The line a table's header stands on, if it has one.
+    func headerLine(_ table: String) -> Int? { headers[table]?.line }
 
     /// Where a table's header stands (for a missing key in it).
     func fallbackHeader(_ path: String) -> Position {

@@ -147,6 +147,11 @@ import Testing
         #expect(d.first?.column == 3)
     }
 
+    @Test func aFileSavedWithCRLFIsLocatedByItsLines() {
+        let d = diagnostics("# saved on Windows\r\n[device]\r\norientations = [\"all\", \"lanscape\"]\r\n")
+        #expect(d.first?.line == 3 && d.first?.column == 24, "\(d)")
+    }
+
     @Test func syntaxErrorsComeFromTheTOMLParserWithAPosition() {
         let d = diagnostics("scope = \"fullscreen\"\n[device\n")
         #expect(d.count == 1)
