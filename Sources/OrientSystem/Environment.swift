@@ -45,3 +45,6 @@ public func becomeProgram(_ arguments: [String], name: String? = nil) -> SystemE
 public func exitProcess(_ status: Int32) -> Never {
     exit(status)
 }
+
+/// Whether this process acts as root (its effective user), as a file only root may write needs.
+public var actsAsRoot: Bool { geteuid() == 0 }

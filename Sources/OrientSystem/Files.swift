@@ -148,3 +148,18 @@ public func removeFile(_ path: String) {
 public func pathExists(_ path: String) -> Bool {
     access(path, F_OK) == 0
 }
+
+/// `path` with every link resolved (realpath(3)), nil when it cannot be.
+public func resolvedPath(_ path: String) -> String? {
+    guard let resolved = realpath(path, nil) else { return nil }
+    defer { free(resolved) }
+    return String(cString: resolved)
+}
+
+/// What a symbolic link points to, nil when `path` is none.
+public func linkTarget(_ path: String) -> String? {
+    var buffer = [CChar](repeating: 0, count: 4096)
+    let n = readlink(path, &buffer, buffer.count - 1)
+    guard n >= 0 else { return nil }
+    return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}

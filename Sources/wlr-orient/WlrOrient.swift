@@ -33,7 +33,7 @@ struct WlrOrient: ParsableCommand {
             """,
         version: wlrOrientVersion,
         subcommands: [Lock.self, Unlock.self, Toggle.self, SuggestionCommand.self, Status.self, Watch.self, Reload.self,
-                      CheckConfig.self, Detect.self, Sensor.self, Record.self, Run.self, DaemonCommand.self, PluginInputsCommand.self,
+                      CheckConfig.self, Detect.self, Sensor.self, Calibrate.self, Record.self, Run.self, DaemonCommand.self, PluginInputsCommand.self,
                       RenderConfigDocs.self]
     )
 }

@@ -62,7 +62,8 @@ public enum MountSolver {
         let y = p1 * -1
         let x = (p2 - y * p2.dot(y)).unit
         let z = x.cross(y)
-        let exact = [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z]
+        // To four decimals: a tenth of a milliradian is far below what a hand holds still.
+        let exact = [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z].map { ($0 * 10_000).rounded() / 10_000 + 0 }
         let snapped = snap(exact)
         guard let matrix = MountMatrix(snapped ?? exact) else { return .failure(.notAQuarterTurn(apart)) }
         return .success(Solution(matrix: matrix, snapped: snapped != nil, reclineDegrees: recline))

@@ -1,0 +1,47 @@
+/// An entry of systemd's sensor hwdb (`hwdb.d/60-sensor.hwdb`) for one model: the match udev
+/// looks the accelerometer up by, its mount matrix, and a comment naming the model, in the
+/// format upstream takes:
+///
+///     # LENOVO 81SS
+///     sensor:modalias:acpi:BOSC0200*:dmi:*:svnLENOVO:pn81SS:*
+///      ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1
+///
+/// udev's `60-sensor.rules` looks up `sensor:modalias:<the modalias of the sensor's bus
+/// device>:<the DMI modalias>`. The match keeps the bus device's own ID (an ACPI one's first) and
+/// the machine's vendor and product (`svn`, `pn`, as the DMI modalias escapes them), and lets the
+/// rest vary (firmware versions, the board's revision).
+public struct HwdbEntry: Sendable, Hashable {
+    public var match: String
+    public var comment: String
+    public var matrix: MountMatrix
+
+    /// The facts the kernel gives, as read: the bus device's `modalias`, `/sys/class/dmi/id/modalias`,
+    /// and the DMI `sys_vendor` and `product_name` (for the comment). Nil when a part is missing.
+    public init?(busModalias: String, dmiModalias: String, vendor: String?, product: String?, matrix: MountMatrix) {
+        let bus = busModalias.trimmingWhitespace()
+        let dmi = dmiModalias.trimmingWhitespace()
+        guard let device = Self.devicePattern(String(bus)) else { return nil }
+        let fields = dmi.split(separator: ":").map(String.init)
+        guard fields.first == "dmi", let svn = fields.first(where: { $0.hasPrefix("svn") }), svn.count > 3,
+              let pn = fields.first(where: { $0.hasPrefix("pn") }), pn.count > 2 else { return nil }
+        match = "sensor:modalias:\(device):dmi:*:\(svn):\(pn):*"
+        let named = [vendor, product].compactMap { $0.map { String($0.trimmingWhitespace()) } }.filter { !$0.isEmpty }
+        comment = named.isEmpty ? "\(svn.dropFirst(3)) \(pn.dropFirst(2))" : named.joined(separator: " ")
+        self.matrix = matrix
+    }
+
+    /// The bus device's part of the match: an ACPI device by its first ID (`acpi:BOSC0200:BOSC0200:`
+    /// → `acpi:BOSC0200*`), any other by its whole modalias.
+    static func devicePattern(_ modalias: String) -> String? {
+        let parts = modalias.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 2, !parts[0].isEmpty, !parts[1].isEmpty,
+              modalias.allSatisfy({ !$0.isWhitespace && $0 != "*" && $0 != "?" && $0 != "[" }) else { return nil }
+        if parts[0] == "acpi" { return "acpi:\(parts[1])*" }
+        return modalias.hasSuffix("*") ? modalias : modalias + "*"
+    }
+
+    /// As the hwdb file has it: the comment, the match, the property indented by one space.
+    public var text: String {
+        "# \(comment)\n\(match)\n ACCEL_MOUNT_MATRIX=\(matrix)"
+    }
+}

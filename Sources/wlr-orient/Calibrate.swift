@@ -1,0 +1,164 @@
+import ArgumentParser
+import FoundationEssentials
+import OrientConfig
+import OrientCore
+import OrientSensor
+import OrientSystem
+
+struct Calibrate: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Fix a screen that turns the wrong way: hold the device as asked, get its mount matrix.",
+        discussion: """
+            Reads the accelerometer as `sensor` does (polled, never disturbing a running session) \
+            and asks you to hold the device the way you read it, then turned so that its left edge \
+            is up. Each pose is taken once the device has been still for a second: no key to \
+            press. It prints the mount matrix that makes those poses read right, beside the one in \
+            use and where that comes from, the line for your config, and the entry of systemd's \
+            hwdb for this model (to propose upstream, so that it is right for everyone).
+
+            --write puts the line into your config ($XDG_CONFIG_HOME/wlr-orient/config.toml, or \
+            --config FILE), changing that line alone; a running wlr-orient takes it at once. \
+            --hwdb (as root) puts the entry into /etc/udev/hwdb.d/61-sensor-local.hwdb and makes \
+            udev read it.
+            """
+    )
+
+    @OptionGroup var configOption: ConfigOption
+    var config: String? { configOption.config }
+
+    @Flag(help: "Ask for a third pose, lying face up: it tells a mirrored sensor from a turned one.")
+    var faceUp = false
+
+    @Flag(help: "Put the matrix into the config file (that line alone changes).")
+    var write = false
+
+    @Flag(help: "Put the hwdb entry into /etc/udev/hwdb.d/61-sensor-local.hwdb and make udev read it (as root).")
+    var hwdb = false
+
+    @Flag(help: "One JSON object per line: device, hold, held, problem, result, written.")
+    var json = false
+
+    @Option(help: "Give up after this many seconds.")
+    var seconds: Double = 120
+
+    func run() throws {
+        let config = try loadConfig(config)
+        var said = CalibrationSay(json: json)
+        var calibration: MountCalibration?
+        var device: AccelerometerInfo?
+        var outcome: (MountSolver.Solution, MountSolver.FaceUp?)?
+        let missing = runSensorLoop(config, seconds: seconds) { event, _, _ in
+            switch event {
+            case .opened(let info, _):
+                device = info
+                if calibration == nil {
+                    said.device(info)
+                    calibration = MountCalibration(inUse: info.calibration.mountMatrix, faceUp: faceUp)
+                    calibration.map { said.steps($0.start()) }
+                }
+            case .sample(let raw, _):
+                guard let scale = device?.calibration.scale else { return }
+                let steps = calibration?.feed(t: raw.t, Vector3(raw.x, raw.y, raw.z) * scale) ?? []
+                said.steps(steps)
+                for case .solved(let solution, let face) in steps { outcome = (solution, face) }
+                if calibration?.isDone == true { requestStop() }
+            case .lost(let why):
+                said.log("lost the accelerometer: \(why); looking again")
+            case .log(let line):
+                said.log(line)
+            }
+        }
+        if let missing {
+            printError(noAccelerometer("calibrate", missing))
+            throw ExitCode(1)
+        }
+        guard let device, let (solution, face) = outcome else {
+            said.log("no matrix: no two poses could be taken in \(Int(seconds)) s; run it again and hold the device still in each")
+            throw ExitCode(1)
+        }
+        let report = CalibrationReport(device: device, solution: solution, faceUp: face,
+                                       hwdb: HwdbEntry.forDevice(device.candidate.id, matrix: solution.matrix))
+        said.result(report)
+        if face == .mirrored { throw ExitCode(1) }
+        if write, !report.changes.isEmpty { try writeConfig(solution.matrix, said: &said) }
+        if hwdb { try writeHwdb(report, said: &said) }
+    }
+
+    /// Puts the line into the config the person uses (a copy of the system's config if that is
+    /// the one in force), through `MountMatrixSetting`.
+    private func writeConfig(_ matrix: MountMatrix, said: inout CalibrationSay) throws {
+        let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
+        let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
+        let target = config ?? paths.userConfigFile
+        let base = exists(target) ? target : ConfigSource(explicitPath: config, paths: paths).resolvedPath(fileExists: exists)
+        var text = ""
+        if let base {
+            switch UserFile.read(base, limit: ConfigLoader.largestFile) {
+            case .success(let read): text = read
+            case .failure(let problem):
+                printError("\(problem); nothing was written")
+                throw ExitCode(1)
+            }
+        }
+        switch MountMatrixSetting.set(matrix, in: text, file: base ?? target) {
+        case .failure(let problem):
+            printError(problem.description)
+            throw ExitCode(1)
+        case .success(let edited):
+            if let slash = target.lastIndex(of: "/"), case .failure(let error) = makeDirectories(String(target[..<slash])) {
+                printError("cannot write \(target): \(error.reason)")
+                throw ExitCode(1)
+            }
+            if case .failure(let error) = writeFileAtomically(target, Array(edited.utf8)) {
+                printError("cannot write \(target): \(error.reason)")
+                throw ExitCode(1)
+            }
+            said.written(target, copiedFrom: base == target ? nil : base, line: MountMatrixSetting.line(matrix))
+        }
+    }
+
+    private func writeHwdb(_ report: CalibrationReport, said: inout CalibrationSay) throws {
+        guard let entry = report.hwdb else {
+            printError("no hwdb entry can be made for this device (\(HwdbEntry.whyNot(report.device.candidate.id))); nothing was written")
+            throw ExitCode(1)
+        }
+        switch HwdbInstall.install(entry, device: report.device.candidate.id) {
+        case .success(let line): said.log(line)
+        case .failure(let problem):
+            printError(problem.description)
+            throw ExitCode(1)
+        }
+    }
+}
+
+/// What `calibrate` found, for the person and for scripts.
+struct CalibrationReport {
+    var device: AccelerometerInfo
+    var solution: MountSolver.Solution
+    var faceUp: MountSolver.FaceUp?
+    var hwdb: HwdbEntry?
+
+    var changes: [(held: Orientation, today: Orientation?)] {
+        MountSolver.changes(from: device.calibration.mountMatrix, to: solution.matrix)
+    }
+
+    /// What the person will see change, in one sentence.
+    var change: String {
+        guard let first = changes.first else {
+            return "the matrix in use already reads these poses right: there is nothing to change"
+        }
+        let more = changes.count > 1 ? " (and \(changes.count - 1) more way\(changes.count == 2 ? "" : "s") of holding it)" : ""
+        return "the screen will turn the right way when held \(first.held.rawValue): it turns "
+            + (first.today.map { "\($0.rawValue)" } ?? "nowhere (it reads as lying flat)") + " today\(more)"
+    }
+
+    /// Where the matrix in use comes from, in words.
+    var source: String {
+        switch device.matrixSource {
+        case .config: "[device] mount-matrix in the config"
+        case .udev: "udev's ACCEL_MOUNT_MATRIX (systemd's hwdb)"
+        case .sysfs: "the driver's mount matrix in sysfs"
+        case .identity: "the identity: no matrix from the config, udev or the driver"
+        }
+    }
+}

@@ -1,0 +1,35 @@
+import OrientCore
+import OrientSystem
+
+/// The facts of an hwdb entry, from sysfs: the modalias of the bus device the accelerometer sits
+/// on (as udev's 60-sensor.rules looks it up) and the machine's DMI.
+extension HwdbEntry {
+    /// The buses udev's 60-sensor.rules looks a sensor up on.
+    static let buses: Set<String> = ["usb", "i2c", "platform", "spi"]
+
+    static func forDevice(_ id: String, matrix: MountMatrix) -> HwdbEntry? {
+        guard let bus = busModalias(id), let dmi = readSmallFile("/sys/class/dmi/id/modalias") else { return nil }
+        return HwdbEntry(busModalias: bus, dmiModalias: dmi, vendor: readSmallFile("/sys/class/dmi/id/sys_vendor"),
+                         product: readSmallFile("/sys/class/dmi/id/product_name"), matrix: matrix)
+    }
+
+    /// Why `forDevice` found none, in words.
+    static func whyNot(_ id: String) -> String {
+        if busModalias(id) == nil { return "\(id) sits on no usb, i2c, platform or spi device with a modalias" }
+        if readSmallFile("/sys/class/dmi/id/modalias") == nil { return "the machine has no DMI data (/sys/class/dmi/id/modalias)" }
+        return "its DMI data names no vendor and product"
+    }
+
+    /// The modalias of the nearest device above the accelerometer on one of `buses`.
+    static func busModalias(_ id: String) -> String? {
+        guard var path = resolvedPath("/sys/bus/iio/devices/\(id)") else { return nil }
+        while let slash = path.lastIndex(of: "/"), slash != path.startIndex {
+            path = String(path[..<slash])
+            guard let subsystem = linkTarget("\(path)/subsystem")?.split(separator: "/").last.map(String.init) else { continue }
+            if buses.contains(subsystem), let modalias = readSmallFile("\(path)/modalias") {
+                return String(modalias.prefix { $0 != "\n" })
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,232 @@
+"""`wlr-orient calibrate`: a person holds a wrongly mounted tablet the way they read it, then with
+its left edge up, trembling as a real hand does (the tremor of a held stretch of a labelled
+trace), under umockdev with the kernel's owners and modes, as the user who logged in, with
+standard input closed. The matrix it finds must make `detect` read a four-orientation trace of
+that device right."""
+import json
+import math
+import os
+import pathlib
+import shutil
+import subprocess
+import tempfile
+import threading
+import time
+
+import pytest
+
+from harness.fakeiio import AS_NOBODY, BIN, FakeIIO, Program, read_trace
+
+pytestmark = pytest.mark.slow
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+TRACES = os.path.join(HERE, "..", "Fixtures", "traces", "public")
+DEVICE = "/sys/devices/iio:device0"
+SCALE = 0.009807
+G = 9.80665
+
+# The eight proper axis-aligned mounts that keep the screen's normal on an axis: the four turns
+# in the plane and the four half turns about an axis in it (display = M · sensor).
+MOUNTS = ["1, 0, 0; 0, 1, 0; 0, 0, 1", "0, -1, 0; 1, 0, 0; 0, 0, 1", "-1, 0, 0; 0, -1, 0; 0, 0, 1",
+          "0, 1, 0; -1, 0, 0; 0, 0, 1", "1, 0, 0; 0, -1, 0; 0, 0, -1", "-1, 0, 0; 0, 1, 0; 0, 0, -1",
+          "0, 1, 0; 1, 0, 0; 0, 0, -1", "0, -1, 0; -1, 0, 0; 0, 0, -1"]
+UPRIGHT, LEFT_UP, BOTTOM_UP, RIGHT_UP, FACE_UP = (0, -1, 0), (1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, 0, -1)
+
+
+def matrix(text):
+    return [[float(v) for v in row.split(",")] for row in text.split(";")]
+
+
+def text(m):
+    def f(v):
+        return str(int(v)) if v == int(v) else repr(round(v, 4))
+    return "; ".join(", ".join(f(v) for v in row) for row in m)
+
+
+def turned(m, degrees):
+    """`m` then a turn in the screen's plane: a sensor a little off its axes."""
+    a = math.radians(degrees)
+    r = [[math.cos(a), -math.sin(a), 0], [math.sin(a), math.cos(a), 0], [0, 0, 1]]
+    return [[sum(r[i][k] * m[k][j] for k in range(3)) for j in range(3)] for i in range(3)]
+
+
+def sensed(m, d):
+    """What a sensor mounted by `m` reads when the display feels `d` (m is a rotation: Mᵀ)."""
+    return tuple(sum(m[k][i] * d[k] for k in range(3)) for i in range(3))
+
+
+def tremor():
+    """A held hand's deviations from its mean (display frame, m/s²), 25 Hz: trace_003 between
+    its first two turns."""
+    scale, mtext, samples = read_trace(os.path.join(TRACES, "trace_003.csv"))
+    with open(os.path.join(TRACES, "trace_003.labels.json")) as f:
+        settles = json.load(f)["settles"]
+    m, scale = matrix(mtext) if mtext else matrix(MOUNTS[0]), float(scale)
+    held = [s for s in samples if settles[0]["t_motion_end"] + 0.5 <= s[0] <= settles[1]["t_motion_start"] - 0.2]
+    felt = [tuple(scale * sum(m[i][k] * s[1 + k] for k in range(3)) for i in range(3)) for s in held]
+    mean = [sum(v[i] for v in felt) / len(felt) for i in range(3)]
+    assert len(felt) > 25, "a held stretch of at least a second"
+    return [tuple(v[i] - mean[i] for i in range(3)) for v in felt]
+
+
+TREMOR = tremor()
+
+
+class Person(threading.Thread):
+    """Holds the device in a pose (display frame, in g) with the tremor, turning to the next pose
+    over 0.6 s when told; writes the raw values the mount makes of it, 25 times a second."""
+
+    def __init__(self, fake, mount, pose=UPRIGHT):
+        super().__init__(daemon=True)
+        self.fake, self.mount = fake, mount
+        self.pose, self.target, self.started = pose, pose, None
+        self.stopped = threading.Event()
+        self.start()
+
+    def turn_to(self, pose):
+        self.pose, self.target, self.started = self.now(), pose, time.monotonic()
+
+    def now(self):
+        if self.started is None:
+            return self.target
+        f = min(1.0, (time.monotonic() - self.started) / 0.6)
+        v = [a * (1 - f) + b * f for a, b in zip(self.pose, self.target)]
+        n = math.sqrt(sum(x * x for x in v)) or 1
+        return tuple(x / n for x in v)
+
+    def run(self):
+        i = 0
+        next_t = time.monotonic()
+        while not self.stopped.is_set():
+            d = [G * g + t for g, t in zip(self.now(), TREMOR[i % len(TREMOR)])]
+            self.fake.set(DEVICE, *(round(v / SCALE) for v in sensed(self.mount, d)))
+            i += 1
+            next_t += 0.04
+            self.stopped.wait(max(0.0, next_t - time.monotonic()))   # the stimulus's pace
+
+    def stop(self):
+        self.stopped.set()
+        self.join(timeout=5)
+
+
+def calibrate(fake, *extra):
+    return Program(["calibrate", "--json"] + list(extra), fake.env(), prefix=AS_NOBODY, pass_fds=fake.pass_fds)
+
+
+def calibrated(mount, *extra):
+    """Runs calibrate with a person holding a device mounted by `mount`: its events."""
+    fake = FakeIIO()
+    fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])), scale=str(SCALE))
+    fake.as_the_kernel_makes_it()
+    person = Person(fake, mount)
+    p = calibrate(fake, *extra)
+    try:
+        p.wait_event("hold", pose="normal")
+        p.wait_event("hold", pose="left-up", timeout=20)
+        person.turn_to(LEFT_UP)
+        result = p.wait_event("result", timeout=20)
+    finally:
+        person.stop()
+        status = p.stop()
+    return result, status, p
+
+
+def detect_four_orientations(mount, found):
+    """`detect` on a trace of this device held normal, left-up, bottom-up, right-up (3 s each,
+    trembling, 0.6 s turns), its header carrying the matrix `calibrate` found: the orientations."""
+    lines = ["# wlr-orient-trace v1", "# scale: %s" % SCALE, "# mount-matrix: %s" % found, "t,x,y,z"]
+    t, i = 0.0, 0
+    poses = [UPRIGHT, LEFT_UP, BOTTOM_UP, RIGHT_UP]
+    for k, pose in enumerate(poses):
+        before = poses[k - 1] if k else pose
+        for step in range(int(3.6 / 0.04)):
+            f = min(1.0, step * 0.04 / 0.6)
+            v = [a * (1 - f) + b * f for a, b in zip(before, pose)]
+            n = math.sqrt(sum(x * x for x in v)) or 1
+            d = [G * x / n + e for x, e in zip(v, TREMOR[i % len(TREMOR)])]
+            lines.append("%.3f,%d,%d,%d" % ((t,) + tuple(round(x / SCALE) for x in sensed(mount, d))))
+            t, i = t + 0.04, i + 1
+    out = subprocess.run([BIN, "detect", "-"], input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    return [json.loads(l)["orientation"] for l in out.stdout.splitlines() if l.startswith("{")]
+
+
+@pytest.mark.parametrize("index", range(len(MOUNTS)))
+def test_two_poses_held_still_give_the_matrix_that_reads_the_device_right(index):
+    mount = matrix(MOUNTS[index])
+    result, status, p = calibrated(mount)
+    assert status == 0, p.err.available()
+    assert result["matrix"] == MOUNTS[index] and result["snapped"], result
+    assert result["source"] == "identity" and result["in_use"] == MOUNTS[0], result
+    assert [e["event"] for e in p.events if e["event"] in ("hold", "held")] == ["hold", "held", "hold", "held"], p.events
+    assert not [e for e in p.events if e["event"] == "problem"], p.events
+    assert detect_four_orientations(mount, result["matrix"]) == ["normal", "left-up", "bottom-up", "right-up"]
+    if index == 0:
+        assert result["changes"] == [] and "nothing to change" in result["change"], result
+    else:
+        # What the identity made of it is wrong somewhere, and the sentence says where.
+        assert result["changes"], result
+        first = result["changes"][0]
+        assert result["change"].startswith("the screen will turn the right way when held %s" % first["held"]), result
+        assert detect_four_orientations(mount, MOUNTS[0]) != ["normal", "left-up", "bottom-up", "right-up"]
+
+
+def test_a_sensor_twelve_degrees_off_its_axes_gets_its_own_matrix():
+    mount = turned(matrix(MOUNTS[3]), 12)
+    result, status, p = calibrated(mount)
+    assert status == 0, p.err.available()
+    assert not result["snapped"], result
+    found = matrix(result["matrix"])
+    assert all(abs(a - b) < 0.03 for ra, rb in zip(found, mount) for a, b in zip(ra, rb)), (result["matrix"], text(mount))
+    assert detect_four_orientations(mount, result["matrix"]) == ["normal", "left-up", "bottom-up", "right-up"]
+
+
+@pytest.fixture
+def home():
+    """A directory nobody may write in (pytest's own are root's alone)."""
+    path = tempfile.mkdtemp(prefix="wlr-orient-calibrate-")
+    os.chmod(path, 0o777)
+    yield pathlib.Path(path)
+    shutil.rmtree(path)
+
+
+def test_a_half_turn_is_said_and_asked_again_and_a_mirrored_sensor_is_never_written(home):
+    fake = FakeIIO()
+    mount = matrix(MOUNTS[1])
+    fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])), scale=str(SCALE))
+    fake.as_the_kernel_makes_it()
+    person = Person(fake, mount)
+    p = calibrate(fake)
+    try:
+        p.wait_event("hold", pose="left-up", timeout=20)
+        person.turn_to(BOTTOM_UP)
+        problem = p.wait_event("problem", timeout=20)
+        assert problem["problem"] == "not-a-quarter-turn" and problem["degrees"] > 160, problem
+        person.turn_to(LEFT_UP)
+        assert p.wait_event("result", timeout=20)["matrix"] == MOUNTS[1]
+    finally:
+        person.stop()
+        assert p.stop() == 0
+
+    # x and y swapped: a mirror. Lying face up tells it; nothing is written, and it exits 1.
+    config = home / "config.toml"
+    config.write_text("# mine\n")
+    os.chmod(config, 0o666)
+    fake = FakeIIO()
+    mirror = matrix("0, 1, 0; 1, 0, 0; 0, 0, 1")
+    fake.add_accel(raw=tuple(round(v / SCALE) for v in [G * g for g in sensed(mirror, UPRIGHT)]), scale=str(SCALE))
+    fake.as_the_kernel_makes_it()
+    person = Person(fake, mirror)
+    p = calibrate(fake, "--face-up", "--write", "--config", str(config))
+    try:
+        p.wait_event("hold", pose="left-up", timeout=20)
+        person.turn_to(LEFT_UP)
+        p.wait_event("hold", pose="face-up", timeout=20)
+        person.turn_to(FACE_UP)
+        result = p.wait_event("result", timeout=20)
+    finally:
+        person.stop()
+        status = p.stop()
+    assert result["face_up"] == "mirrored", result
+    assert status == 1
+    assert config.read_text() == "# mine\n"
