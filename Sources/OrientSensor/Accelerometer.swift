@@ -23,7 +23,8 @@ public struct AccelerometerInfo: Sendable, CustomStringConvertible {
     public var buffered: Bool { mode.isBuffered }
     /// What judging its readings needs to know of it.
     public var perceived: Perception.Device {
-        Perception.Device(id: candidate.id, calibration: calibration, mode: mode, why: modeReason, limit: limit)
+        Perception.Device(id: candidate.id, calibration: calibration, mode: mode, why: modeReason, limit: limit,
+                          matrixSource: matrixSource)
     }
     /// The driver's sampling frequency after our request, if it has one.
     public var samplingFrequency: Double?

@@ -230,3 +230,50 @@ def test_a_half_turn_is_said_and_asked_again_and_a_mirrored_sensor_is_never_writ
     assert result["face_up"] == "mirrored", result
     assert status == 1
     assert config.read_text() == "# mine\n"
+
+
+def test_written_into_a_running_sessions_config_the_next_turn_is_right():
+    """The plugin in a running reference host reads a device mounted a quarter turn off, with
+    no matrix: held upright, the screen shows right-up. `calibrate --write` into that session's
+    config: the plugin takes the matrix at once (status names the config as its source), and the
+    screen shows how the device is held."""
+    from harness.compositor import Compositor
+    from test_sensor_session import sensor_state, stop
+    mount = matrix(MOUNTS[1])
+    fake = FakeIIO()
+    fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])), scale=str(SCALE))
+    fake.as_the_kernel_makes_it()
+    host = Compositor(fake, touch=False, user=AS_NOBODY)
+    person = None
+    try:
+        host.wait_frame(0, timeout=30)
+        sensor_state(host, lambda s: s["matrix_source"] == "identity", "read with the identity")
+        watched = lambda: json.loads(host.watched.seen[-1])
+        host.watched.next(lambda l: json.loads(l)["panels"][0]["shown"] == "right-up", 15, "the wrong turn")
+        with open(host.config_path) as f:
+            before = f.read()
+        person = Person(fake, mount)
+        p = Program(["calibrate", "--json", "--write", "--config", host.config_path], fake.env(), pass_fds=fake.pass_fds)
+        try:
+            p.wait_event("hold", pose="left-up", timeout=20)
+            person.turn_to(LEFT_UP)
+            assert p.wait_event("result", timeout=20)["matrix"] == MOUNTS[1]
+            written = p.wait_event("written", timeout=10)
+        finally:
+            assert p.stop() == 0
+        assert written["file"] == host.config_path and written["copied_from"] is None, written
+        with open(host.config_path) as f:
+            after = f.read()
+        lines = after.splitlines()
+        assert lines[0] == "[device]" and lines[:1] + lines[2:] == before.splitlines(), "one line added, under [device]"
+        assert after.splitlines()[1] == 'mount-matrix = "%s"' % MOUNTS[1], after
+        state = sensor_state(host, lambda s: s["matrix_source"] == "config", "the config's matrix")
+        assert state["matrix"] == MOUNTS[1], state
+        host.watched.next(lambda l: json.loads(l)["panels"][0]["shown"] == "left-up", 15, "held left-up, shown left-up")
+        person.turn_to(UPRIGHT)
+        host.watched.next(lambda l: json.loads(l)["panels"][0]["shown"] == "normal", 15, "held upright, shown normal")
+        assert watched()["sensor_state"]["matrix_source"] == "config"
+    finally:
+        if person:
+            person.stop()
+        assert stop(host) == 0

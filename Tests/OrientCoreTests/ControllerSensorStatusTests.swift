@@ -18,7 +18,7 @@ import Testing
         #expect(h.controller.status.sensor == SensorStatus(state: .looking))
         let opened = h.send(.sensorOpened(Self.busy, at: 1))
         let reading = SensorStatus(state: .reading, device: "iio:device0", mode: .polled, limit: .busy,
-                                   why: "another program holds the device")
+                                   why: "another program holds the device", matrix: .identity, matrixSource: .identity)
         #expect(notified(opened) == [reading])
         #expect(h.controller.status.sensor == reading)
         #expect(h.controller.status.json.serialized.includes("\"sensor_state\": {\"state\": \"reading\""))

@@ -6,7 +6,7 @@ import Testing
 @Suite struct SensorReportTests {
     static let device = Perception.Device(
         id: "iio:device3", calibration: Calibration(scale: 0.009576806, mountMatrix: MountMatrix([0, -1, 0, -1, 0, 0, 0, 0, 1])!),
-        mode: .motionEvents)
+        mode: .motionEvents, matrixSource: .udev)
 
     static let limited = Perception.Device(
         id: "iio:device0", calibration: Calibration(scale: 1e-7), mode: .polled,
@@ -46,6 +46,7 @@ import Testing
         "opened 1 iio:device0 polled nan 1 0 0 0 1 0 0 0 1 text",
         "opened 1 iio:device0 polled 0 1 0 0 0 1 0 0 0 1 text",          // no scale
         "opened 1 iio:device0 polled -0.5 1 0 0 0 1 0 0 0 1 text",
+        "opened 1 iio:device0 polled - elsewhere 1 1 0 0 0 1 0 0 0 1 text",   // no such matrix source
         "hello world", "Sample 1 2 3 4 fresh", "reading 1", "reading ", "awaiting-udev now",
     ])
     func whatIsNoReportIsRefused(_ line: String) {

@@ -183,7 +183,8 @@ public struct Controller: Sendable {
             slowReadings = 0
             lastSensorReport = t
             sensorSaid = SensorStatus(state: .reading, device: device.id, mode: device.mode, limit: device.limit,
-                                      why: device.why.isEmpty ? nil : device.why)
+                                      why: device.why.isEmpty ? nil : device.why,
+                                      matrix: device.calibration.mountMatrix, matrixSource: device.matrixSource)
             return notifyIfChanged()
         case .sensorLost(let why):
             perception.lose()

@@ -9,7 +9,7 @@ extension ControllerStatus: Decodable {
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
         case touchesUnseen = "touches_unseen"
         case suggestion, suggestions, waiting, orientation, until = "until_ms", hovered, touching
-        case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms", slowReading = "slow_reading_ms"
+        case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms", slowReading = "slow_reading_ms", matrix, matrixSource = "matrix_source"
     }
 
     public init(from decoder: Decoder) throws {
@@ -74,7 +74,9 @@ extension ControllerStatus: Decodable {
             limit: try s.decodeIfPresent(String.self, forKey: .limit).map { try word($0, ReadingLimit.init(rawValue:), .limit, s) },
             why: try s.decodeIfPresent(String.self, forKey: .why),
             lastReportAge: try s.decodeIfPresent(Int.self, forKey: .lastReport).map { Double($0) / 1000 },
-            slowReading: try s.decodeIfPresent(Int.self, forKey: .slowReading).map { Double($0) / 1000 })
+            slowReading: try s.decodeIfPresent(Int.self, forKey: .slowReading).map { Double($0) / 1000 },
+            matrix: try s.decodeIfPresent(String.self, forKey: .matrix).map { try word($0, MountMatrix.init(parsing:), .matrix, s) },
+            matrixSource: try s.decodeIfPresent(String.self, forKey: .matrixSource).map { try word($0, MountMatrixSource.init(rawValue:), .matrixSource, s) })
     }
 
     private static func word<T>(_ text: String, _ make: (String) -> T?, _ key: Keys, _ c: KeyedDecodingContainer<Keys>) throws -> T {

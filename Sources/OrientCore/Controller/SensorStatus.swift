@@ -25,9 +25,15 @@ public struct SensorStatus: Sendable, Hashable {
     /// Seconds from one reading to the next, where the device is much slower than the readings
     /// asked of it (a HID sensor hub answering each raw read late); nil where it keeps up.
     public var slowReading: Double?
+    /// The mount matrix the readings are turned by, and where it came from, while reading.
+    public var matrix: MountMatrix?
+    public var matrixSource: MountMatrixSource?
 
     public init(state: State, device: String? = nil, mode: ReadingMode? = nil, limit: ReadingLimit? = nil,
-                why: String? = nil, lastReportAge: Double? = nil, slowReading: Double? = nil) {
+                why: String? = nil, lastReportAge: Double? = nil, slowReading: Double? = nil,
+                matrix: MountMatrix? = nil, matrixSource: MountMatrixSource? = nil) {
+        self.matrix = matrix
+        self.matrixSource = matrixSource
         self.state = state
         self.device = device
         self.mode = mode
@@ -49,6 +55,8 @@ public struct SensorStatus: Sendable, Hashable {
             ("why", why.map(JSON.string) ?? .null),
             ("last_report_ms", lastReportAge.map { .int(Int(($0 * 1000).rounded())) } ?? .null),
             ("slow_reading_ms", slowReading.map { .int(Int(($0 * 1000).rounded())) } ?? .null),
+            ("matrix", matrix.map { .string($0.description) } ?? .null),
+            ("matrix_source", matrixSource.map { .string($0.rawValue) } ?? .null),
         ])
     }
 }

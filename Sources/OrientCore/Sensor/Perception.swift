@@ -16,13 +16,18 @@ public struct Perception: Sendable {
         public var why: String
         /// Set when it offers a quieter way that this user cannot have now.
         public var limit: ReadingLimit?
+        /// Where its mount matrix came from (for `status`: a matrix just written by `calibrate
+        /// --write` shows as the config's).
+        public var matrixSource: MountMatrixSource
 
-        public init(id: String, calibration: Calibration, mode: ReadingMode, why: String = "", limit: ReadingLimit? = nil) {
+        public init(id: String, calibration: Calibration, mode: ReadingMode, why: String = "", limit: ReadingLimit? = nil,
+                    matrixSource: MountMatrixSource = .identity) {
             self.id = id
             self.calibration = calibration
             self.mode = mode
             self.why = why
             self.limit = limit
+            self.matrixSource = matrixSource
         }
     }
 
