@@ -118,6 +118,8 @@ bool glue_touch_shield_hold(struct glue_touch_shield *shield, bool hold) {
 	if (shield == NULL || shield->seat == NULL) {
 		return false;
 	}
+	/* Another grab (a popup's) may have replaced ours without cancelling it. */
+	shield->holding = shield->holding && shield->seat->touch_state.grab == &shield->grab;
 	if (hold && !shield->holding) {
 		/* Over another grab (a drag, a popup's) we would end it: leave the touches to it. */
 		if (wlr_seat_touch_has_grab(shield->seat)) {

@@ -45,6 +45,11 @@ final class InputActivity: CallbackOwner {
 
     func destroy() {
         longest.take()?.remove()
+        // An activity that began goes with the connection: a hold left on would never end.
+        if active {
+            active = false
+            report(false)
+        }
         if let notification { ext_idle_notification_v1_destroy(notification) }
         notification = nil
     }

@@ -234,7 +234,9 @@ struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device,
 /* While the suggestion's target shows, the seat's touches go through this grab: a touch the plugin
  * claimed (it began on the target: the plugin hears each touch before the cursor relays it) reaches
  * no client; every other one goes on as the seat's default grab sends it. It is not started over
- * another grab (a drag, a popup's), and ends if another starts. NULL without a seat. */
+ * another grab (a drag, a popup's); one that replaces it ends it (a touch on the target then
+ * reaches the client until the target shows again). Touches only: a pen's tip and a mouse click
+ * are not held back. NULL without a seat. */
 struct glue_touch_shield;
 struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat);
 /* Starts the grab (false when another grab holds the seat's touches), or ends it. */

@@ -268,6 +268,7 @@ public struct Controller: Sendable {
             hover(on)
             decides = true
         case .wake:
+            wakeAsked = nil   // fired: whatever is still due is asked for again
             decides = false   // the clock's part is `handle`'s
         case .tabletMode(let on):
             if tabletMode != on {
