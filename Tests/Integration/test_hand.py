@@ -308,3 +308,30 @@ def test_the_daemon_shows_the_target_and_a_tap_on_it_turns_and_locks_and_reaches
         if client:
             client.stop()
         s.stop()
+
+
+def test_the_daemons_target_goes_after_its_time_and_at_once_when_the_device_returns():
+    s = Session(state=LOCKED, config="[suggestion]\nseconds = 3\n")
+    try:
+        s.events.wait_status(lambda st: st["lock"] == "normal" and st["sensor"] == "running" and st["panels"],
+                             what="locked, reading")
+        s.fake.set(s.dev, *LEFT_UP)
+        shown = s.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
+        s.host.wait_for_panel(lambda w, h, rgb: shows_target(w, rgb, shown["box"]))
+        hidden = s.events.wait("suggestion-hidden", timeout=10, panel="HEADLESS-1")
+        assert hidden["at"] - shown["asked_at"] >= 3_000_000, "it stays its 3 s: %s %s" % (shown, hidden)
+        s.host.wait_for_panel(lambda w, h, rgb: not shows_target(w, rgb, shown["box"]))
+        st = s.status()
+        assert st["suggestion"] is None and st["lock"] == "normal" and st["panels"][0]["shown"] == "normal", st
+        # Turned back and again: offered again, and taken away at once as the device returns.
+        s.fake.set(s.dev, *NORMAL)
+        s.events.wait_status(lambda st: st["felt"] == "normal", what="held normal again")
+        s.fake.set(s.dev, *LEFT_UP)
+        again = s.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
+        s.fake.set(s.dev, *NORMAL)
+        gone = s.events.wait("suggestion-hidden", timeout=10, panel="HEADLESS-1")
+        assert gone["at"] - again["asked_at"] < 2_500_000, "well before its time: %s %s" % (again, gone)
+        s.host.wait_for_panel(lambda w, h, rgb: not shows_target(w, rgb, again["box"]))
+        assert s.status()["suggestion"] is None
+    finally:
+        s.stop()

@@ -1,0 +1,32 @@
+import Testing
+@testable import OrientCore
+
+/// The hwdb entry `calibrate` prints for a model: keyed as udev's 60-sensor.rules looks the
+/// accelerometer up (its bus device's modalias, the DMI modalias), in the format upstream takes.
+struct HwdbEntryTests {
+    static let matrix = MountMatrix(parsing: "0, -1, 0; 1, 0, 0; 0, 0, 1")!
+    static let dmi = "dmi:bvnLENOVO:bvrDKCN51WW:bd06/29/2021:br1.51:efr1.51:svnLENOVO:pn81SS:pvrIdeaPadFlex3CHR11IGL05:rvnLENOVO:rnLNVNB161216:rvrNODPK:cvnLENOVO:ct31:cvrIdeaPadFlex3CHR11IGL05:skuLENOVO_MT_81SS_BU_idea_FM_IdeaPad Flex 3 CHR 11IGL05:\n"
+
+    @Test func anACPIDeviceIsMatchedByItsFirstIDAndTheMachinesVendorAndProduct() throws {
+        let entry = try #require(HwdbEntry(busModalias: "acpi:BOSC0200:BOSC0200:\n", dmiModalias: Self.dmi,
+                                           vendor: "LENOVO\n", product: "81SS\n", matrix: Self.matrix))
+        #expect(entry.text == """
+            # LENOVO 81SS
+            sensor:modalias:acpi:BOSC0200*:dmi:*:svnLENOVO:pn81SS:*
+             ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1
+            """)
+    }
+
+    @Test func aHIDSensorHubOnThePlatformBusKeepsItsWholeModalias() throws {
+        let entry = try #require(HwdbEntry(busModalias: "platform:HID-SENSOR-200073", dmiModalias: Self.dmi,
+                                           vendor: nil, product: nil, matrix: Self.matrix))
+        #expect(entry.match == "sensor:modalias:platform:HID-SENSOR-200073*:dmi:*:svnLENOVO:pn81SS:*")
+        #expect(entry.comment == "LENOVO 81SS", "named from the DMI fields when the names cannot be read")
+    }
+
+    @Test func withoutABusModaliasOrAVendorAndProductThereIsNoEntry() {
+        #expect(HwdbEntry(busModalias: "", dmiModalias: Self.dmi, vendor: nil, product: nil, matrix: Self.matrix) == nil)
+        #expect(HwdbEntry(busModalias: "acpi:BOSC0200:", dmiModalias: "dmi:bvnX:", vendor: nil, product: nil, matrix: Self.matrix) == nil)
+        #expect(HwdbEntry(busModalias: "acpi:BOSC0200:", dmiModalias: "nonsense", vendor: nil, product: nil, matrix: Self.matrix) == nil)
+    }
+}
