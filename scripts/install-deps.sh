@@ -48,8 +48,9 @@ packages_for() {
         # foot is the demo's app.
         demo) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pil fonts-dejavu-core foot" ;;
         # iio-sensor-proxy and a D-Bus daemon: the sensor tests run beside the real one.
+        # udev: systemd-hwdb checks the hwdb entry `calibrate` prints against systemd's rules.
         # debootstrap and piuparts: the Debian roots and the packages' checks.
-        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil fonts-dejavu-core scdoc grim wlr-randr foot iio-sensor-proxy dbus debootstrap piuparts" ;;
+        test) echo "$build umockdev gir1.2-umockdev-1.0 python3-gi python3-pytest python3-pil fonts-dejavu-core scdoc grim wlr-randr foot iio-sensor-proxy dbus udev debootstrap piuparts" ;;
         # Installing (make install): the man pages are written in scdoc, like sway's.
         install) echo "$build scdoc" ;;
         # The peer the sensor benchmark measures against, on a private D-Bus.

@@ -5,19 +5,35 @@ import OrientSystem
 /// on (as udev's 60-sensor.rules looks it up) and the machine's DMI.
 extension HwdbEntry {
     /// The buses udev's 60-sensor.rules looks a sensor up on.
-    static let buses: Set<String> = ["usb", "i2c", "platform", "spi"]
+    static let buses: Set<String> = ["usb", "i2c", "platform"]
 
     static func forDevice(_ id: String, matrix: MountMatrix) -> HwdbEntry? {
         guard let bus = busModalias(id), let dmi = readSmallFile("/sys/class/dmi/id/modalias") else { return nil }
-        return HwdbEntry(busModalias: bus, dmiModalias: dmi, vendor: readSmallFile("/sys/class/dmi/id/sys_vendor"),
+        return HwdbEntry(busModalias: bus, dmiModalias: dmi, label: label(id), vendor: readSmallFile("/sys/class/dmi/id/sys_vendor"),
                          product: readSmallFile("/sys/class/dmi/id/product_name"), matrix: matrix)
     }
 
     /// Why `forDevice` found none, in words.
     static func whyNot(_ id: String) -> String {
-        if busModalias(id) == nil { return "\(id) sits on no usb, i2c, platform or spi device with a modalias" }
+        if busModalias(id) == nil { return "\(id) sits on no usb, i2c or platform device with a modalias" }
         if readSmallFile("/sys/class/dmi/id/modalias") == nil { return "the machine has no DMI data (/sys/class/dmi/id/modalias)" }
         return "its DMI data names no vendor and product"
+    }
+
+    /// What 60-sensor.rules puts before `modalias:`: the device's label, or a ChromeOS EC
+    /// accelerometer's place.
+    static func label(_ id: String) -> String? {
+        let directory = "/sys/bus/iio/devices/\(id)"
+        func read(_ name: String) -> String? {
+            readSmallFile("\(directory)/\(name)").map { String($0.prefix { $0 != "\n" }) }.flatMap { $0.isEmpty ? nil : $0 }
+        }
+        if let label = read("label") { return label }
+        guard let name = read("name"), name == "cros-ec-accel" || name == "cros-ec-accel-legacy" else { return nil }
+        switch read("location") {
+        case "base": return "accel-base"
+        case "lid": return "accel-display"
+        default: return nil
+        }
     }
 
     /// The modalias of the nearest device above the accelerometer on one of `buses`.

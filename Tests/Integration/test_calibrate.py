@@ -76,9 +76,9 @@ class Person(threading.Thread):
     """Holds the device in a pose (display frame, in g) with the tremor, turning to the next pose
     over 0.6 s when told; writes the raw values the mount makes of it, 25 times a second."""
 
-    def __init__(self, fake, mount, pose=UPRIGHT):
+    def __init__(self, fake, mount, pose=UPRIGHT, device=DEVICE):
         super().__init__(daemon=True)
-        self.fake, self.mount = fake, mount
+        self.fake, self.mount, self.device = fake, mount, device
         self.pose, self.target, self.started = pose, pose, None
         self.stopped = threading.Event()
         self.start()
@@ -99,7 +99,7 @@ class Person(threading.Thread):
         next_t = time.monotonic()
         while not self.stopped.is_set():
             d = [G * g + t for g, t in zip(self.now(), TREMOR[i % len(TREMOR)])]
-            self.fake.set(DEVICE, *(round(v / SCALE) for v in sensed(self.mount, d)))
+            self.fake.set(self.device, *(round(v / SCALE) for v in sensed(self.mount, d)))
             i += 1
             next_t += 0.04
             self.stopped.wait(max(0.0, next_t - time.monotonic()))   # the stimulus's pace
@@ -277,3 +277,68 @@ def test_written_into_a_running_sessions_config_the_next_turn_is_right():
         if person:
             person.stop()
         assert stop(host) == 0
+
+
+# The BUSH tablet's DMI as the kernel's modalias gives it (spaces dropped), trimmed.
+BUSH_DMI = "dmi:bvnAmericanMegatrendsInc.:bvr5.6.5:bd07/25/2014:br5.6:svnBUSH:pnBUSHWINDOWSTABLET:pvrDefaultstring:rvnBUSH:rnBUSHWINDOWSTABLET:rvrDefaultstring:cvnBUSH:ct3:cvrDefaultstring:"
+
+
+def hwdb_lookup(root, key):
+    """What systemd-hwdb, over the files under `root`, says of the key udev's 60-sensor.rules looks up."""
+    compiled = subprocess.run(["systemd-hwdb", "--strict", "--root", root, "update"], capture_output=True, text=True)
+    assert compiled.returncode == 0, compiled.stderr
+    found = subprocess.run(["systemd-hwdb", "--root", root, "query", key], capture_output=True, text=True)
+    assert found.returncode == 0, found.stderr
+    return found.stdout.splitlines()
+
+
+@pytest.mark.parametrize("bus", [("i2c", "i2c-BOSC0200:00", "acpi:BOSC0200:BOSC0200:"),
+                                 ("platform", "HID-SENSOR-200073.3.auto", "platform:HID-SENSOR-200073")])
+def test_the_hwdb_entry_is_found_by_systemds_own_lookup_for_this_model_only(home, bus):
+    """The entry printed for everyone with the model: compiled by systemd-hwdb (strict), it is
+    what udev's 60-sensor.rules finds for this device on this machine (`sensor:modalias:` its bus
+    device's modalias, `:`, the DMI modalias), and not for another model."""
+    assert os.path.exists("/usr/bin/systemd-hwdb"), "systemd-hwdb (Debian's udev) is installed by scripts/install-deps.sh test"
+    mount = matrix(MOUNTS[1])
+    fake = FakeIIO()
+    device = fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])),
+                            scale=str(SCALE), bus=bus)
+    fake.add_machine(BUSH_DMI, "BUSH", "BUSH WINDOWS TABLET")
+    fake.as_the_kernel_makes_it()
+    person = Person(fake, mount, device=device)
+    p = calibrate(fake)
+    try:
+        p.wait_event("hold", pose="left-up", timeout=20)
+        person.turn_to(LEFT_UP)
+        result = p.wait_event("result", timeout=20)
+    finally:
+        person.stop()
+        assert p.stop() == 0
+    entry = result["hwdb"]
+    assert entry is not None, result
+    lines = entry.split("\n")
+    assert lines[0] == "# BUSH BUSH WINDOWS TABLET" and lines[2] == " ACCEL_MOUNT_MATRIX=" + MOUNTS[1], entry
+    local = home / "etc" / "udev" / "hwdb.d"
+    local.mkdir(parents=True)
+    (local / "61-sensor-local.hwdb").write_text(entry + "\n")
+    key = "sensor:modalias:%s:%s" % (bus[2], BUSH_DMI)
+    assert hwdb_lookup(str(home), key) == ["ACCEL_MOUNT_MATRIX=" + MOUNTS[1]]
+    assert hwdb_lookup(str(home), key.replace("pnBUSHWINDOWSTABLET", "pnANOTHER")) == []
+
+
+def test_hwdb_as_a_user_says_it_needs_root_and_writes_nothing():
+    fake = FakeIIO()
+    device = fake.add_accel(bus=("i2c", "i2c-BOSC0200:00", "acpi:BOSC0200:BOSC0200:"))
+    fake.add_machine(BUSH_DMI, "BUSH", "BUSH WINDOWS TABLET")
+    fake.as_the_kernel_makes_it()
+    person = Person(fake, matrix(MOUNTS[1]), device=device)
+    p = Program(["calibrate", "--hwdb"], fake.env(), prefix=AS_NOBODY, pass_fds=fake.pass_fds)
+    try:
+        p.out.next(lambda l: l.startswith("Now turn it a quarter turn"), 20, "the second pose asked")
+        person.turn_to(LEFT_UP)
+        assert p.p.wait(timeout=20) == 1
+    finally:
+        person.stop()
+        p.stop()
+    said = p.err.drain()
+    assert any("only root may" in l and "nothing was written" in l for l in said), said

@@ -186,17 +186,30 @@ def test_a_matrix_that_cannot_be_a_mount_is_refused_by_name(fake, matrix, proble
         p.stop()
 
 
-def test_a_hwdb_matrix_singular_in_its_third_row_only_uses_its_first_two(fake):
-    """BUSH's Windows tablet in systemd's own hwdb (its third row repeats its first): refused, it
-    left the tablet on the identity, bottom-up when held upright. Held upright it reads upright."""
-    fake.add_accel(raw=(0, G, 0), udev={"ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, -1, 0; 1, 0, 0"})
+@pytest.mark.wording   # the repair is named in the log, with both matrices
+@pytest.mark.parametrize("hwdb, repaired, upright, left_up", [
+    # BUSH's Windows tablet: its third row repeats its first.
+    ("1, 0, 0; 0, -1, 0; 1, 0, 0", "1, 0, 0; 0, -1, 0; 0, 0, -1", (0, G, 0), (G, 0, 0)),
+    # Insyde's i101c: its third row is its second, negated.
+    ("0, 1, 0; -1, 0, 0; -1, 0, 0", "0, 1, 0; -1, 0, 0; 0, 0, 1", (G, 0, 0), (0, G, 0)),
+])
+def test_a_hwdb_matrix_singular_in_its_third_row_only_uses_its_first_two(fake, hwdb, repaired, upright, left_up):
+    """Two entries of systemd's own hwdb are singular in their third row only: refused, they left
+    those tablets on the identity (the BUSH one read bottom-up when held upright). Their first two
+    rows are kept with a third made from them, said once; held upright and left-up, each reads
+    right."""
+    fake.add_accel(raw=upright, udev={"ACCEL_MOUNT_MATRIX": hwdb})
     p = sensor(fake)
     try:
         opened = p.wait_event("opened")
-        assert opened["matrix_source"] == "udev" and opened["matrix"] == "1, 0, 0; 0, -1, 0; 0, 0, -1", opened
+        assert opened["matrix_source"] == "udev" and opened["matrix"] == repaired, opened
         p.wait_event("orientation", orientation="normal")
+        fake.set("/sys/devices/iio:device0", *left_up)
+        p.wait_event("orientation", orientation="left-up")
     finally:
         p.stop()
+    repairs = [e["message"] for e in p.events if e.get("event") == "log" and "for its third row only" in e["message"]]
+    assert len(repairs) == 1 and hwdb in repairs[0] and repaired in repairs[0], repairs
 
 
 def test_a_trailing_semicolon_is_read_as_meant(fake):

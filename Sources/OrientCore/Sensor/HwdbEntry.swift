@@ -7,7 +7,9 @@
 ///      ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1
 ///
 /// udev's `60-sensor.rules` looks up `sensor:modalias:<the modalias of the sensor's bus
-/// device>:<the DMI modalias>`. The match keeps the bus device's own ID (an ACPI one's first) and
+/// device (usb, i2c or platform)>:<the DMI modalias>`, with the IIO device's `label` before
+/// `modalias:` when it has one (`sensor:accel-display:modalias:…`; a ChromeOS EC's accelerometers
+/// by their location). The match keeps the bus device's own ID (an ACPI one's first) and
 /// the machine's vendor and product (`svn`, `pn`, as the DMI modalias escapes them), and lets the
 /// rest vary (firmware versions, the board's revision).
 public struct HwdbEntry: Sendable, Hashable {
@@ -17,14 +19,16 @@ public struct HwdbEntry: Sendable, Hashable {
 
     /// The facts the kernel gives, as read: the bus device's `modalias`, `/sys/class/dmi/id/modalias`,
     /// and the DMI `sys_vendor` and `product_name` (for the comment). Nil when a part is missing.
-    public init?(busModalias: String, dmiModalias: String, vendor: String?, product: String?, matrix: MountMatrix) {
+    public init?(busModalias: String, dmiModalias: String, label: String? = nil, vendor: String?, product: String?,
+                 matrix: MountMatrix) {
         let bus = busModalias.trimmingWhitespace()
         let dmi = dmiModalias.trimmingWhitespace()
         guard let device = Self.devicePattern(String(bus)) else { return nil }
         let fields = dmi.split(separator: ":").map(String.init)
         guard fields.first == "dmi", let svn = fields.first(where: { $0.hasPrefix("svn") }), svn.count > 3,
               let pn = fields.first(where: { $0.hasPrefix("pn") }), pn.count > 2 else { return nil }
-        match = "sensor:modalias:\(device):dmi:*:\(svn):\(pn):*"
+        let labelled = label.map { String($0.trimmingWhitespace()) }.flatMap { $0.isEmpty ? nil : "\($0):" } ?? ""
+        match = "sensor:\(labelled)modalias:\(device):dmi:*:\(svn):\(pn):*"
         let named = [vendor, product].compactMap { $0.map { String($0.trimmingWhitespace()) } }.filter { !$0.isEmpty }
         comment = named.isEmpty ? "\(svn.dropFirst(3)) \(pn.dropFirst(2))" : named.joined(separator: " ")
         self.matrix = matrix

@@ -106,7 +106,9 @@ class FakeIIO:
         self._glib = None
 
     def add_accel(self, ident="iio:device0", name="accel_3d", raw=(0, -G_COUNTS, 0), scale=DEFAULT_SCALE,
-                  label=None, sysfs_matrix=None, udev=None, location=None, extra_attrs=None):
+                  label=None, sysfs_matrix=None, udev=None, location=None, extra_attrs=None, bus=None):
+        """`bus`: (subsystem, name, modalias) of the device it sits on, as an ACPI i2c sensor sits
+        on `("i2c", "i2c-BOSC0200:00", "acpi:BOSC0200:BOSC0200:")`; else it sits on nothing."""
         attrs = ["name", name + "\n", "in_accel_scale", scale + "\n", "sampling_frequency", "50\n"]
         for axis, v in zip("xyz", raw):
             attrs += ["in_accel_%s_raw" % axis, "%d\n" % v]
@@ -121,7 +123,24 @@ class FakeIIO:
         props = []
         for k, v in (udev or {}).items():
             props += [k, v]
+        if bus:
+            # A parent is described with its child, as umockdev-record writes them (its
+            # add_device cannot name a parent that only the testbed has).
+            kind, parent, modalias = bus
+            path = "/devices/platform/%s/%s" % (parent, ident)
+            lines = ["P: " + path, "E: SUBSYSTEM=iio"]
+            lines += ["E: %s=%s" % (props[i], props[i + 1]) for i in range(0, len(props), 2)]
+            lines += ["A: %s=%s" % (attrs[i], attrs[i + 1].rstrip("\n")) for i in range(0, len(attrs), 2)]
+            lines += ["", "P: /devices/platform/" + parent, "E: SUBSYSTEM=" + kind, "A: modalias=" + modalias,
+                      "", "P: /devices/platform", "E: SUBSYSTEM=platform", ""]
+            self.tb.add_from_string("\n".join(lines))
+            return "/sys" + path
         return self.tb.add_device("iio", ident, None, attrs, props)
+
+    def add_machine(self, modalias, vendor, product):
+        """The machine's DMI data (/sys/class/dmi/id), as the kernel gives it."""
+        return self.tb.add_device("dmi", "id", None, ["modalias", modalias + "\n", "sys_vendor", vendor + "\n",
+                                                      "product_name", product + "\n"], [])
 
     def add_buffered_accel(self, ident="iio:device0", scale=DEFAULT_SCALE, raw=(0, -G_COUNTS, 0), hysteresis=False,
                            bits=16):
