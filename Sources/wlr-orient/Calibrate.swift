@@ -42,7 +42,11 @@ struct Calibrate: ParsableCommand {
     var seconds: Double = 120
 
     func run() throws {
-        let config = try loadConfig(config)
+        var config = try loadConfig(config)
+        // At the full rate throughout: a pose is the mean of a second's readings, and the three a
+        // still device is read at otherwise leave a hand's tremor in it (a few degrees).
+        config.detection.heldHz = config.detection.rateHz
+        config.detection.aloneHz = config.detection.rateHz
         var said = CalibrationSay(json: json)
         var calibration: MountCalibration?
         var device: AccelerometerInfo?

@@ -342,3 +342,39 @@ def test_hwdb_as_a_user_says_it_needs_root_and_writes_nothing():
         p.stop()
     said = p.err.drain()
     assert any("only root may" in l and "nothing was written" in l for l in said), said
+
+
+def test_written_into_the_daemons_config_the_next_turn_is_right():
+    """The same beside a compositor without the plugin: the daemon reads the config calibrate
+    wrote at once, status names it, and the panel's transform follows how the device is held."""
+    from test_daemon import Session
+    mount = matrix(MOUNTS[3])
+    s = Session(pose=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])))
+    person = None
+    try:
+        s.events.wait_status(lambda st: st["panels"] and st["panels"][0]["shown"] == "left-up",
+                             what="held upright, read with the identity as left-up")
+        assert s.status()["sensor_state"]["matrix_source"] == "identity"
+        person = Person(s.fake, mount, device=s.dev)
+        p = Program(["calibrate", "--json", "--write", "--config", s.host.config_path], s.fake.env(),
+                    pass_fds=s.fake.pass_fds)
+        try:
+            p.wait_event("hold", pose="left-up", timeout=20)
+            person.turn_to(LEFT_UP)
+            result = p.wait_event("result", timeout=20)
+            assert result["matrix"] == MOUNTS[3], p.events
+            p.wait_event("written", timeout=10)
+        finally:
+            assert p.stop() == 0
+        st = s.events.wait_status(lambda st: st["sensor_state"]["matrix_source"] == "config"
+                                  and st["panels"][0]["shown"] == "left-up", what="the config's matrix, held left-up")
+        assert st["sensor_state"]["matrix"] == MOUNTS[3], st
+        s.events.wait_turned("left-up")
+        assert s.transform() == "90"
+        person.turn_to(UPRIGHT)
+        s.events.wait_turned("normal")
+        assert s.transform() == "normal"
+    finally:
+        if person:
+            person.stop()
+        s.stop()

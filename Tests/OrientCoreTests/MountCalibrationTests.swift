@@ -153,6 +153,14 @@ struct MountCalibrationTests {
         #expect(half.solved.1?.matrix == Self.mounts[2])
     }
 
+    @Test func aPoseIsTheMeanOfEnoughReadingsNotOfThreeASecond() {
+        // Read three times a second (a still device's pace), the tremor stays in the mean.
+        var calibration = MountCalibration(inUse: .identity)
+        var steps: [MountCalibration.Step] = []
+        for i in 0..<12 { steps += calibration.feed(t: Double(i) / 3, Vector3(0, -standardGravity, 0)) }
+        #expect(!steps.contains { if case .held = $0 { return true } else { return false } }, "\(steps)")
+    }
+
     @Test func waitingAtTheFirstPoseIsNotMovingNorASecondPose() {
         var hand = Hand(mount: Self.mounts[1])
         hand.hold(Self.upright, seconds: 12)

@@ -41,6 +41,8 @@ public struct MountCalibration: Sendable {
     /// Still this long (every reading within `stillDegrees` of their mean) to take a pose.
     public static let stillSeconds = 1.0
     public static let stillDegrees = 5.0
+    /// A pose is the mean of at least this many readings (a hand's tremor averaged out).
+    public static let fewestReadings = 10
     /// Not still for this long: the person hears why nothing happens.
     public static let movingAfter = 5.0
     /// Gravity alone reads g: a mean this far from it is the hand moving steadily.
@@ -96,7 +98,7 @@ public struct MountCalibration: Sendable {
 
     /// The mean of the last `stillSeconds`, if every reading in it is near it and it is gravity's.
     private func stillReading(at t: Double) -> Vector3? {
-        guard let first = window.first, t - first.t >= Self.stillSeconds * 0.95 else { return nil }
+        guard let first = window.first, t - first.t >= Self.stillSeconds * 0.95, window.count >= Self.fewestReadings else { return nil }
         let mean = window.reduce(Vector3.zero) { $0 + $1.v } * (1 / Double(window.count))
         guard Self.gravityShare.contains(mean.length / standardGravity),
               window.allSatisfy({ Self.degrees(between: $0.v, mean) <= Self.stillDegrees }) else { return nil }
