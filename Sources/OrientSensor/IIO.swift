@@ -319,8 +319,8 @@ final class MotionEventSource {
 }
 
 /// udev properties of an IIO device (how systemd's hwdb quirks arrive).
-enum Udev {
-    static func properties(ofIIODevice id: String, _ names: [String]) -> [String: String] {
+public enum Udev {
+    public static func properties(ofIIODevice id: String, _ names: [String]) -> [String: String] {
         guard let udev = udev_new() else { return [:] }
         defer { udev_unref(udev) }
         guard let device = udev_device_new_from_subsystem_sysname(udev, "iio", id) else { return [:] }

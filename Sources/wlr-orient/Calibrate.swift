@@ -80,11 +80,19 @@ struct Calibrate: ParsableCommand {
             said.log("no matrix: no two poses could be taken in \(Int(seconds)) s; run it again and hold the device still in each")
             throw ExitCode(1)
         }
+        let udev = Udev.properties(ofIIODevice: device.candidate.id, ["ACCEL_MOUNT_MATRIX"])["ACCEL_MOUNT_MATRIX"]
         let report = CalibrationReport(device: device, solution: solution, faceUp: face,
-                                       hwdb: HwdbEntry.forDevice(device.candidate.id, matrix: solution.matrix))
+                                       hwdb: HwdbEntry.forDevice(device.candidate.id, matrix: solution.matrix),
+                                       udevMatrix: udev.map { String($0.split(separator: "\n").first ?? "") })
         said.result(report)
         if face == .mirrored { throw ExitCode(1) }
-        if write, !report.changes.isEmpty { try writeConfig(solution.matrix, said: &said) }
+        if write {
+            if report.changes.isEmpty {
+                said.log("the matrix in use already reads the device right: nothing was written")
+            } else {
+                try writeConfig(solution.matrix, said: &said)
+            }
+        }
         if hwdb { try writeHwdb(report, said: &said) }
     }
 
@@ -141,6 +149,15 @@ struct CalibrationReport {
     var solution: MountSolver.Solution
     var faceUp: MountSolver.FaceUp?
     var hwdb: HwdbEntry?
+    /// udev's ACCEL_MOUNT_MATRIX as it reads, if it has one.
+    var udevMatrix: String?
+
+    /// The matrix in use is udev's, mended: its hwdb entry has a third row that repeats the
+    /// others, and the entry printed is the one to propose in its place.
+    var udevRepaired: Bool {
+        guard device.matrixSource == .udev, let udevMatrix else { return false }
+        return MountMatrix(parsing: udevMatrix) == nil
+    }
 
     var changes: [(held: Orientation, today: Orientation?)] {
         MountSolver.changes(from: device.calibration.mountMatrix, to: solution.matrix)

@@ -58,6 +58,7 @@ struct CalibrationSay {
                 "\"in_use\": \(jsonString(r.device.calibration.mountMatrix.description))", "\"source\": \"\(r.device.matrixSource.rawValue)\"",
                 "\"changes\": [\(changes.joined(separator: ", "))]", "\"change\": \(jsonString(r.change))",
                 "\"config_line\": \(jsonString(MountMatrixSetting.line(m)))", "\"hwdb\": \(hwdb)",
+                "\"udev_matrix\": \(r.udevMatrix.map(jsonString) ?? "null")", "\"udev_repaired\": \(r.udevRepaired)",
             ]
             printLine("{" + fields.joined(separator: ", ") + "}")
             return
@@ -74,10 +75,16 @@ struct CalibrationSay {
                                      : "  (not within \(Int(MountSolver.snapDegrees))° of the axes: kept as measured)")
         printLine("In use now: \(r.device.calibration.mountMatrix), from \(r.source).")
         printLine(Self.capitalized(r.change) + ".")
-        guard !r.changes.isEmpty else { return }
-        printLine("")
-        printLine("For your config, under [device] (--write puts it there):")
-        printLine("  \(MountMatrixSetting.line(m))")
+        if r.udevRepaired, let udev = r.udevMatrix {
+            printLine("udev's matrix \"\(udev)\" (systemd's hwdb entry for this model) cannot be a mount for its third")
+            printLine("row; it is used mended. The entry below is the one to propose in its place.")
+        }
+        guard !r.changes.isEmpty || r.udevRepaired else { return }
+        if !r.changes.isEmpty {
+            printLine("")
+            printLine("For your config, under [device] (--write puts it there):")
+            printLine("  \(MountMatrixSetting.line(m))")
+        }
         if let entry = r.hwdb {
             printLine("")
             printLine("For everyone with this model: systemd's hwdb (--hwdb puts it into \(HwdbInstall.localFile);")

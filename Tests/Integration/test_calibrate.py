@@ -378,3 +378,29 @@ def test_written_into_the_daemons_config_the_next_turn_is_right():
         if person:
             person.stop()
         s.stop()
+
+
+def test_on_a_tablet_whose_hwdb_matrix_was_mended_the_entry_to_propose_is_printed():
+    """BUSH's tablet, whose entry in systemd's hwdb repeats its first row as its third: read with
+    it mended, the screen turns right (nothing to change), and calibrate prints the entry with a
+    sound third row, to propose in its place."""
+    mended = "1, 0, 0; 0, -1, 0; 0, 0, -1"
+    mount = matrix(mended)
+    fake = FakeIIO()
+    device = fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])), scale=str(SCALE),
+                            udev={"ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, -1, 0; 1, 0, 0"},
+                            bus=("i2c", "i2c-BOSC0200:00", "acpi:BOSC0200:BOSC0200:"))
+    fake.add_machine(BUSH_DMI, "BUSH", "BUSH WINDOWS TABLET")
+    fake.as_the_kernel_makes_it()
+    person = Person(fake, mount, device=device)
+    p = calibrate(fake)
+    try:
+        p.wait_event("hold", pose="left-up", timeout=20)
+        person.turn_to(LEFT_UP)
+        result = p.wait_event("result", timeout=20)
+    finally:
+        person.stop()
+        assert p.stop() == 0
+    assert result["source"] == "udev" and result["in_use"] == mended and result["changes"] == [], result
+    assert result["udev_repaired"] and result["udev_matrix"] == "1, 0, 0; 0, -1, 0; 1, 0, 0", result
+    assert result["hwdb"].endswith("\n ACCEL_MOUNT_MATRIX=" + mended), result
