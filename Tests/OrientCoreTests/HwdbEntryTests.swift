@@ -24,6 +24,15 @@ struct HwdbEntryTests {
         #expect(entry.comment == "LENOVO 81SS", "named from the DMI fields when the names cannot be read")
     }
 
+    @Test func aDeviceTreeSensorIsMatchedAsUdevWritesItsModalias() throws {
+        let entry = try #require(HwdbEntry(busModalias: "of:NaccelerometerT(null)Csilan,sc7a20\n", dmiModalias: Self.dmi,
+                                           vendor: nil, product: nil, matrix: Self.matrix))
+        #expect(entry.match == "sensor:modalias:of:NaccelerometerT_null_Csilan,sc7a20*:dmi:*:svnLENOVO:pn81SS:*")
+        let labelled = try #require(HwdbEntry(busModalias: "i2c:bmc150_accel", dmiModalias: Self.dmi, label: "accel-display",
+                                              vendor: nil, product: nil, matrix: Self.matrix))
+        #expect(labelled.match == "sensor:accel-display:modalias:i2c:bmc150_accel*:dmi:*:svnLENOVO:pn81SS:*")
+    }
+
     @Test func withoutABusModaliasOrAVendorAndProductThereIsNoEntry() {
         #expect(HwdbEntry(busModalias: "", dmiModalias: Self.dmi, vendor: nil, product: nil, matrix: Self.matrix) == nil)
         #expect(HwdbEntry(busModalias: "acpi:BOSC0200:", dmiModalias: "dmi:bvnX:", vendor: nil, product: nil, matrix: Self.matrix) == nil)

@@ -35,13 +35,16 @@ public struct HwdbEntry: Sendable, Hashable {
     }
 
     /// The bus device's part of the match: an ACPI device by its first ID (`acpi:BOSC0200:BOSC0200:`
-    /// → `acpi:BOSC0200*`), any other by its whole modalias.
+    /// → `acpi:BOSC0200*`), any other by its whole modalias, as udev writes it into the key
+    /// (`udev_replace_chars` with the rule's `"/ $%?,"`: a character other than those, letters,
+    /// digits and `#+-.:=@_` becomes `_`; a device tree's `T(null)` reads `T_null_`).
     static func devicePattern(_ modalias: String) -> String? {
-        let parts = modalias.split(separator: ":", omittingEmptySubsequences: false)
-        guard parts.count >= 2, !parts[0].isEmpty, !parts[1].isEmpty,
-              modalias.allSatisfy({ !$0.isWhitespace && $0 != "*" && $0 != "?" && $0 != "[" }) else { return nil }
+        let kept = Set("#+-.:=@_/ $%?,")
+        let cleaned = String(modalias.map { ($0.isASCII && ($0.isLetter || $0.isNumber)) || kept.contains($0) ? $0 : "_" })
+        let parts = cleaned.split(separator: ":", omittingEmptySubsequences: false)
+        guard parts.count >= 2, !parts[0].isEmpty, !parts[1].isEmpty else { return nil }
         if parts[0] == "acpi" { return "acpi:\(parts[1])*" }
-        return modalias.hasSuffix("*") ? modalias : modalias + "*"
+        return cleaned + "*"
     }
 
     /// As the hwdb file has it: the comment, the match, the property indented by one space.
