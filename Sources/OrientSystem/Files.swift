@@ -88,8 +88,8 @@ public func makeDirectories(_ path: String) -> Result<Void, SystemError> {
 /// Writes `bytes` to `path` whole or not at all: a temporary file of this writer's own beside it
 /// (`.NAME.XXXXXX`, made by mkostemp, close-on-exec: several sessions and the CLI save state.toml at once, and a
 /// shared temporary name let one truncate what another was about to rename), flushed to the
-/// disk, then renamed over it. The file is left mode 0644.
-public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Result<Void, SystemError> {
+/// disk, then renamed over it. The file is left mode `mode` (0644).
+public func writeFileAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t = 0o644) -> Result<Void, SystemError> {
     let slash = path.lastIndex(of: "/")
     let directory = slash.map { String(path[...$0]) } ?? ""
     let name = slash.map { String(path[path.index(after: $0)...]) } ?? path
@@ -98,7 +98,7 @@ public func writeFileAtomically(_ path: String, _ bytes: [UInt8]) -> Result<Void
     guard fd >= 0 else { return .failure(SystemError(operation: "create a temporary file beside \(path)", errno: errno)) }
     let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
     let file = FileDescriptor(rawValue: fd)
-    let moded: SystemError? = fchmod(fd, 0o644) == 0 ? nil : SystemError(operation: "fchmod \(temporary)", errno: errno)
+    let moded: SystemError? = fchmod(fd, mode) == 0 ? nil : SystemError(operation: "fchmod \(temporary)", errno: errno)
     let written = file.writeAll(bytes)
     let flushed: SystemError? = if case .failure(let error) = file.flushToDisk() { error } else { nil }
     file.close()
@@ -162,4 +162,11 @@ public func linkTarget(_ path: String) -> String? {
     let n = readlink(path, &buffer, buffer.count - 1)
     guard n >= 0 else { return nil }
     return String(decoding: buffer[..<n].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+}
+
+/// A file's permission bits, nil when it cannot be looked at.
+public func fileMode(_ path: String) -> mode_t? {
+    var info = stat()
+    guard stat(path, &info) == 0 else { return nil }
+    return info.st_mode & 0o7777
 }

@@ -47,6 +47,22 @@ struct Calibrate: ParsableCommand {
         // still device is read at otherwise leave a hand's tremor in it (a few degrees).
         config.detection.heldHz = config.detection.rateHz
         config.detection.aloneHz = config.detection.rateHz
+        // Read on that schedule: a buffer that reports only a change, or motion events, say
+        // nothing while the device is still, which is when a pose is taken.
+        config.device.buffered = false
+        // Said before the person holds anything.
+        if hwdb, !actsAsRoot {
+            printError(HwdbInstall.Problem.notRoot.description)
+            throw ExitCode(1)
+        }
+        // Root's own config is not the person's: the line belongs in theirs.
+        if write, self.config == nil, actsAsRoot {
+            printError("--write puts the line into the config of the user who runs it, and this is root: run `wlr-orient calibrate --write` as yourself (and --hwdb as root), or name the file with --config")
+            throw ExitCode(1)
+        }
+        // Written, the matrix is checked lying face up too: turned right edge up instead of left,
+        // two poses give a matrix that swaps left and right, which only that pose tells.
+        let asksFaceUp = faceUp || write || hwdb
         var said = CalibrationSay(json: json)
         var calibration: MountCalibration?
         var device: AccelerometerInfo?
@@ -57,7 +73,7 @@ struct Calibrate: ParsableCommand {
                 device = info
                 if calibration == nil {
                     said.device(info)
-                    calibration = MountCalibration(inUse: info.calibration.mountMatrix, faceUp: faceUp)
+                    calibration = MountCalibration(inUse: info.calibration.mountMatrix, faceUp: asksFaceUp)
                     calibration.map { said.steps($0.start()) }
                 }
             case .sample(let raw, _):
@@ -87,7 +103,7 @@ struct Calibrate: ParsableCommand {
         said.result(report)
         if face == .mirrored { throw ExitCode(1) }
         if write {
-            if report.changes.isEmpty {
+            if !report.differs {
                 said.log("the matrix in use already reads the device right: nothing was written")
             } else {
                 try writeConfig(solution.matrix, said: &said)
@@ -101,7 +117,10 @@ struct Calibrate: ParsableCommand {
     private func writeConfig(_ matrix: MountMatrix, said: inout CalibrationSay) throws {
         let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
         let exists = { (path: String) in FileManager.default.fileExists(atPath: path) }
-        let target = config ?? paths.userConfigFile
+        // Through a link (a dotfile manager's) to the file itself: replacing the link would leave
+        // the file it points to as it was.
+        let named = config ?? paths.userConfigFile
+        let target = exists(named) ? resolvedPath(named) ?? named : named
         let base = exists(target) ? target : ConfigSource(explicitPath: config, paths: paths).resolvedPath(fileExists: exists)
         var text = ""
         if let base {
@@ -121,11 +140,16 @@ struct Calibrate: ParsableCommand {
                 printError("cannot write \(target): \(error.reason)")
                 throw ExitCode(1)
             }
-            if case .failure(let error) = writeFileAtomically(target, Array(edited.utf8)) {
+            if case .failure(let error) = writeFileAtomically(target, Array(edited.utf8), mode: base.flatMap(fileMode) ?? 0o644) {
                 printError("cannot write \(target): \(error.reason)")
                 throw ExitCode(1)
             }
             said.written(target, copiedFrom: base == target ? nil : base, line: MountMatrixSetting.line(matrix))
+            // A running wlr-orient watches the file it read: one that read the system's, or none,
+            // reads the person's now.
+            if let options = try? ConnectionOptions.parse([]), case .success(let client) = ControlClient.connect(options) {
+                _ = try? client.ask(.command(.reload))
+            }
         }
     }
 
@@ -159,6 +183,12 @@ struct CalibrationReport {
         return MountMatrix(parsing: udevMatrix) == nil
     }
 
+    /// The matrix in use is not the one found (by more than a hand can tell: a few degrees),
+    /// whether or not it turns the screen wrong.
+    var differs: Bool {
+        zip(device.calibration.mountMatrix.m, solution.matrix.m).contains { abs($0 - $1) > 0.07 }
+    }
+
     var changes: [(held: Orientation, today: Orientation?)] {
         MountSolver.changes(from: device.calibration.mountMatrix, to: solution.matrix)
     }
@@ -166,7 +196,8 @@ struct CalibrationReport {
     /// What the person will see change, in one sentence.
     var change: String {
         guard let first = changes.first else {
-            return "the matrix in use already reads these poses right: there is nothing to change"
+            return differs ? "the screen turns the right way already, but the matrix in use is off by a few degrees: the new one reads the device truer"
+                : "the matrix in use already reads these poses right: there is nothing to change"
         }
         let more = changes.count > 1 ? " (and \(changes.count - 1) more way\(changes.count == 2 ? "" : "s") of holding it)" : ""
         return "the screen will turn the right way when held \(first.held.rawValue): it turns "

@@ -65,8 +65,9 @@ struct CalibrationSay {
         }
         if r.faceUp == .mirrored {
             printLine("")
-            printLine("Lying face up, it reads face down: the sensor is mirrored, and no mount matrix that turns it")
-            printLine("makes it right. Nothing is written. Please report it with the output of `wlr-orient sensor --json`.")
+            printLine("Lying face up, it reads face down. Either it was turned right edge up, not left: run it again")
+            printLine("and turn the left edge up. Or, if it says this again, the sensor is mirrored, and no mount matrix")
+            printLine("that turns it makes it right; please report it with `wlr-orient sensor --json`. Nothing is written.")
             return
         }
         printLine("")
@@ -79,8 +80,8 @@ struct CalibrationSay {
             printLine("udev's matrix \"\(udev)\" (systemd's hwdb entry for this model) cannot be a mount for its third")
             printLine("row; it is used mended. The entry below is the one to propose in its place.")
         }
-        guard !r.changes.isEmpty || r.udevRepaired else { return }
-        if !r.changes.isEmpty {
+        guard r.differs || r.udevRepaired else { return }
+        if r.differs {
             printLine("")
             printLine("For your config, under [device] (--write puts it there):")
             printLine("  \(MountMatrixSetting.line(m))")
@@ -116,8 +117,8 @@ struct CalibrationSay {
     static func sentence(_ problem: MountCalibration.Problem, _ pose: MountCalibration.Pose) -> String {
         switch problem {
         case .moving: "It keeps moving. Rest your elbows, and keep it still for a second."
-        case .flat: "It lies flat. Hold it up, the way you read it."
-        case .notAQuarterTurn(let d): "That is a turn of \(Int(d.rounded()))°, not a quarter turn. Turn it so that its left edge is up."
+        case .flat: pose == .normal ? "It lies flat. Hold it up, the way you read it." : "It lies flat. Hold it up, its left edge up."
+        case .notAQuarterTurn(let d): "That is a turn of \(Int(d.rounded()))°, not a quarter turn. Turn it from the way you read it so that its left edge is up."
         case .tooReclined(let d): "It leans back \(Int(d.rounded()))°. Hold it more upright."
         case .notFlat: "It does not lie flat. Lay it on its back, screen up."
         }

@@ -26,31 +26,17 @@ enum HwdbInstall {
         }
     }
 
-    /// The file's text with `entry` in it: an entry for the same match (and the comment line
-    /// just above it) taken out, the new one at the end.
-    static func merged(_ entry: HwdbEntry, into text: String) -> String {
-        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        if lines.last == "" { lines.removeLast() }
-        if let at = lines.firstIndex(of: entry.match) {
-            var end = at + 1
-            while end < lines.count, lines[end].hasPrefix(" ") { end += 1 }
-            let start = at > 0 && lines[at - 1].hasPrefix("#") ? at - 1 : at
-            lines.removeSubrange(start..<end)
-            while let last = lines.last, last.isEmpty { lines.removeLast() }
-        }
-        if !lines.isEmpty { lines.append("") }
-        return (lines + entry.text.split(separator: "\n").map(String.init)).joined(separator: "\n") + "\n"
-    }
-
     static func install(_ entry: HwdbEntry, device id: String) -> Result<String, Problem> {
         guard actsAsRoot else { return .failure(.notRoot) }
         var text = ""
         if pathExists(localFile) {
             guard let read = readSmallFile(localFile, limit: 1 << 20) else { return .failure(.unreadable("cannot be read")) }
+            // Read whole or not at all: what was cut off would be lost in the rewrite.
+            guard read.utf8.count < (1 << 20) - 1 else { return .failure(.unreadable("larger than 1 MiB, more than a local hwdb file holds")) }
             text = read
         }
         if case .failure(let error) = makeDirectories("/etc/udev/hwdb.d") { return .failure(.write(error)) }
-        if case .failure(let error) = writeFileAtomically(localFile, Array(merged(entry, into: text).utf8)) {
+        if case .failure(let error) = writeFileAtomically(localFile, Array(entry.merged(into: text).utf8)) {
             return .failure(.write(error))
         }
         let device = "/sys/bus/iio/devices/\(id)"

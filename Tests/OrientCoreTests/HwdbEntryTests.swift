@@ -39,3 +39,51 @@ struct HwdbEntryTests {
         #expect(HwdbEntry(busModalias: "acpi:BOSC0200:", dmiModalias: "nonsense", vendor: nil, product: nil, matrix: Self.matrix) == nil)
     }
 }
+
+/// `calibrate --hwdb`'s edit of the local hwdb file.
+struct HwdbMergeTests {
+    static let entry = HwdbEntry(busModalias: "acpi:BOSC0200:BOSC0200:", dmiModalias: HwdbEntryTests.dmi, vendor: "LENOVO",
+                                 product: "81SS", matrix: HwdbEntryTests.matrix)!
+
+    @Test func anOlderRecordForTheSameMatchIsReplacedAndTheRestKept() {
+        let text = """
+            # mine
+            sensor:modalias:acpi:KIOX000A*:dmi:*:svnOTHER:pnX:*
+             ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1
+
+            # LENOVO 81SS (an older guess)
+            sensor:modalias:acpi:BOSC0200*:dmi:*:svnLENOVO:pn81SS:*
+             ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, -1, 0; 0, 0, 1
+
+            """
+        #expect(Self.entry.merged(into: text) == """
+            # mine
+            sensor:modalias:acpi:KIOX000A*:dmi:*:svnOTHER:pnX:*
+             ACCEL_MOUNT_MATRIX=1, 0, 0; 0, 1, 0; 0, 0, 1
+
+            # LENOVO 81SS
+            sensor:modalias:acpi:BOSC0200*:dmi:*:svnLENOVO:pn81SS:*
+             ACCEL_MOUNT_MATRIX=0, -1, 0; 1, 0, 0; 0, 0, 1
+
+            """)
+        #expect(Self.entry.merged(into: "") == Self.entry.text + "\n")
+    }
+
+    @Test func aRecordSharedWithAnotherModelLosesOnlyOurMatch() {
+        let text = """
+            # two models, one matrix
+            sensor:modalias:acpi:BOSC0200*:dmi:*:svnLENOVO:pn81SS:*
+            sensor:modalias:acpi:BOSC0200*:dmi:*:svnLENOVO:pn81ST:*
+             ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, -1, 0; 0, 0, 1
+
+            """
+        let merged = Self.entry.merged(into: text)
+        #expect(merged.hasPrefix("""
+            # two models, one matrix
+            sensor:modalias:acpi:BOSC0200*:dmi:*:svnLENOVO:pn81ST:*
+             ACCEL_MOUNT_MATRIX=-1, 0, 0; 0, -1, 0; 0, 0, 1
+
+            # LENOVO 81SS
+            """), "\(merged)")
+    }
+}

@@ -161,6 +161,45 @@ struct MountCalibrationTests {
         #expect(!steps.contains { if case .held = $0 { return true } else { return false } }, "\(steps)")
     }
 
+    @Test(arguments: [(78.0, 0.0, 30.0), (100.0, 20.0, 0.0), (84.0, 10.0, 40.0)])
+    func aHandsShortOrLongTurnAndUnequalLeaningGiveTheMountExactly(_ turn: Double, _ leanFirst: Double, _ leanSecond: Double) {
+        // Turned by `turn` degrees (not 90), leaning back by different amounts in each pose.
+        func held(_ degrees: Double, leaning: Double) -> Vector3 {
+            let r = degrees * .pi / 180, back = leaning * .pi / 180
+            return Vector3(sin(r) * cos(back), -cos(r) * cos(back), -sin(back))
+        }
+        let first = held(0, leaning: leanFirst), second = held(turn, leaning: leanSecond)
+        for mount in [Self.mounts[1], Self.mounts[6]] {
+            var hand = Hand(mount: mount)
+            hand.hold(first, seconds: 2)
+            hand.turn(from: first, to: second)
+            hand.hold(second, seconds: 2)
+            #expect(hand.solved.1?.matrix == mount, "turned \(turn)°, leaning \(leanFirst)° then \(leanSecond)°: \(hand.steps)")
+        }
+    }
+
+    @Test func turnedRightEdgeUpInsteadLyingFaceUpTellsIt() {
+        var hand = Hand(mount: Self.mounts[1], faceUp: true)
+        hand.hold(Self.upright, seconds: 2)
+        hand.turn(from: Self.upright, to: Vector3(-1, 0, 0))
+        hand.hold(Vector3(-1, 0, 0), seconds: 2)
+        hand.turn(from: Vector3(-1, 0, 0), to: Self.flat)
+        hand.hold(Self.flat, seconds: 2)
+        guard case .solved(_, faceUp: .mirrored)? = hand.steps.last else {
+            Issue.record("a right-edge-up turn went unnoticed: \(hand.steps)")
+            return
+        }
+    }
+
+    @Test func aPoseTheMatrixInUseReadsFlatIsTakenWhenHeldSoLong() {
+        // A wrong config puts the sensor's y on the display's z: upright reads flat with it.
+        let wrong = MountMatrix(parsing: "1, 0, 0; 0, 0, 1; 0, 1, 0")!
+        var hand = Hand(mount: .identity, inUse: wrong)
+        hand.hold(Self.upright, seconds: 8)
+        #expect(hand.problems == [.flat], "said once")
+        #expect(hand.steps.contains(.hold(.leftUp)), "then taken: \(hand.steps)")
+    }
+
     @Test func waitingAtTheFirstPoseIsNotMovingNorASecondPose() {
         var hand = Hand(mount: Self.mounts[1])
         hand.hold(Self.upright, seconds: 12)

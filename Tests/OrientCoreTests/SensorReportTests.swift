@@ -40,17 +40,34 @@ import Testing
     @Test(arguments: [
         "", "opened", "sample 1 2 3", "sample 1 2 3 4", "sample 1 2 3 4 maybe", "sample 1 2 3 4 fresh extra",
         "sample nan 0 0 0 fresh", "sample 1 inf 0 0 held", "sample 1 x 0 0 held",
-        "opened 1 iio:device0 sideways 1 1 0 0 0 1 0 0 0 1 text",        // no such mode
-        "opened 1 iio:device0 polled 1 1 0 0 0 1 0 0 0 text",            // eight matrix numbers
-        "opened 1  polled 1 1 0 0 0 1 0 0 0 1 text",                     // no id
-        "opened 1 iio:device0 polled nan 1 0 0 0 1 0 0 0 1 text",
-        "opened 1 iio:device0 polled 0 1 0 0 0 1 0 0 0 1 text",          // no scale
-        "opened 1 iio:device0 polled -0.5 1 0 0 0 1 0 0 0 1 text",
-        "opened 1 iio:device0 polled - elsewhere 1 1 0 0 0 1 0 0 0 1 text",   // no such matrix source
+        "opened 1 iio:device0 sideways - 1 1 0 0 0 1 0 0 0 1 text",        // no such mode
+        "opened 1 iio:device0 polled - 1 1 0 0 0 1 0 0 0 text",            // eight matrix numbers
+        "opened 1  polled - 1 1 0 0 0 1 0 0 0 1 text",                     // no id
+        "opened 1 iio:device0 polled - nan 1 0 0 0 1 0 0 0 1 text",
+        "opened 1 iio:device0 polled - 0 1 0 0 0 1 0 0 0 1 text",          // no scale
+        "opened 1 iio:device0 polled - -0.5 1 0 0 0 1 0 0 0 1 text",
+        "opened 1 iio:device0 polled sometimes 1 1 0 0 0 1 0 0 0 1 text",  // no such limit
         "hello world", "Sample 1 2 3 4 fresh", "reading 1", "reading ", "awaiting-udev now",
     ])
     func whatIsNoReportIsRefused(_ line: String) {
         #expect(SensorReport(line: Substring(line)) == nil)
+    }
+
+    @Test func theMatrixSourceComesLastAndAnOlderOrNewerHelpersLineIsRead() {
+        // A plugin still running after an upgrade starts the new helper, and the other way round.
+        let older = "opened 1 iio:device0 polled - 0.5 1 0 0 0 1 0 0 0 1 why\tdescription"
+        guard case .opened(let device, let description, _)? = SensorReport(line: Substring(older)) else {
+            Issue.record("an older helper's line is refused")
+            return
+        }
+        #expect(device.matrixSource == .identity && description == "description")
+        let newer = older + "\tsomewhere-new"
+        guard case .opened(let unknown, _, _)? = SensorReport(line: Substring(newer)) else {
+            Issue.record("a newer helper's source refuses its line")
+            return
+        }
+        #expect(unknown.matrixSource == .identity)
+        #expect(SensorReport.opened(Self.device, description: "d", at: 1).line.hasSuffix("\td\tudev"))
     }
 
     @Test func shiftingMovesEveryTimeAndNothingElse() {

@@ -15,7 +15,7 @@ extension OnTheEventLoop {
         let directory: String
         var reports: [SensorReport] = []
         let log = LogCapture()
-        static let opened = "opened 1000.25 iio:device0 polled - identity 0.5 1 0 0 0 1 0 0 0 1 read on the schedule\tiio:device0 (the fake)"
+        static let opened = "opened 1000.25 iio:device0 polled - 0.5 1 0 0 0 1 0 0 0 1 read on the schedule\tiio:device0 (the fake)"
 
         init() throws {
             loop = try EventLoop()

@@ -51,4 +51,30 @@ public struct HwdbEntry: Sendable, Hashable {
     public var text: String {
         "# \(comment)\n\(match)\n ACCEL_MOUNT_MATRIX=\(matrix)"
     }
+
+    /// A hwdb file's text with this entry in it, at the end. An older record for the same match goes
+    /// (with the comments just above it); where other matches share that record, only the match
+    /// line goes, and their properties stay theirs.
+    public func merged(into text: String) -> String {
+        var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        if lines.last == "" { lines.removeLast() }
+        if let at = lines.firstIndex(of: match) {
+            // The record's head: the match and comment lines together, up to its properties.
+            func head(_ line: String) -> Bool { !line.isEmpty && !line.hasPrefix(" ") }
+            var first = at, end = at + 1
+            while first > 0, head(lines[first - 1]) { first -= 1 }
+            while end < lines.count, head(lines[end]) { end += 1 }
+            if lines[first..<end].filter({ !$0.hasPrefix("#") }).count > 1 {
+                lines.remove(at: at)
+            } else {
+                while end < lines.count, lines[end].hasPrefix(" ") { end += 1 }
+                lines.removeSubrange(first..<end)
+                // The blank line that separated it goes with it.
+                if first < lines.count, lines[first].isEmpty, first == 0 || lines[first - 1].isEmpty { lines.remove(at: first) }
+            }
+            while let last = lines.last, last.isEmpty { lines.removeLast() }
+        }
+        if !lines.isEmpty { lines.append("") }
+        return (lines + self.text.split(separator: "\n").map(String.init)).joined(separator: "\n") + "\n"
+    }
 }

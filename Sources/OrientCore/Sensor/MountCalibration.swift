@@ -45,8 +45,12 @@ public struct MountCalibration: Sendable {
     public static let fewestReadings = 10
     /// Not still for this long: the person hears why nothing happens.
     public static let movingAfter = 5.0
-    /// Gravity alone reads g: a mean this far from it is the hand moving steadily.
-    static let gravityShare = 0.8...1.2
+    /// Gravity alone reads about g: a mean far from it is the hand moving steadily (loose: a
+    /// sensor's scale may be a fifth off, and only the direction counts here).
+    static let gravityShare = 0.5...1.5
+    /// Refused as lying flat by the matrix in use, and held so this long: that matrix may be what
+    /// is wrong (it can put the screen's normal on the sensor's axis the person holds up).
+    static let flatTrustedAfter = 5.0
     /// A pose refused is judged again once the device has turned this far from it; a second pose
     /// this near the first is the person not having turned yet.
     static let movedDegrees = 20.0
@@ -62,6 +66,8 @@ public struct MountCalibration: Sendable {
     private var since: Double?
     /// A still pose that was refused: not judged again until the device turns from it.
     private var refused: Vector3?
+    /// When the pose in `refused` was refused as lying flat.
+    private var refusedFlatAt: Double?
     /// The pose last taken: the next is not taken there.
     private var taken: Vector3?
 
@@ -87,13 +93,18 @@ public struct MountCalibration: Sendable {
             self.since = t
             return [.problem(pose, .moving)]
         }
-        if let refused, Self.degrees(between: still, refused) < Self.movedDegrees { return [] }
+        var flatTrusted = false
+        if let refused, Self.degrees(between: still, refused) < Self.movedDegrees {
+            guard let at = refusedFlatAt, t - at >= Self.flatTrustedAfter else { return [] }
+            flatTrusted = true
+        }
         refused = nil
+        refusedFlatAt = nil
         if let taken, Self.degrees(between: still, taken) < Self.movedDegrees {
             since = t   // still where the last pose was taken: waiting for the turn, not moving
             return []
         }
-        return judge(still, as: pose, at: t)
+        return judge(still, as: pose, at: t, flatTrusted: flatTrusted)
     }
 
     /// The mean of the last `stillSeconds`, if every reading in it is near it and it is gravity's.
@@ -101,20 +112,25 @@ public struct MountCalibration: Sendable {
         guard let first = window.first, t - first.t >= Self.stillSeconds * 0.95, window.count >= Self.fewestReadings else { return nil }
         let mean = window.reduce(Vector3.zero) { $0 + $1.v } * (1 / Double(window.count))
         guard Self.gravityShare.contains(mean.length / standardGravity),
-              window.allSatisfy({ Self.degrees(between: $0.v, mean) <= Self.stillDegrees }) else { return nil }
+              window.allSatisfy({ Self.degrees(between: $0.v, mean) <= Self.stillDegrees
+                                  && abs($0.v.length - mean.length) <= 0.15 * mean.length }) else { return nil }
         return mean
     }
 
-    private mutating func judge(_ v: Vector3, as pose: Pose, at t: Double) -> [Step] {
-        let (x, y, z) = inUse.apply(v.x, v.y, v.z)
-        let upright = MountSolver.orientation(of: Vector3(x, y, z)) != nil
+    private mutating func judge(_ v: Vector3, as pose: Pose, at t: Double, flatTrusted: Bool) -> [Step] {
         switch pose {
         case .normal:
-            guard upright else { return refuse(v, pose, .flat, at: t) }
+            // The new matrix is not known yet: flat as the matrix in use reads it, unless held
+            // so long that the person must mean it.
+            let (x, y, z) = inUse.apply(v.x, v.y, v.z)
+            guard flatTrusted || MountSolver.orientation(of: Vector3(x, y, z)) != nil else {
+                refusedFlatAt = t
+                return refuse(v, pose, .flat, at: t)
+            }
             normal = v
             return take(v, pose, next: .leftUp, at: t)
         case .leftUp:
-            guard upright else { return refuse(v, pose, .flat, at: t) }
+            // How it leans is the solver's to judge, in the frame of the two poses.
             guard let normal else { return [] }
             switch MountSolver.solve(normal: normal, leftUp: v) {
             case .failure(.notAQuarterTurn(let d)): return refuse(v, pose, .notAQuarterTurn(d), at: t)

@@ -1,72 +1,89 @@
-import Glibc  // for the libm functions (acos, asin, cos) only
+import Glibc  // for the libm functions (acos, asin, atan2, cos, sin) only
 /// The mount matrix that makes two poses the person held read as what they are: the device held
 /// the way they read it (`normal`), then turned so that its left edge is up (`left-up`). The
 /// readings are the sensor's own axes (before any matrix); the matrix is a proper rotation that
 /// turns them into the display's frame (`normal` reads (0, −g, 0), `left-up` (+g, 0, 0)).
 ///
-/// A person holds a tablet reclined (reading in bed), and about as reclined in both poses: only
-/// the direction in the screen's plane is the person's meaning. The screen's normal is worked out
-/// so that both poses lean the same from it and their directions in the plane are a quarter turn
-/// apart; each is then projected into that plane.
+/// A hand is not exact: it holds a tablet leaning back (reading in bed), not always as much in
+/// both poses, and turns it 80° or 100°. Nearly every sensor is mounted along the display's
+/// axes, so the frame is first taken from the sensor axes nearest to each pose (the one gravity
+/// leans on most), and each pose is then looked at in that frame's screen plane: leaning back
+/// (out of the plane) does not matter; in the plane, both poses off their axes by the same angle
+/// is a sensor mounted off its axes by it, and off by different angles is the hand's turn.
 public enum MountSolver {
-    /// Within this of an axis on every entry, the matrix is snapped to 0 and ±1 (as nearly every
+    /// Within this of an axis, a sensor is taken for mounted along it (0 and ±1, as nearly every
     /// hwdb entry is written).
     public static let snapDegrees = 10.0
-    /// The two poses' directions must be this far apart and no farther (a quarter turn, as a
-    /// hand makes it, reclined as much as `mostRecline`).
-    public static let quarterTurn = 55.0...120.0
+    /// How far the turn between the poses, in the screen's plane, may be from a quarter turn.
+    public static let turnSlack = 25.0
     /// How far from upright a pose may lean back (a tablet read in bed).
     public static let mostRecline = 50.0
-    /// Leaning back less than this is taken for upright (sin² of 10°).
-    static let uprightShare = 0.0302
+    /// Both poses off their axes in the plane by angles this close: the sensor is mounted so.
+    static let sameOffset = 6.0
 
     public struct Solution: Sendable, Hashable {
         public var matrix: MountMatrix
-        /// Every entry was within `snapDegrees` of 0 or ±1 and is now exactly that.
+        /// Along the axes: every entry exactly 0 or ±1.
         public var snapped: Bool
-        /// How far the poses leaned back from upright, in degrees.
+        /// How far the poses leaned back from upright, the more reclined of the two, in degrees.
         public var reclineDegrees: Double
     }
 
     public enum Problem: Error, Sendable, Hashable {
-        /// The two poses are not a quarter turn apart: their angle, in degrees.
+        /// The two poses are not a quarter turn apart in the screen's plane: the turn, in degrees.
         case notAQuarterTurn(Double)
-        /// Both leaned back so far that the screen's plane cannot be told: degrees.
+        /// A pose leaned back so far that the screen's plane cannot be told: degrees.
         case tooReclined(Double)
     }
 
     public static func solve(normal s1: Vector3, leftUp s2: Vector3) -> Result<Solution, Problem> {
         let a = s1.unit, b = s2.unit
-        let cosine = max(-1, min(1, a.dot(b)))
-        let apart = degrees(acos(cosine))
-        guard quarterTurn.contains(apart) else { return .failure(.notAQuarterTurn(apart)) }
-        // Both lean back by t from the screen's plane, their in-plane directions at right angles:
-        // a·b = sin²t. (Apart more than a right angle: upright, and the hand's error.)
-        // Below `uprightDegrees` the hand's error alone makes a·b small but its root large
-        // (0.001 reads as 1.8°): held upright.
-        let sinT = cosine < Self.uprightShare ? 0 : cosine.squareRoot()
-        let recline = degrees(asin(min(1, sinT)))
-        guard recline <= mostRecline else { return .failure(.tooReclined(recline)) }
-        // The normal n lies at right angles to a − b, between a × b (upright) and −(a + b)
-        // (leaning back, the screen faces up: gravity's share along n, a·n, is −sin t). Both are
-        // at right angles to a − b and to each other; a·(a × b) = 0 and a·−(a + b)/|a + b| =
-        // −√((1 + sin²t)/2), so n's share of −(a + b) is sin t·√(2/(1 + sin²t)).
-        let across = a.cross(b).unit
-        let back = (a + b).unit * -1
-        let sinPhi = min(1, sinT * (2 / (1 + sinT * sinT)).squareRoot())
-        let n = (across * (1 - sinPhi * sinPhi).squareRoot() + back * sinPhi).unit
-        let p1 = (a - n * a.dot(n)).unit
-        let p2 = (b - n * b.dot(n)).unit
-        // Rows: the display's x, y and z axes in the sensor's frame. normal reads −y, left-up +x;
-        // the in-plane directions made exactly square to each other.
-        let y = p1 * -1
-        let x = (p2 - y * p2.dot(y)).unit
-        let z = x.cross(y)
-        // To four decimals: a tenth of a milliradian is far below what a hand holds still.
-        let exact = [x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z].map { ($0 * 10_000).rounded() / 10_000 + 0 }
-        let snapped = snap(exact)
-        guard let matrix = MountMatrix(snapped ?? exact) else { return .failure(.notAQuarterTurn(apart)) }
-        return .success(Solution(matrix: matrix, snapped: snapped != nil, reclineDegrees: recline))
+        // The nearest axes: normal reads −y, left-up +x. Gravity leaning on one axis in both is
+        // two poses lying back beyond the point where the plane can be told (or not turned).
+        let (ya, yi) = nearestAxis(a), (xb, xi) = nearestAxis(b)
+        guard yi != xi else {
+            let apart = degrees(acos(max(-1, min(1, a.dot(b)))))
+            guard (45.0...135.0).contains(apart) else { return .failure(.notAQuarterTurn(apart)) }
+            return .failure(.tooReclined(max(recline(a, ya), recline(b, xb))))
+        }
+        let y = ya * -1, x = xb, z = x.cross(y)
+        // Each pose in the screen's plane (its lean back dropped), and how far it leans.
+        let leans = [degrees(asin(min(1, abs(a.dot(z))))), degrees(asin(min(1, abs(b.dot(z)))))]
+        guard leans.allSatisfy({ $0 <= mostRecline }) else { return .failure(.tooReclined(leans.max() ?? 90)) }
+        let pa = (a - z * a.dot(z)).unit, pb = (b - z * b.dot(z)).unit
+        // Signed angles about z from where each would be on the axes.
+        let offA = signedDegrees(from: y * -1, to: pa, about: z), offB = signedDegrees(from: x, to: pb, about: z)
+        let turn = 90 + offB - offA
+        guard abs(turn - 90) <= turnSlack else { return .failure(.notAQuarterTurn(abs(turn))) }
+        let recline = leans.max() ?? 0
+        // Off by the same angle (beyond the snap): the sensor is turned so in its plane.
+        let offset = (offA + offB) / 2
+        guard abs(offA - offB) <= sameOffset, abs(offset) > snapDegrees else {
+            return .success(Solution(matrix: matrix(x, y, z), snapped: true, reclineDegrees: recline))
+        }
+        let r = offset * .pi / 180
+        let tx = (x * cos(r) + y * sin(r)).unit, ty = (y * cos(r) - x * sin(r)).unit
+        return .success(Solution(matrix: matrix(tx, ty, z, decimals: 4), snapped: false, reclineDegrees: recline))
+    }
+
+    /// The rows, rounded (a tenth of a milliradian is far below what a hand holds still).
+    static func matrix(_ x: Vector3, _ y: Vector3, _ z: Vector3, decimals: Int = 0) -> MountMatrix {
+        let scale = decimals == 0 ? 1.0 : 10_000.0
+        return MountMatrix([x.x, x.y, x.z, y.x, y.y, y.z, z.x, z.y, z.z].map { ($0 * scale).rounded() / scale + 0 })!
+    }
+
+    /// The sensor axis (as a unit vector, with its sign) a reading leans on most, and which.
+    static func nearestAxis(_ v: Vector3) -> (Vector3, Int) {
+        let parts = [v.x, v.y, v.z]
+        let i = parts.indices.max { abs(parts[$0]) < abs(parts[$1]) } ?? 0
+        let sign: Double = parts[i] < 0 ? -1 : 1
+        return ([Vector3(sign, 0, 0), Vector3(0, sign, 0), Vector3(0, 0, sign)][i], i)
+    }
+
+    static func recline(_ v: Vector3, _ axis: Vector3) -> Double { degrees(acos(max(-1, min(1, v.dot(axis))))) }
+
+    static func signedDegrees(from u: Vector3, to v: Vector3, about n: Vector3) -> Double {
+        degrees(atan2(u.cross(v).dot(n), u.dot(v)))
     }
 
     /// What a third pose, lying face up, says of a matrix from `solve`: the screen's normal points
@@ -81,21 +98,6 @@ public enum MountSolver {
         if share < -0.8 { return .confirmed }
         if share > 0.8 { return .mirrored }
         return .unclear
-    }
-
-    /// Each entry made 0 or ±1, if every one is within `snapDegrees` of that (a row's largest within
-    /// the angle of its axis); nil otherwise.
-    static func snap(_ m: [Double]) -> [Double]? {
-        let near = cos(snapDegrees * .pi / 180)
-        var out = [Double](repeating: 0, count: 9)
-        var columns = Set<Int>()
-        for r in 0..<3 {
-            let row = Array(m[(r * 3)..<(r * 3 + 3)])
-            guard let c = row.indices.max(by: { abs(row[$0]) < abs(row[$1]) }), abs(row[c]) >= near,
-                  columns.insert(c).inserted else { return nil }
-            out[r * 3 + c] = row[c] > 0 ? 1 : -1
-        }
-        return out
     }
 
     /// Which way a display-frame reading is held, if it is held upright enough to say

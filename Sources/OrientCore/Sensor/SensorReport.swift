@@ -36,23 +36,25 @@ public enum SensorReport: Sendable, Hashable {
 
     /// One line, without its newline:
     ///
-    ///     opened T ID MODE LIMIT SOURCE SCALE M11 M12 M13 M21 M22 M23 M31 M32 M33 WHY<tab>DESCRIPTION
+    ///     opened T ID MODE LIMIT SCALE M11 M12 M13 M21 M22 M23 M31 M32 M33 WHY<tab>DESCRIPTION<tab>SOURCE
     ///     sample T X Y Z held|fresh
     ///     lost TEXT
     ///     log TEXT
     ///     reading
     ///     awaiting-udev
     ///
-    /// LIMIT is `busy`, `denied` or `-`; SOURCE where the matrix came from (`config`, `udev`, ...). Numbers as Swift writes a Double (read back exactly); a
+    /// LIMIT is `busy`, `denied` or `-`; SOURCE where the matrix came from (`config`, `udev`, ...),
+    /// last and optional: a plugin still running after an upgrade starts the new helper, and
+    /// must read its lines (it takes the rest for the description), as the new must an old one's. Numbers as Swift writes a Double (read back exactly); a
     /// text's line breaks and tabs become spaces.
     public var line: String {
         switch self {
         case .opened(let device, let description, let t):
             let numbers = [t, device.calibration.scale] + device.calibration.mountMatrix.m
-            let fields = [String(numbers[0]), Self.word(device.id), device.mode.rawValue, device.limit?.rawValue ?? "-",
-                          device.matrixSource.rawValue]
+            let fields = [String(numbers[0]), Self.word(device.id), device.mode.rawValue, device.limit?.rawValue ?? "-"]
                 + numbers.dropFirst().map { String($0) }
             return "opened " + fields.joined(separator: " ") + " " + Self.oneLine(device.why) + "\t" + Self.oneLine(description)
+                + "\t" + device.matrixSource.rawValue
         case .sample(let raw, let held):
             return "sample \(raw.t) \(raw.x) \(raw.y) \(raw.z) \(held ? "held" : "fresh")"
         case .lost(let why):
@@ -73,18 +75,19 @@ public enum SensorReport: Sendable, Hashable {
         let rest = line.dropFirst(kind.count + (kind.count < line.count ? 1 : 0))
         switch kind {
         case "opened":
-            let fields = rest.split(separator: " ", maxSplits: 15, omittingEmptySubsequences: false)
-            guard fields.count >= 15, let mode = ReadingMode(rawValue: String(fields[2])),
-                  let source = MountMatrixSource(rawValue: String(fields[4])) else { return nil }
+            let fields = rest.split(separator: " ", maxSplits: 14, omittingEmptySubsequences: false)
+            guard fields.count >= 14, let mode = ReadingMode(rawValue: String(fields[2])) else { return nil }
             let limit = ReadingLimit(rawValue: String(fields[3]))
             guard limit != nil || fields[3] == "-" else { return nil }
             var numbers: [Double] = []
-            for field in [fields[0], fields[5]] + fields[6..<15] {
+            for field in [fields[0], fields[4]] + fields[5..<14] {
                 guard let value = Double(field), value.isFinite else { return nil }
                 numbers.append(value)
             }
             guard !fields[1].isEmpty, numbers[1] > 0, let matrix = MountMatrix(Array(numbers[2...])) else { return nil }
-            let texts = fields.count > 15 ? fields[15].split(separator: "\t", maxSplits: 1, omittingEmptySubsequences: false) : []
+            let texts = fields.count > 14 ? fields[14].split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false) : []
+            // A source this version does not know (a newer helper's) is not the line's fault.
+            let source = texts.count > 2 ? MountMatrixSource(rawValue: String(texts[2])) ?? .identity : .identity
             let device = Perception.Device(id: String(fields[1]), calibration: Calibration(scale: numbers[1], mountMatrix: matrix),
                                            mode: mode, why: texts.first.map(String.init) ?? "", limit: limit, matrixSource: source)
             self = .opened(device, description: texts.count > 1 ? String(texts[1]) : "", at: numbers[0])
