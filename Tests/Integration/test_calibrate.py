@@ -32,6 +32,7 @@ MOUNTS = ["1, 0, 0; 0, 1, 0; 0, 0, 1", "0, -1, 0; 1, 0, 0; 0, 0, 1", "-1, 0, 0; 
           "0, 1, 0; -1, 0, 0; 0, 0, 1", "1, 0, 0; 0, -1, 0; 0, 0, -1", "-1, 0, 0; 0, 1, 0; 0, 0, -1",
           "0, 1, 0; 1, 0, 0; 0, 0, -1", "0, -1, 0; -1, 0, 0; 0, 0, -1"]
 UPRIGHT, LEFT_UP, BOTTOM_UP, RIGHT_UP, FACE_UP = (0, -1, 0), (1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, 0, -1)
+UPRIGHT_COUNTS = (0, -1000, 0)   # the hub's raw counts held upright, at SCALE
 
 
 def matrix(text):
@@ -430,3 +431,37 @@ def test_a_hub_that_reports_only_a_change_is_read_on_the_schedule_while_calibrat
     finally:
         person.stop()
         assert p.stop() == 0
+
+
+def test_beside_a_session_that_holds_the_hubs_buffer_it_reads_polled_and_the_session_keeps_turning():
+    """A session streams a HID hub (the udev rule's grant); calibrate, run by the same user
+    beside it, reads the raw values (busy), and the session keeps its buffer and turns."""
+    from test_sensor_session import held, hub, sensor_state, stop
+    from harness.compositor import Compositor
+    fake, node = hub(grant=True)
+    stream = fake.quiet_stream(node, scan=UPRIGHT_COUNTS)
+    session = Compositor(fake, touch=False, user=AS_SEAT_USER)
+    person = None
+    try:
+        session.wait_frame(0, timeout=30)
+        sensor_state(session, lambda s: s["mode"] == "hysteresis", "the session with the buffer")
+        person = Person(fake, matrix(MOUNTS[0]), device=HUB)
+        p = Program(["calibrate", "--json"], fake.env(), prefix=AS_SEAT_USER, pass_fds=fake.pass_fds)
+        try:
+            p.wait_event("hold", pose="left-up", timeout=20)
+            person.turn_to(LEFT_UP)
+            assert p.wait_event("result", timeout=20)["matrix"] == MOUNTS[0]
+        finally:
+            assert p.stop() == 0
+        device = [e for e in p.events if e["event"] == "device"][0]
+        assert device["mode"] == "polled", device
+        person.stop()
+        person = None
+        held(fake, stream, (1000, 0, 0))
+        session.wait_frame(1)
+        assert sensor_state(session, lambda s: s["state"] == "reading", "still reading")["mode"] == "hysteresis"
+    finally:
+        if person:
+            person.stop()
+        stream.stop()
+        assert stop(session) == 0
