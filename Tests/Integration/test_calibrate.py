@@ -111,6 +111,22 @@ class Person(threading.Thread):
         self.join(timeout=5)
 
 
+def upright_counts(mount):
+    """The raw counts of a device mounted by `mount` held upright."""
+    return tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT]))
+
+
+def take_poses(p, person, face_up=False):
+    """The person through calibrate's asks after the first pose: the left edge up, then (when
+    asked) face up; calibrate's result."""
+    p.wait_event("hold", pose="left-up", timeout=20)
+    person.turn_to(LEFT_UP)
+    if face_up:
+        p.wait_event("hold", pose="face-up", timeout=20)
+        person.turn_to(FACE_UP)
+    return p.wait_event("result", timeout=20)
+
+
 def calibrate(fake, *extra):
     return Program(["calibrate", "--json"] + list(extra), fake.env(), prefix=AS_NOBODY, pass_fds=fake.pass_fds)
 
@@ -118,15 +134,13 @@ def calibrate(fake, *extra):
 def calibrated(mount, *extra):
     """Runs calibrate with a person holding a device mounted by `mount`: its events."""
     fake = FakeIIO()
-    fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])), scale=str(SCALE))
+    fake.add_accel(raw=upright_counts(mount), scale=str(SCALE))
     fake.as_the_kernel_makes_it()
     person = Person(fake, mount)
     p = calibrate(fake, *extra)
     try:
         p.wait_event("hold", pose="normal")
-        p.wait_event("hold", pose="left-up", timeout=20)
-        person.turn_to(LEFT_UP)
-        result = p.wait_event("result", timeout=20)
+        result = take_poses(p, person)
     finally:
         person.stop()
         status = p.stop()
@@ -195,7 +209,7 @@ def home():
 def test_a_half_turn_is_said_and_asked_again_and_a_mirrored_sensor_is_never_written(home):
     fake = FakeIIO()
     mount = matrix(MOUNTS[1])
-    fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])), scale=str(SCALE))
+    fake.add_accel(raw=upright_counts(mount), scale=str(SCALE))
     fake.as_the_kernel_makes_it()
     person = Person(fake, mount)
     p = calibrate(fake)
@@ -221,11 +235,7 @@ def test_a_half_turn_is_said_and_asked_again_and_a_mirrored_sensor_is_never_writ
     person = Person(fake, mirror)
     p = calibrate(fake, "--face-up", "--write", "--config", str(config))
     try:
-        p.wait_event("hold", pose="left-up", timeout=20)
-        person.turn_to(LEFT_UP)
-        p.wait_event("hold", pose="face-up", timeout=20)
-        person.turn_to(FACE_UP)
-        result = p.wait_event("result", timeout=20)
+        result = take_poses(p, person, face_up=True)
     finally:
         person.stop()
         status = p.stop()
@@ -243,7 +253,7 @@ def test_written_into_a_running_sessions_config_the_next_turn_is_right():
     from test_sensor_session import sensor_state, stop
     mount = matrix(MOUNTS[1])
     fake = FakeIIO()
-    fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])), scale=str(SCALE))
+    fake.add_accel(raw=upright_counts(mount), scale=str(SCALE))
     fake.as_the_kernel_makes_it()
     host = Compositor(fake, touch=False, user=AS_NOBODY)
     person = None
@@ -257,11 +267,7 @@ def test_written_into_a_running_sessions_config_the_next_turn_is_right():
         person = Person(fake, mount)
         p = Program(["calibrate", "--json", "--write", "--config", host.config_path], fake.env(), pass_fds=fake.pass_fds)
         try:
-            p.wait_event("hold", pose="left-up", timeout=20)
-            person.turn_to(LEFT_UP)
-            p.wait_event("hold", pose="face-up", timeout=20)   # --write asks for it
-            person.turn_to(FACE_UP)
-            result = p.wait_event("result", timeout=20)
+            result = take_poses(p, person, face_up=True)
             assert result["matrix"] == MOUNTS[1] and result["face_up"] == "confirmed", result
             written = p.wait_event("written", timeout=10)
             person.turn_to(LEFT_UP)
@@ -307,16 +313,14 @@ def test_the_hwdb_entry_is_found_by_systemds_own_lookup_for_this_model_only(home
     assert os.path.exists("/usr/bin/systemd-hwdb"), "systemd-hwdb (Debian's udev) is installed by scripts/install-deps.sh test"
     mount = matrix(MOUNTS[1])
     fake = FakeIIO()
-    device = fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])),
+    device = fake.add_accel(raw=upright_counts(mount),
                             scale=str(SCALE), bus=bus)
     fake.add_machine(BUSH_DMI, "BUSH", "BUSH WINDOWS TABLET")
     fake.as_the_kernel_makes_it()
     person = Person(fake, mount, device=device)
     p = calibrate(fake)
     try:
-        p.wait_event("hold", pose="left-up", timeout=20)
-        person.turn_to(LEFT_UP)
-        result = p.wait_event("result", timeout=20)
+        result = take_poses(p, person)
     finally:
         person.stop()
         assert p.stop() == 0
@@ -352,7 +356,7 @@ def test_written_into_the_daemons_config_the_next_turn_is_right():
     wrote at once, status names it, and the panel's transform follows how the device is held."""
     from test_daemon import Session
     mount = matrix(MOUNTS[3])
-    s = Session(pose=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])))
+    s = Session(pose=upright_counts(mount))
     person = None
     try:
         s.events.wait_status(lambda st: st["panels"] and st["panels"][0]["shown"] == "left-up",
@@ -362,11 +366,7 @@ def test_written_into_the_daemons_config_the_next_turn_is_right():
         p = Program(["calibrate", "--json", "--write", "--config", s.host.config_path], s.fake.env(),
                     pass_fds=s.fake.pass_fds)
         try:
-            p.wait_event("hold", pose="left-up", timeout=20)
-            person.turn_to(LEFT_UP)
-            p.wait_event("hold", pose="face-up", timeout=20)
-            person.turn_to(FACE_UP)
-            result = p.wait_event("result", timeout=20)
+            result = take_poses(p, person, face_up=True)
             assert result["matrix"] == MOUNTS[3] and result["face_up"] == "confirmed", p.events
             p.wait_event("written", timeout=10)
             person.turn_to(LEFT_UP)
@@ -393,7 +393,7 @@ def test_on_a_tablet_whose_hwdb_matrix_was_mended_the_entry_to_propose_is_printe
     mended = "1, 0, 0; 0, -1, 0; 0, 0, -1"
     mount = matrix(mended)
     fake = FakeIIO()
-    device = fake.add_accel(raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])), scale=str(SCALE),
+    device = fake.add_accel(raw=upright_counts(mount), scale=str(SCALE),
                             udev={"ACCEL_MOUNT_MATRIX": "1, 0, 0; 0, -1, 0; 1, 0, 0"},
                             bus=("i2c", "i2c-BOSC0200:00", "acpi:BOSC0200:BOSC0200:"))
     fake.add_machine(BUSH_DMI, "BUSH", "BUSH WINDOWS TABLET")
@@ -401,9 +401,7 @@ def test_on_a_tablet_whose_hwdb_matrix_was_mended_the_entry_to_propose_is_printe
     person = Person(fake, mount, device=device)
     p = calibrate(fake)
     try:
-        p.wait_event("hold", pose="left-up", timeout=20)
-        person.turn_to(LEFT_UP)
-        result = p.wait_event("result", timeout=20)
+        result = take_poses(p, person)
     finally:
         person.stop()
         assert p.stop() == 0
@@ -418,16 +416,14 @@ def test_a_hub_that_reports_only_a_change_is_read_on_the_schedule_while_calibrat
     values on the schedule instead, and finishes."""
     mount = matrix(MOUNTS[2])
     fake = FakeIIO()
-    device = fake.add_buffered_accel(hysteresis=True, raw=tuple(round(v / SCALE) for v in sensed(mount, [G * g for g in UPRIGHT])),
+    fake.add_buffered_accel(hysteresis=True, raw=upright_counts(mount),
                                      scale=str(SCALE))
     fake.as_the_kernel_makes_it(seat_user=NOBODY)
     person = Person(fake, mount, device=HUB)
     p = Program(["calibrate", "--json"], fake.env(), prefix=AS_SEAT_USER, pass_fds=fake.pass_fds)
     try:
         assert p.wait_event("device")["mode"] == "polled"
-        p.wait_event("hold", pose="left-up", timeout=20)
-        person.turn_to(LEFT_UP)
-        assert p.wait_event("result", timeout=20)["matrix"] == MOUNTS[2]
+        assert take_poses(p, person)["matrix"] == MOUNTS[2]
     finally:
         person.stop()
         assert p.stop() == 0
@@ -448,9 +444,7 @@ def test_beside_a_session_that_holds_the_hubs_buffer_it_reads_polled_and_the_ses
         person = Person(fake, matrix(MOUNTS[0]), device=HUB)
         p = Program(["calibrate", "--json"], fake.env(), prefix=AS_SEAT_USER, pass_fds=fake.pass_fds)
         try:
-            p.wait_event("hold", pose="left-up", timeout=20)
-            person.turn_to(LEFT_UP)
-            assert p.wait_event("result", timeout=20)["matrix"] == MOUNTS[0]
+            assert take_poses(p, person)["matrix"] == MOUNTS[0]
         finally:
             assert p.stop() == 0
         device = [e for e in p.events if e["event"] == "device"][0]
