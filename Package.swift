@@ -64,7 +64,7 @@ let package = Package(
         // The sensor layer: libiio accelerometers and udev properties, sampled on the caller's loop.
         .target(
             name: "OrientSensor",
-            dependencies: ["OrientCore", "OrientSystem", "CIIO", "CUdev"],
+            dependencies: ["OrientCore", "OrientJSON", "OrientSystem", "CIIO", "CUdev"],
             swiftSettings: withoutStringProcessing
         ),
         .systemLibrary(name: "CWlroots", pkgConfig: wlroots, providers: [.apt(["libwlroots-dev"])]),
@@ -76,7 +76,10 @@ let package = Package(
         // What the plugin and the daemon both run on an event loop: its sources (LoopSource, the
         // one trampoline into Swift), the sensor, the control socket, the config reloader and
         // watcher, the state saver, the log.
-        .target(name: "OrientService", dependencies: ["OrientCore", "OrientSystem", "CEventLoop", "CJSONC"],
+        // Reading a line of JSON into the core's `JSON` (json-c): the control socket's requests and
+        // answers, and the sensor helper's reports and the requests it takes.
+        .target(name: "OrientJSON", dependencies: ["OrientCore", "CJSONC"], swiftSettings: withoutStringProcessing),
+        .target(name: "OrientService", dependencies: ["OrientCore", "OrientJSON", "OrientSystem", "CEventLoop"],
                 swiftSettings: withoutStringProcessing),
         // The plugin's one boundary with wlroots (include/orient_wlr.h, the same for every
         // release; what differs between releases is in its C files), plus the public header.
@@ -101,7 +104,7 @@ let package = Package(
         // `wlr-orient daemon`: the controller beside compositors that load no plugin.
         .target(
             name: "OrientDaemon",
-            dependencies: ["OrientCore", "OrientSensor", "OrientService", "OrientSystem", "CEventLoop", "CWaylandClient", "CEvdev", "CUdev", "CPixels"]
+            dependencies: ["OrientCore", "OrientService", "OrientSystem", "CEventLoop", "CWaylandClient", "CEvdev", "CUdev", "CPixels"]
         ),
         // GLib from Debian, for its key-file parser.
         .systemLibrary(name: "CGLib", pkgConfig: "glib-2.0", providers: [.apt(["libglib2.0-dev"])]),
@@ -117,6 +120,7 @@ let package = Package(
             dependencies: [
                 "OrientCore",
                 "OrientConfig",
+                "OrientJSON",
                 "OrientSensor",
                 "OrientSystem",
                 "OrientDesktop",
@@ -146,7 +150,7 @@ let package = Package(
         // The system layer against the real kernel: processes, sockets, inotify, forked trials.
         .testTarget(name: "OrientSystemTests", dependencies: ["OrientSystem", "TestSupport"]),
         // The control server, the config reloader and the state saver on a real event loop.
-        .testTarget(name: "OrientServiceTests", dependencies: ["OrientCore", "OrientService", "OrientSystem", "CEventLoop", "TestSupport"]),
+        .testTarget(name: "OrientServiceTests", dependencies: ["OrientCore", "OrientJSON", "OrientService", "OrientSystem", "CEventLoop", "TestSupport"]),
         // The CLI as a user runs it (the program built beside the tests), and the trace corpus.
         .testTarget(name: "WlrOrientCLITests", dependencies: ["TestSupport"]),
     ]

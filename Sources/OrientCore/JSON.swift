@@ -1,10 +1,13 @@
-/// A JSON value, for the control socket's messages. Writing is here (the core decides what is
-/// said); reading bytes into a `JSON` is the edges' job, with a real parser (json-c:
-/// OrientService.JSONReader, in the plugin, the daemon and the CLI).
+/// A JSON value, for the control socket's messages and the sensor's reports. Writing is here (the
+/// core decides what is said); reading bytes into a `JSON` is the edges' job, with a real parser
+/// (json-c: OrientJSON.JSONReader, in the plugin, the daemon, the sensor helper and the CLI).
 public indirect enum JSON: Sendable, Hashable {
     case null
     case bool(Bool)
     case int(Int)
+    /// A number that need not be whole, written as Swift writes a Double (read back exactly);
+    /// one that is not finite has no JSON and is written `null`.
+    case double(Double)
     case string(String)
     case array([JSON])
     /// Keys in the order they are written.
@@ -15,6 +18,7 @@ public indirect enum JSON: Sendable, Hashable {
         case (.null, .null): true
         case (.bool(let x), .bool(let y)): x == y
         case (.int(let x), .int(let y)): x == y
+        case (.double(let x), .double(let y)): x == y
         case (.string(let x), .string(let y)): x == y
         case (.array(let x), .array(let y)): x == y
         case (.object(let x), .object(let y)): x.count == y.count && zip(x, y).allSatisfy { $0.0 == $1.0 && $0.1 == $1.1 }
@@ -37,6 +41,15 @@ public indirect enum JSON: Sendable, Hashable {
         return nil
     }
 
+    /// A number as a Double, whole or not.
+    public var number: Double? {
+        switch self {
+        case .int(let i): Double(i)
+        case .double(let d): d
+        default: nil
+        }
+    }
+
     /// One line of JSON (no newline inside: control characters in strings are escaped).
     public var serialized: String {
         var out = ""
@@ -49,6 +62,7 @@ public indirect enum JSON: Sendable, Hashable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
+        case .double(let d): out += d.isFinite ? String(d) : "null"
         case .string(let s): Self.writeString(s, to: &out)
         case .array(let items):
             out += "["

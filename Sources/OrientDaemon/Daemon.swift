@@ -2,7 +2,6 @@ import CEventLoop
 import CWaylandClient
 import Glibc
 import OrientCore
-import OrientSensor
 import OrientService
 import OrientSystem
 
@@ -106,7 +105,13 @@ public final class Daemon {
         for signal in [SIGTERM, SIGINT] {
             if let source = LoopSource.signal(signal, on: loop, { [unowned self] in exit = .stopped }) { sources.append(source) }
         }
-        runner.attach(loop: loop, sensor: SensorPump.init, perform: { [unowned self] in perform($0) })
+        // The sensor in a helper process, as the plugin has it: a read that hangs (a HID hub
+        // takes up to 5 s, a wedged driver forever) stalls the helper, which is replaced, and
+        // never this loop, which serves the compositor, the shields and the control socket. The
+        // helper is this very program (`SensorHelper.ownProgram`), so it shares the daemon's pages.
+        runner.attach(loop: loop, sensor: { loop, device, detection, report in
+            SensorHelper(loop: loop, device: device, detection: detection, command: [SensorHelper.ownProgram()], report: report)
+        }, perform: { [unowned self] in perform($0) })
         let config = controller.config
         Log.info("started on \(DisplaySession.displayName); panels match \(config.device.outputs.joined(separator: ", "))"
                  + (controller.state.lastFelt.map { "; last orientation \($0.rawValue)" } ?? ""))

@@ -2,7 +2,6 @@ import CEventLoop
 import CPixels
 import CWaylandClient
 import OrientCore
-import OrientSensor
 import OrientService
 import OrientSystem
 

@@ -1,21 +1,8 @@
 import OrientCore
 import OrientSystem
 
-/// What the sensor reports to its host (the plugin, `wlr-orient sensor`, `record`).
-public enum SensorEvent: Sendable {
-    /// An accelerometer was opened (at start, or again after it vanished), at the sensor's seconds.
-    case opened(AccelerometerInfo, at: Double)
-    /// One reading in raw counts (as a trace stores them), at the sensor's seconds. A `held` one
-    /// was not sent by the device: a device with hysteresis is silent while held as it was, and
-    /// its last reading is repeated while the judge still wants readings (`pace`).
-    case sample(RawSample, held: Bool)
-    /// The accelerometer vanished or none could be found; reported once until it is back.
-    case lost(String)
-    /// Something worth a log line (already rate-limited).
-    case log(String)
-}
-
-/// The accelerometer, read without threads on the caller's event loop. What its readings mean,
+/// The accelerometer, read without threads on the caller's loop (`SensorLoop`). What it reads it
+/// reports as `SensorReport`s, timed in its clock's (monotonic) seconds. What its readings mean,
 /// and so when the next is wanted, is the core's to judge (`Perception`): the host hands each
 /// `.sample` to it and passes its `readingPeriod` back through `pace`.
 ///
@@ -31,13 +18,13 @@ public final class OrientationSensor {
     /// that must show it is not hung (the helper) speaks then, as a slow device's reading can take
     /// longer than any silence it may keep.
     public var partRead: (() -> Void)?
-    /// No device is open, and udev's announcements are watched for one.
-    public var awaitsUdev: Bool { isRunning && accelerometer == nil && monitor != nil }
 
     /// The fd to poll for readability (buffered devices, udev's announcements), if any.
     public var pollDescriptor: Int32? { isRunning ? fdSet?.fd ?? bufferFD ?? motionFD ?? monitor?.fd : nil }
     /// When `process()` is next due, in `clock()` seconds; nil when stopped.
     public var deadline: Double? { isRunning ? nextDue : nil }
+    /// How long from now until `process()` is due (0 or less: it is); nil when nothing is.
+    public var secondsUntilDue: Double? { deadline.map { $0 - clock() } }
 
     /// The rate asked of a device that can be set to one, and read at until the first `pace`.
     private let activeHz: Double
@@ -47,7 +34,6 @@ public final class OrientationSensor {
     private var lastDue: Double?
     private var lastTaken: Double?
     private let clock: () -> Double
-    private let origin: Double
     private var accelerometer: Accelerometer?
     private var bufferFD: Int32?
     /// The buffer or the motion events, and udev's announcements, behind one fd (a device that
@@ -78,19 +64,15 @@ public final class OrientationSensor {
 
     /// - Parameters:
     ///   - activeHz: the sampling plan's active rate (`SamplingPlan.activeHz`).
-    ///   - clock: monotonic seconds; sample times are seconds since `init`, to the millisecond.
+    ///   - clock: monotonic seconds; report times are its seconds, to the millisecond.
     public init(device: DeviceConfig, activeHz: Double, preferBuffer: Bool = true,
                 clock: @escaping () -> Double = monotonicSeconds) {
         self.device = device
         self.activeHz = max(activeHz, 0.1)
         self.readingPeriod = 1 / self.activeHz
         self.clock = clock
-        self.origin = clock()
         self.preferBuffer = preferBuffer && device.buffered
     }
-
-    /// The monotonic time (the `clock`'s seconds) of a sample time `t` from this sensor's events.
-    public func monotonicTime(ofSampleAt t: Double) -> Double { origin + t }
 
     /// Starts (or restarts) sampling; the device is opened on the first `process()`.
     public func start() {
@@ -123,7 +105,7 @@ public final class OrientationSensor {
     /// Does what is due, appending what happened to `events`. Call when `pollDescriptor` is
     /// readable or `deadline` has passed. A host that keeps one array, emptied with its capacity
     /// kept, allocates nothing per reading (the plugin runs on the compositor's event loop).
-    public func process(into events: inout [SensorEvent]) {
+    public func process(into events: inout [SensorReport]) {
         guard isRunning else { return }
         let now = clock()
         if accelerometer == nil {
@@ -224,14 +206,14 @@ public final class OrientationSensor {
     // MARK: -
 
     private func time(_ now: Double) -> Double {
-        ((now - origin) * 1000).rounded() / 1000
+        (now * 1000).rounded() / 1000
     }
 
-    private func openDevice(now: Double, refused: DeviceAccess.Node? = nil, into events: inout [SensorEvent]) {
+    private func openDevice(now: Double, refused: DeviceAccess.Node? = nil, into events: inout [SensorReport]) {
         do {
             let (opened, reason, warnings) = try Accelerometer.open(config: device, requestedHz: activeHz,
                                                                      preferBuffer: preferBuffer, refused: refused)
-            events += warnings.map(SensorEvent.log)
+            events += warnings.map(SensorReport.log)
             guard let opened else {
                 lose(reason, now: now, into: &events)
                 return
@@ -282,7 +264,7 @@ public final class OrientationSensor {
                 openedUnsaid = (opened.info, time(now))
             } else {
                 backoff.reset()
-                events.append(.opened(opened.info, at: time(now)))
+                events.append(.opened(opened.info.perceived, description: opened.info.description, at: time(now)))
             }
             nextDue = now
             if opened.info.mode == .hysteresis {
@@ -301,13 +283,13 @@ public final class OrientationSensor {
 
     /// One reading for the judge. A `held` one (a device with hysteresis, silent) repeats the last.
     private func handle(_ counts: (Double, Double, Double), at now: Double, held: Bool = false,
-                        into events: inout [SensorEvent]) {
+                        into events: inout [SensorReport]) {
         if let (info, at) = openedUnsaid {
             // It reads again after a loss: said now, and the next loss is met quickly again.
             openedUnsaid = nil
             lossReported = false
             backoff.reset()
-            events.append(.opened(info, at: at))
+            events.append(.opened(info.perceived, description: info.description, at: at))
         }
         if !held { lastCounts = counts }
         lastDue = now
@@ -315,7 +297,7 @@ public final class OrientationSensor {
         events.append(.sample(RawSample(t: time(now), x: counts.0, y: counts.1, z: counts.2), held: held))
     }
 
-    private func fail(_ failure: Accelerometer.ReadFailure, now: Double, into events: inout [SensorEvent]) {
+    private func fail(_ failure: Accelerometer.ReadFailure, now: Double, into events: inout [SensorReport]) {
         switch failure {
         case .bad(let why):
             if let line = badReadings.admit("dropping a reading: \(why)", at: now) { events.append(.log(line)) }
@@ -337,7 +319,7 @@ public final class OrientationSensor {
     }
 
     /// No usable device: report once, keep the felt orientation, look again with backoff.
-    private func lose(_ why: String, now: Double, into events: inout [SensorEvent]) {
+    private func lose(_ why: String, now: Double, into events: inout [SensorReport]) {
         if !lossReported {
             events.append(.lost(why))
             lossReported = true
@@ -346,6 +328,7 @@ public final class OrientationSensor {
             do {
                 monitor = try UdevMonitor()
                 events.append(.log("no accelerometer yet; waiting for udev to announce one (and looking again every \(Int(Backoff.watchedDelay)) s)"))
+                events.append(.awaitingUdev)
             } catch {
                 monitorFailed = true
                 events.append(.log("cannot watch udev for an accelerometer (\(error)); looking again every second"))

@@ -1,5 +1,6 @@
 import CEventLoop
 import OrientCore
+import OrientJSON
 import OrientSystem
 
 /// The control socket (docs/control-socket.md), served on the compositor's event loop without

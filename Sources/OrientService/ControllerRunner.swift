@@ -163,13 +163,6 @@ public final class ControllerRunner<Core: HostCore> {
             sensor?.replace(device, detection)
         case .paceSensor(let period):
             sensor?.pace(period)
-        case .logDecision(let change):
-            // For the latency benchmarks: when the reading that completed this decision was taken.
-            if let sensor {
-                let at = sensor.monotonicTime(ofSampleAt: change.t)
-                Log.debug("decision \(change.orientation.rawValue) from the sample read at \(at) s")
-                Events.emit(.decision(change.orientation, sampleAt: OrientEvent.microseconds(seconds: at)))
-            }
         case .save(let state):
             stateSaver?.save(state)
         case .notify(let status):
@@ -277,8 +270,8 @@ public final class ControllerRunner<Core: HostCore> {
     private func control(_ request: ControlRequest) -> ControllerStatus {
         if case .command(let command) = request { dispatch(Core.event(.control(command))) }
         var status = core.status
-        if status.sensor.state == .reading, let sensor, let last = controller.lastSensorReport {
-            status.sensor.lastReportAge = max(0, monotonicSeconds() - sensor.monotonicTime(ofSampleAt: last))
+        if status.sensor.state == .reading, let last = controller.lastSensorReport {
+            status.sensor.lastReportAge = max(0, monotonicSeconds() - last)
         }
         return status
     }

@@ -1,8 +1,8 @@
 import OrientCore
 
-/// The accelerometer as `ControllerRunner` drives it: in the daemon read in its own process
-/// (`SensorPump`), in the plugin by a helper process (`SensorHelper`). Each reports what it reads
-/// as `SensorReport`s (times on the host's time line) to the closure it was made with.
+/// The accelerometer as `ControllerRunner` drives it: read by a helper process (`SensorHelper`)
+/// in the plugin and the daemon alike, or by what a test puts in its place. It reports what it
+/// reads as `SensorReport`s (timed in monotonic seconds) to the closure it was made with.
 public protocol SensorControl: AnyObject {
     /// Starts (or restarts) reading.
     func start()
@@ -12,8 +12,6 @@ public protocol SensorControl: AnyObject {
     func replace(_ device: DeviceConfig, _ detection: DetectionConfig)
     /// The next reading this many seconds after the last (nil: when the device speaks).
     func pace(_ period: Double?)
-    /// For the log: the monotonic time of a reading taken at `t`.
-    func monotonicTime(ofSampleAt t: Double) -> Double
     /// Releases the sensor and removes the event sources. Safe to call twice.
     func remove()
 }

@@ -1,10 +1,12 @@
 import OrientCore
+import OrientJSON
 import OrientSystem
 
-/// The plugin's sensor: `wlr-orient-sensor-feed` (see `OrientSensor.SensorFeed`), a helper
-/// process that reads the accelerometer, joined to the plugin by a socket watched on the
-/// compositor's event loop. Requests go to it as `SensorRequest` lines, reports come back as
-/// `SensorReport` lines. The compositor never waits for it: a helper that cannot take a request
+/// The sensor of the plugin and the daemon: `wlr-orient-sensor-feed` (see
+/// `OrientSensor.SensorFeed`), a helper process that reads the accelerometer, joined to its host
+/// by a socket watched on the host's event loop. Requests go to it and reports come back as one
+/// JSON object per line, the reports timed as the sensor timed them (monotonic seconds). The
+/// host's loop never waits for it: a helper that cannot take a request
 /// at once is replaced, one that ends is reported as a lost sensor and started again after a
 /// pause (`RestartBackoff`), one silent past what its reading promised (`SensorLiveness`) is
 /// killed and replaced, and one told to end releases the device first (it is killed only if it
@@ -23,8 +25,6 @@ public final class SensorHelper: SensorControl {
     private let loop: OpaquePointer?
     private let report: (SensorReport) -> Void
     private var arguments: [String]
-    /// The host's time line: report times are seconds since this monotonic time.
-    private let origin = monotonicSeconds()
     private var child: (pid: ProcessID, socket: FileDescriptor)?
     private var source: LoopSource?
     private var timer: LoopSource?
@@ -38,6 +38,9 @@ public final class SensorHelper: SensorControl {
     private var restartAt = -Double.infinity
     /// The pause has grown to its longest, and the controller was told so.
     private var reportedLongest = false
+    /// The controller was told the sensor is lost, and no device opened since: a replacement
+    /// that hangs as the last one did is replaced without a word (the controller knows already).
+    private var saidLost = false
     /// Helpers told to end (or that ended) and not yet collected, with when one still running
     /// is killed, and whether it ended on its own (then how is logged).
     private var ending: [(pid: ProcessID, killAt: Double, unexpected: Bool)] = []
@@ -61,7 +64,7 @@ public final class SensorHelper: SensorControl {
 
     /// The helper's command line for a device and its detection settings.
     public static func arguments(_ device: DeviceConfig, _ detection: DetectionConfig, command: [String]) -> [String] {
-        var args = command + ["--active-hz", String(SamplingPlan(detection).activeHz)]
+        var args = command + ["--wire", "json", "--active-hz", String(SamplingPlan(detection).activeHz)]
         if let sensor = device.sensor { args += ["--sensor", sensor] }
         if let matrix = device.mountMatrix { args += ["--mount-matrix", matrix.description] }
         if !device.buffered { args += ["--buffered", "false"] }
@@ -72,6 +75,12 @@ public final class SensorHelper: SensorControl {
     /// prefix's `libexec` (see `companionProgram`).
     public static func programPath() -> String {
         companionProgram("wlr-orient-sensor-feed", variable: "WLR_ORIENT_SENSOR_FEED", prefixDirectory: "libexec")
+    }
+
+    /// For a host that is `wlr-orient` by another name (the daemon): `$WLR_ORIENT_SENSOR_FEED`
+    /// when set, else this very program, started by the helper's name, which shares its pages.
+    public static func ownProgram() -> String {
+        environmentValue("WLR_ORIENT_SENSOR_FEED").flatMap { $0.isEmpty ? nil : $0 } ?? PluginInputsReader.thisProgram
     }
 
     public func start() {
@@ -109,8 +118,6 @@ public final class SensorHelper: SensorControl {
             schedule()
         }
     }
-
-    public func monotonicTime(ofSampleAt t: Double) -> Double { origin + t }
 
     public func remove() {
         running = false
@@ -187,17 +194,19 @@ public final class SensorHelper: SensorControl {
     }
 
     /// The helper ended on its own, or cannot go on: a lost sensor, and a new helper after a pause.
-    private func ended(_ why: String, reaped: Bool = false) {
+    /// `quietly`: the controller is not told again.
+    private func ended(_ why: String, reaped: Bool = false, quietly: Bool = false) {
         end(reaped: reaped, unexpected: true)
-        failed("\(arguments[0]) \(why)")
+        failed("\(arguments[0]) \(why)", quietly: quietly)
     }
 
     /// A helper could not start or ended: the controller hears of a lost sensor (once the pause
     /// has grown to its longest, only the first time), and another is started after the pause.
-    private func failed(_ why: String) {
+    private func failed(_ why: String, quietly: Bool = false) {
         guard running else { return }
         let delay = restarts.next()
-        if delay < RestartBackoff.longest || !reportedLongest {
+        if !quietly, delay < RestartBackoff.longest || !reportedLongest {
+            saidLost = true
             reportedLongest = delay >= RestartBackoff.longest
             report(.lost("\(why); starting it again in \(delay) s" + (reportedLongest ? " (and every \(delay) s, without a word)" : "")))
         }
@@ -213,7 +222,8 @@ public final class SensorHelper: SensorControl {
             // not end, a stopped process), and a new one waits for the device to be let go.
             let promise = liveness.promise ?? 0
             ChildProcess.stop(pid)
-            ended("stopped answering (nothing in \(Int(promise.rounded())) s, where its reading promised a report): killed")
+            ended("stopped answering (nothing in \(Int(promise.rounded())) s, where its reading promised a report): killed",
+                  quietly: saidLost)
         }
         if running, child == nil { spawnWhenDue() } else { schedule() }
     }
@@ -266,12 +276,13 @@ public final class SensorHelper: SensorControl {
     /// the kernel does not end (or gone): it is replaced, and the new one gets the state.
     private func send(_ request: SensorRequest) {
         guard let (_, socket) = child else { return }
-        let bytes = Array((request.line + "\n").utf8)
+        let line = request.json.serialized
+        let bytes = Array((line + "\n").utf8)
         switch bytes.withUnsafeBytes({ socket.send($0) }) {
         case .success(let n) where n == bytes.count:
             break
         case .success, .failure:
-            ended("did not take '\(request.line)' (stuck, or gone)")
+            ended("did not take \(line) (stuck, or gone)")
         }
     }
 
@@ -302,7 +313,7 @@ public final class SensorHelper: SensorControl {
         let current = child?.pid
         let now = monotonicSeconds()
         while let line = received.nextLine() {
-            guard let parsed = SensorReport(line: Substring(line)) else {
+            guard case .success(let json) = JSONReader.parse(line), let parsed = SensorReport(json: json) else {
                 if let logged = badLines.admit("\(arguments[0]) said something that is no report: \(line.prefix(120))",
                                                at: monotonicSeconds()) {
                     Log.error(logged)
@@ -311,11 +322,19 @@ public final class SensorHelper: SensorControl {
             }
             liveness.heard(parsed, at: now)
             if case .stillReading = parsed { continue }   // for the liveness alone
-            if case .sample = parsed {
+            switch parsed {
+            case .sample:
                 restarts.reset()
                 reportedLongest = false
+                saidLost = false
+            case .opened:
+                saidLost = false
+            case .lost:
+                saidLost = true
+            default:
+                break
             }
-            report(parsed.shifted(by: -origin))
+            report(parsed)
             // The report may have ended this helper (the config changed the sensor, or the host stopped).
             if child?.pid != current { return false }
         }

@@ -27,28 +27,45 @@ var perception = Perception(detection: DetectionConfig())
 let sensor = OrientationSensor(device: DeviceConfig(), activeHz: perception.plan.activeHz)
 var opened = false
 sensor.start()
-// Warm up: open the device, settle, fall to the idle rate.
-PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + 3, shouldStop: { false }) { event, _, _ in
-    if case .opened = event { opened = true }
+
+/// The sensor's loop for `seconds`, its readings judged and paced as a session's are; its wakeups.
+@MainActor func run(for seconds: Double) -> Int {
+    SensorLoop.run(sensor, for: seconds) { reports in
+        for report in reports {
+            switch report {
+            case .opened(let device, _, let t):
+                opened = true
+                perception.open(device, at: t)
+            case .lost: perception.lose()
+            case .sample(let raw, let held): _ = perception.judge(raw, held: held)
+            case .log, .stillReading, .awaitingUdev: break
+            }
+        }
+        sensor.pace(perception.readingPeriod)
+        return true
+    } ?? 0
 }
+
+// Warm up: open the device, settle, fall to the idle rate.
+_ = run(for: 3)
 guard opened else {
     FileHandle.standardError.write(Data("sensor-bench: no accelerometer opened\n".utf8))
     exitProcess(1)
 }
 
 var c0 = contextSwitches()
-let sampling = PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + seconds, shouldStop: { false }) { _, _, _ in }
+let sampling = run(for: seconds)
 let samplingSwitches = contextSwitches() - c0
 // Left alone past the sampling plan's `aloneAfter` (a device on a desk): the slowest stage.
 let plan = SamplingPlan(DetectionConfig())
-PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + max(0, plan.aloneAfter - seconds), shouldStop: { false }) { _, _, _ in }
+_ = run(for: max(0, plan.aloneAfter - seconds))
 c0 = contextSwitches()
-let alone = PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + seconds, shouldStop: { false }) { _, _, _ in }
+let alone = run(for: seconds)
 let aloneSwitches = contextSwitches() - c0
 let aloneRate = perception.rateHz
 sensor.stop()
 c0 = contextSwitches()
-let stopped = PollLoop.run(sensor, perception: &perception, until: monotonicSeconds() + seconds, shouldStop: { false }) { _, _, _ in }
+let stopped = run(for: seconds)
 let stoppedSwitches = contextSwitches() - c0
 
 print("idle_rate_hz=\(plan.heldHz)")

@@ -67,9 +67,10 @@ struct Calibrate: ParsableCommand {
         var calibration: MountCalibration?
         var device: AccelerometerInfo?
         var outcome: (MountSolver.Solution, MountSolver.FaceUp?)?
-        let missing = runSensorLoop(config, seconds: seconds) { event, _, _ in
-            switch event {
-            case .opened(let info, _):
+        let missing = runSensorLoop(config, seconds: seconds) { report, opened, _, _ in
+            switch report {
+            case .opened:
+                guard let info = opened else { break }
                 device = info
                 if calibration == nil {
                     said.device(info)
@@ -86,6 +87,8 @@ struct Calibrate: ParsableCommand {
                 said.log("lost the accelerometer: \(why); looking again")
             case .log(let line):
                 said.log(line)
+            case .stillReading, .awaitingUdev:
+                break
             }
         }
         if let missing {

@@ -53,9 +53,10 @@ struct Record: ParsableCommand {
             }
             pending = ""
         }
-        let missing = runSensorLoop(config, seconds: seconds) { event, judgement, _ in
-            switch event {
-            case .opened(let info, _):
+        let missing = runSensorLoop(config, seconds: seconds) { report, device, judgement, _ in
+            switch report {
+            case .opened:
+                guard let info = device else { break }
                 if !wroteHeader {
                     pending += TraceWriter.header(device: "\(info.candidate.id) \(info.candidate.label ?? info.candidate.name), recorded by wlr-orient",
                                                   calibration: info.calibration)
@@ -71,6 +72,8 @@ struct Record: ParsableCommand {
                 printError("lost: \(why); looking again")
             case .log(let line):
                 printError(line)
+            case .stillReading, .awaitingUdev:
+                break
             }
             if let warning = judgement?.warning { printError(warning) }
             if let c = judgement?.change { printError(changeLine(c)) }

@@ -37,10 +37,11 @@ struct Sensor: ParsableCommand {
         let log = { (line: String) in
             if json { printLine("{\"event\": \"log\", \"message\": \(jsonString(line))}") } else { printError(line) }
         }
-        let missing = runSensorLoop(config, seconds: seconds) { event, judgement, perception in
-            switch event {
-            case .opened(let info, _):
-                printLine(json ? openedJSON(info) : "device: \(info)")
+        let missing = runSensorLoop(config, seconds: seconds) { report, device, judgement, perception in
+            switch report {
+            case .opened:
+                guard let device else { break }   // the sensor's own: set when it says one opened
+                printLine(json ? openedJSON(device) : "device: \(device)")
             case .sample(_, let held) where noSamples || held:
                 break
             case .sample(let raw, _):
@@ -59,6 +60,8 @@ struct Sensor: ParsableCommand {
                 printLine(json ? "{\"event\": \"lost\", \"reason\": \(jsonString(why))}" : "lost: \(why); looking again")
             case .log(let line):
                 log(line)
+            case .stillReading, .awaitingUdev:
+                break
             }
             if let warning = judgement?.warning { log(warning) }
             if let c = judgement?.change {

@@ -17,31 +17,47 @@ func noAccelerometer(_ command: String, _ why: String) -> String {
     "wlr-orient \(command): \(why) (looked in /sys/bus/iio/devices, through libiio)"
 }
 
-/// Runs the accelerometer the config asks for on a poll(2) loop, its readings judged as the
-/// plugin judges them, until `seconds` have passed or the user interrupts. `handle` sees each
-/// event, with its judgement for a reading, and the perception after it. Where no accelerometer
-/// can be opened at all, it stops at once and returns why (for `noAccelerometer`), rather than
-/// wait in silence; a device lost later is looked for again.
-func runSensorLoop(_ config: Config, seconds: Double?, _ handle: (SensorEvent, Perception.Judgement?, Perception) -> Void) -> String? {
+/// Runs the accelerometer the config asks for on the sensor's loop (`SensorLoop`), its readings
+/// judged as the plugin and the daemon judge them, until `seconds` have passed or the user
+/// interrupts. `handle` sees each report with the device opened (for `.opened`: the one it
+/// says), the judgement of a reading, and the perception after it. Times are seconds since the
+/// command started: what a trace stores. Where no accelerometer can be opened at all, it stops
+/// at once and returns why (for `noAccelerometer`), rather than wait in silence; a device lost
+/// later is looked for again.
+func runSensorLoop(_ config: Config, seconds: Double?,
+                   _ handle: (SensorReport, AccelerometerInfo?, Perception.Judgement?, Perception) -> Void) -> String? {
     signal(SIGINT) { _ in stopRequested = 1 }
     signal(SIGTERM) { _ in stopRequested = 1 }
     var perception = Perception(detection: config.detection)
-    let sensor = OrientationSensor(device: config.device, activeHz: perception.plan.activeHz)
+    let started = monotonicSeconds()
+    let sensor = OrientationSensor(device: config.device, activeHz: perception.plan.activeHz, clock: { monotonicSeconds() - started })
     var opened = false
     var missing: String?
     sensor.start()
-    PollLoop.run(sensor, perception: &perception, until: seconds.map { monotonicSeconds() + $0 },
-                 shouldStop: { stopRequested != 0 }) { event, judgement, perception in
-        switch event {
-        case .lost(let why) where !opened:
-            missing = why
-            requestStop()
-        case .opened:
-            opened = true
-            handle(event, judgement, perception)
-        case .lost, .sample, .log:
-            handle(event, judgement, perception)
+    SensorLoop.run(sensor, for: seconds, untilSignal: true, woke: { _ in stopRequested == 0 }) { reports in
+        for report in reports {
+            var judgement: Perception.Judgement?
+            switch report {
+            case .lost(let why) where !opened:
+                missing = why
+                requestStop()
+                return false
+            case .opened(let device, _, let t):
+                opened = true
+                perception.open(device, at: t)
+            case .lost:
+                perception.lose()
+            case .sample(let raw, let held):
+                judgement = perception.judge(raw, held: held)
+            case .log, .stillReading, .awaitingUdev:
+                break
+            }
+            handle(report, sensor.info, judgement, perception)
+            if stopRequested != 0 { return false }
         }
+        // A slow reading still under way is not one to pace from.
+        if reports != [.stillReading] { sensor.pace(perception.readingPeriod) }
+        return true
     }
     sensor.stop()
     return missing

@@ -49,16 +49,17 @@ class Session:
     """The host (no plugin; the panel HEADLESS-1, optionally a second output) and the daemon."""
 
     def __init__(self, config="", pose=NORMAL, host_args=(), outputs='["HEADLESS-1"]', state=None, top="",
-                 tablet_switch=None, size="1280x800", daemon_args=(), program=BIN, path=None):
+                 tablet_switch=None, size="1280x800", daemon_args=(), program=BIN, path=None, extra_env=None, fake=None):
         """`tablet_switch`: evemu event lines (seconds after the daemon opens it) for a fake
         tablet-mode switch, an evdev device that umockdev emulates (its capabilities: EV_SW,
-        SW_TABLET_MODE)."""
-        self.fake = FakeIIO()
+        SW_TABLET_MODE). `extra_env`: for the host and the daemon (and so its sensor helper); `fake`: the testbed it
+        names (else a new one)."""
+        self.fake = fake or FakeIIO()
         self.dev = self.fake.add_accel(raw=pose)
         if tablet_switch is not None:
             add_tablet_switch(self.fake, tablet_switch)
         self.host = Compositor(self.fake, plugin="", config=config, outputs=outputs, state=state, top=top,
-                               extra_args=list(host_args), size=size)
+                               extra_args=list(host_args), size=size, extra_env=extra_env)
         # The daemon's events: it runs with the host's environment, and the host (no plugin) sends none.
         self.events = self.host.events
         self.daemon = None

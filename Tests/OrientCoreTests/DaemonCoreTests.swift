@@ -94,7 +94,7 @@ struct DaemonCoreTests {
         let before = core.controllerEvents
         let decided = Self.hold(&core, angle: 90)
         let readings = core.controllerEvents - before
-        #expect(decided.contains { if case .runner(.logDecision(let c)) = $0 { c.orientation == .leftUp } else { false } })
+        #expect(decided.contains { if case .runner(.event(.decision(let o, _))) = $0 { o == .leftUp } else { false } })
         #expect(Self.hostCommands(decided).isEmpty, "nothing is sent before what arrived together is told")
         let settled = core.handle(.heads(.settle))
         #expect(Self.hostCommands(settled) == [.test([Self.panel: .rotated90])])

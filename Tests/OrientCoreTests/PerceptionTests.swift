@@ -109,9 +109,24 @@ import Testing
         #expect(h.panel == .normal)
         out += hold(&h, angle: 90, from: 1, for: 2)
         #expect(h.panel == .leftUp)
-        let decisions = out.compactMap { if case .runner(.logDecision(let c)) = $0 { return c } else { return nil } }
-        #expect(decisions.map(\.orientation) == [.normal, .leftUp])
-        #expect(decisions.last.map { $0.t > 1 && $0.t < 2 } == true)
+        // Each decision carries the time of the reading that made it, as the sensor stamped it.
+        let decisions = out.compactMap { if case .runner(.event(.decision(let o, let at))) = $0 { return (o, at) } else { return nil } }
+        #expect(decisions.map(\.0) == [.normal, .leftUp])
+        #expect(decisions.last.map { $0.1 > 1_000_000 && $0.1 < 2_000_000 } == true)
+        // The very number of the reading that decided (in microseconds): none is moved on the way.
+        var h2 = ControllerHarness()
+        h2.send(.sensorOpened(Self.device(.polled), at: 50_000))
+        _ = hold(&h2, angle: 0, from: 50_000, for: 1)
+        var decided: Int?
+        var t = 50_001.0
+        while decided == nil, t < 50_003 {
+            for case .runner(.event(.decision(.leftUp, let at))) in h2.send(.reading(Self.raw(t, angle: 90), held: false)) {
+                decided = at
+                #expect(at == OrientEvent.microseconds(seconds: t), "the decision's reading time is the reading's")
+            }
+            t += 0.04
+        }
+        #expect(decided != nil)
         // The pace is sent when it changes, not with every reading.
         let paces = out.compactMap { if case .runner(.paceSensor(let p)) = $0 { return p } else { return nil } }
         #expect(paces.first == 1 / h.controller.perception.plan.activeHz)
@@ -141,6 +156,6 @@ import Testing
         #expect(h.sensorRunning)
         h.send(.sensorOpened(Self.device(.polled), at: 2))
         let out = hold(&h, angle: 90, from: 2, for: 1.5)
-        #expect(out.contains { if case .runner(.logDecision(let c)) = $0 { return c.orientation == .leftUp } else { return false } })
+        #expect(out.contains { if case .runner(.event(.decision(let o, _))) = $0 { return o == .leftUp } else { return false } })
     }
 }

@@ -1,5 +1,6 @@
 import Glibc
 import OrientCore
+import OrientJSON
 import OrientSystem
 @testable import OrientService
 import TestSupport

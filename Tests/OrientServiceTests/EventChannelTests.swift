@@ -1,6 +1,7 @@
 import CEventLoop
 import Glibc
 import OrientCore
+import OrientJSON
 import OrientSystem
 @testable import OrientService
 import TestSupport

@@ -7,7 +7,7 @@ import Testing
 
 extension OnTheEventLoop {
     /// The plugin's sensor on a real event loop, with a shell script in place of
-    /// `wlr-orient-sensor-feed`: its reports come through the loop on the host's time line, the
+    /// `wlr-orient-sensor-feed`: its reports come through the loop with the times it gave, the
     /// requests reach it in order, and a helper that ends, talks nonsense, floods or reads
     /// nothing costs a log line or a restart, never a wait.
     @Suite final class SensorHelperTests {
@@ -15,7 +15,12 @@ extension OnTheEventLoop {
         let directory: String
         var reports: [SensorReport] = []
         let log = LogCapture()
-        static let opened = "opened 1000.25 iio:device0 polled - 0.5 1 0 0 0 1 0 0 0 1 read on the schedule\tiio:device0 (the fake)"
+        static let opened = #"{"report": "opened", "at": 1000.25, "device": "iio:device0", "mode": "polled", "limit": null, "scale": 0.5, "#
+            + #""matrix": [1, 0, 0, 0, 1, 0, 0, 0, 1], "matrix_source": "identity", "why": "read on the schedule", "#
+            + #""description": "iio:device0 (the fake)"}"#
+        static let start = #"{"request": "start"}"# + "\n"
+        static let stop = #"{"request": "stop"}"# + "\n"
+        static func pace(_ seconds: String) -> String { #"{"request": "pace", "seconds": "# + seconds + "}\n" }
 
         init() throws {
             loop = try EventLoop()
@@ -48,8 +53,10 @@ extension OnTheEventLoop {
         var requests: String { readFile(directory + "/requests") ?? "" }
         var keepReading: String { "exec cat >>'\(directory)/requests'" }
 
-        @Test func itsReportsComeThroughTheLoopOnTheHostsTimeLine() throws {
-            let sensor = try helper("echo '\(Self.opened)'\necho 'sample 1000.5 3 -4 5.5 fresh'\necho 'log udev said hello'\n" + keepReading)
+        @Test func itsReportsComeThroughTheLoopWithTheirOwnTimes() throws {
+            let sensor = try helper("echo '\(Self.opened)'\n"
+                                    + #"echo '{"report": "sample", "at": 1000.5, "counts": [3, -4, 5.5], "held": false}'"# + "\n"
+                                    + #"echo '{"report": "log", "text": "udev said hello"}'"# + "\n" + keepReading)
             defer { sensor.remove() }
             sensor.start()
             #expect(reports.isEmpty, "starting must not wait for the helper")
@@ -62,8 +69,7 @@ extension OnTheEventLoop {
             #expect(device == Perception.Device(id: "iio:device0", calibration: Calibration(scale: 0.5), mode: .polled,
                                                 why: "read on the schedule"))
             #expect(description == "iio:device0 (the fake)")
-            #expect(abs(sensor.monotonicTime(ofSampleAt: openedAt) - 1000.25) < 1e-9)
-            #expect(abs(sensor.monotonicTime(ofSampleAt: raw.t) - 1000.5) < 1e-9)
+            #expect(openedAt == 1000.25 && raw.t == 1000.5, "the same numbers as the helper's")
             #expect(raw.x == 3 && raw.y == -4 && raw.z == 5.5 && !held)
             #expect(reports[2] == .log("udev said hello"))
         }
@@ -78,8 +84,8 @@ extension OnTheEventLoop {
             sensor.pace(0.5)
             sensor.pace(nil)
             sensor.stop()
-            #expect(loop.dispatch(until: { self.requests == "start\npace 0.5\npace none\nstop\n" }), "requests: \(requests)")
-            #expect(readFile(directory + "/arguments") == "--active-hz \(SamplingPlan(DetectionConfig()).activeHz) --sensor accel-b --mount-matrix 0, 1, 0; -1, 0, 0; 0, 0, 1\n")
+            #expect(loop.dispatch(until: { self.requests == Self.start + Self.pace("0.5") + Self.pace("null") + Self.stop }), "requests: \(requests)")
+            #expect(readFile(directory + "/arguments") == "--wire json --active-hz \(SamplingPlan(DetectionConfig()).activeHz) --sensor accel-b --mount-matrix 0, 1, 0; -1, 0, 0; 0, 0, 1\n")
         }
 
         @Test func aHelperThatEndsIsALostSensorAndANewOneGetsTheSameRequests() throws {
@@ -91,7 +97,7 @@ extension OnTheEventLoop {
             #expect(loop.dispatch(until: { !self.reports.isEmpty }))
             guard let why = firstLost() else { return }
             #expect(why.hasSuffix("; starting it again in 0.2 s"), "\(why)")
-            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\npace 0.25\n" }), "runs \(runs), requests \(requests)")
+            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == Self.start + Self.pace("0.25") }), "runs \(runs), requests \(requests)")
         }
 
         @Test func aHelperThatCannotBeStartedIsALostSensorTriedAgain() throws {
@@ -108,7 +114,8 @@ extension OnTheEventLoop {
         }
 
         @Test func whatIsNoReportIsLoggedAndSkipped() throws {
-            let sensor = try helper("echo 'sample one two'\necho 'sample 1 2 3 4 held'\n" + keepReading)
+            let sensor = try helper("echo 'sample one two'\n"
+                                    + #"echo '{"report": "sample", "at": 1, "counts": [2, 3, 4], "held": true}'"# + "\n" + keepReading)
             defer { sensor.remove() }
             sensor.start()
             #expect(loop.dispatch(until: { !self.reports.isEmpty }))
@@ -139,13 +146,13 @@ extension OnTheEventLoop {
             for _ in 0..<100_000 { sensor.pace(0.5) }
             #expect(monotonicSeconds() - started < 5)
             guard let why = firstLost() else { return }
-            #expect(why.contains("did not take 'pace 0.5' (stuck, or gone)"), "\(why)")
+            #expect(why.contains(#"did not take {"request": "pace", "seconds": 0.5} (stuck, or gone)"#), "\(why)")
             // The new one gets the state: reading, at the last pace.
-            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\npace 0.5\n" }), "requests \(requests)")
+            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == Self.start + Self.pace("0.5") }), "requests \(requests)")
         }
 
         @Test func aHelperThatWritesWithoutPauseLeavesTheLoopItsOtherWork() throws {
-            let sensor = try helper("exec yes 'log chatter'")
+            let sensor = try helper(#"exec yes '{"report": "log", "text": "chatter"}'"#)
             defer { sensor.remove() }
             var fired = false
             let other = try #require(LoopSource.timer(on: loop.loop) { fired = true })
@@ -172,12 +179,12 @@ extension OnTheEventLoop {
             let sensor = try helper(keepReading)
             defer { sensor.remove() }
             sensor.start()
-            #expect(loop.dispatch(until: { self.requests == "start\n" }))
+            #expect(loop.dispatch(until: { self.requests == Self.start }))
             var device = DeviceConfig()
             device.sensor = "iio:device7"
             sensor.replace(device, DetectionConfig())
-            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\nstart\n" }), "requests \(requests)")
-            #expect(readFile(directory + "/arguments") == "--active-hz \(SamplingPlan(DetectionConfig()).activeHz) --sensor iio:device7\n")
+            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == Self.start + Self.start }), "requests \(requests)")
+            #expect(readFile(directory + "/arguments") == "--wire json --active-hz \(SamplingPlan(DetectionConfig()).activeHz) --sensor iio:device7\n")
             #expect(reports.isEmpty, "a helper stopped on purpose is no lost sensor: \(reports)")
         }
 
@@ -215,7 +222,7 @@ extension OnTheEventLoop {
                 return
             }
             #expect(why.contains("stopped answering (nothing in 6 s, where its reading promised a report): killed"), "\(why)")
-            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == "start\npace 0.25\n" }), "requests \(requests)")
+            #expect(loop.dispatch(until: { self.runs == 2 && self.requests == Self.start + Self.pace("0.25") }), "requests \(requests)")
             #expect(reports.count == 2, "said once: \(reports)")
         }
 
@@ -235,9 +242,9 @@ extension OnTheEventLoop {
             let sensor = try helper(keepReading)
             defer { sensor.remove() }
             sensor.start()
-            #expect(loop.dispatch(until: { self.requests == "start\n" }))
+            #expect(loop.dispatch(until: { self.requests == Self.start }))
             sensor.replace(DeviceConfig(), DetectionConfig())
-            #expect(loop.dispatch(until: { self.requests == "start\nstop\nstart\n" }), "requests \(requests)")
+            #expect(loop.dispatch(until: { self.requests == Self.start + Self.stop + Self.start }), "requests \(requests)")
             #expect(runs == 1)
         }
     }

@@ -345,7 +345,8 @@ public struct Controller: Sendable {
             out.append(.paceSensor(perception.readingPeriod))
         }
         guard let change = judged.change else { return out }
-        out.append(.logDecision(change))
+        // The reading's own time: the latency benchmarks time a turn from it.
+        out.append(.event(.decision(change.orientation, sampleAt: OrientEvent.microseconds(seconds: change.t))))
         takeLean()
         return out + feel(change.orientation)
     }

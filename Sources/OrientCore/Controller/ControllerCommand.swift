@@ -11,9 +11,6 @@ public enum RunnerCommand: Sendable, Hashable {
     /// Read the accelerometer again this many seconds after its last reading (nil: not until it
     /// says it moved): the sampling plan's pace, sent when it changes.
     case paceSensor(Double?)
-    /// The felt orientation changed with the reading taken at `change.t` (the sensor's seconds):
-    /// for the event stream, from which the latency benchmarks time a turn.
-    case logDecision(Detector.Change)
     /// The accelerometer or its detector is configured anew: a new sensor in place of the old,
     /// knowing the felt orientation, running if the old one ran.
     case replaceSensor(DeviceConfig, DetectionConfig)
@@ -61,7 +58,6 @@ extension CoreCommand {
     public static var stopSensor: Self { .runner(.stopSensor) }
     public static var reloadConfig: Self { .runner(.reloadConfig) }
     public static func paceSensor(_ period: Double?) -> Self { .runner(.paceSensor(period)) }
-    public static func logDecision(_ change: Detector.Change) -> Self { .runner(.logDecision(change)) }
     public static func replaceSensor(_ device: DeviceConfig, _ detection: DetectionConfig) -> Self {
         .runner(.replaceSensor(device, detection))
     }

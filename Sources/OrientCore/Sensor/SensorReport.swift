@@ -1,8 +1,9 @@
-/// What the accelerometer reports to the controller's host: in the daemon straight from the
-/// sensor, in the plugin from `wlr-orient-sensor-feed`, a helper process that reads it (libiio and
-/// the sysfs reads stay out of the compositor: a sensor hub can take seconds to answer a read).
-/// Between the two it travels as one line of text each (`line`, `init?(line:)`), with its times
-/// in monotonic seconds, which both processes share.
+/// What the accelerometer reports, from the sensor to the decision: made by `OrientationSensor`,
+/// in the sensor helper (`wlr-orient-sensor-feed`, the process that reads it for the plugin and
+/// the daemon) or in the CLI, and judged by the core. Its times are monotonic seconds from the
+/// start, which every process shares: a reading's time is the same number at the sensor, on the
+/// wire and at the decision. Between the helper and its host it travels as one JSON object per
+/// line (`json`, `init?(json:)`), as the control socket's messages and the events do.
 public enum SensorReport: Sendable, Hashable {
     /// An accelerometer was opened (at start, or again after it vanished), at `t`; `description`
     /// is its log line.
@@ -19,135 +20,109 @@ public enum SensorReport: Sendable, Hashable {
     /// None was found, and udev's announcements are watched for one.
     case awaitingUdev
 
-    /// The same report with its time moved by `offset` seconds: from one time line to another
-    /// (the sensor's seconds since it started, monotonic seconds, the host's).
-    public func shifted(by offset: Double) -> SensorReport {
-        func moved(_ t: Double) -> Double { t + offset }
+    /// The report as one JSON object: `{"report": KIND, ...}`, with `at` its time where it has one.
+    public var json: JSON {
         switch self {
         case .opened(let device, let description, let t):
-            return .opened(device, description: description, at: moved(t))
-        case .sample(var raw, let held):
-            raw.t = moved(raw.t)
-            return .sample(raw, held: held)
-        case .lost, .log, .stillReading, .awaitingUdev:
-            return self
-        }
-    }
-
-    /// One line, without its newline:
-    ///
-    ///     opened T ID MODE LIMIT SCALE M11 M12 M13 M21 M22 M23 M31 M32 M33 WHY<tab>DESCRIPTION<tab>SOURCE
-    ///     sample T X Y Z held|fresh
-    ///     lost TEXT
-    ///     log TEXT
-    ///     reading
-    ///     awaiting-udev
-    ///
-    /// LIMIT is `busy`, `denied` or `-`; SOURCE where the matrix came from (`config`, `udev`, ...),
-    /// last and optional: a plugin still running after an upgrade starts the new helper, and
-    /// must read its lines (it takes the rest for the description), as the new must an old one's. Numbers as Swift writes a Double (read back exactly); a
-    /// text's line breaks and tabs become spaces.
-    public var line: String {
-        switch self {
-        case .opened(let device, let description, let t):
-            let numbers = [t, device.calibration.scale] + device.calibration.mountMatrix.m
-            let fields = [String(numbers[0]), Self.word(device.id), device.mode.rawValue, device.limit?.rawValue ?? "-"]
-                + numbers.dropFirst().map { String($0) }
-            return "opened " + fields.joined(separator: " ") + " " + Self.oneLine(device.why) + "\t" + Self.oneLine(description)
-                + "\t" + device.matrixSource.rawValue
+            return .object([("report", .string("opened")), ("at", .double(t)), ("device", .string(device.id)),
+                            ("mode", .string(device.mode.rawValue)), ("limit", device.limit.map { .string($0.rawValue) } ?? .null),
+                            ("scale", .double(device.calibration.scale)),
+                            ("matrix", .array(device.calibration.mountMatrix.m.map(JSON.double))),
+                            ("matrix_source", .string(device.matrixSource.rawValue)), ("why", .string(device.why)),
+                            ("description", .string(description))])
         case .sample(let raw, let held):
-            return "sample \(raw.t) \(raw.x) \(raw.y) \(raw.z) \(held ? "held" : "fresh")"
+            return .object([("report", .string("sample")), ("at", .double(raw.t)),
+                            ("counts", .array([.double(raw.x), .double(raw.y), .double(raw.z)])), ("held", .bool(held))])
         case .lost(let why):
-            return "lost " + Self.oneLine(why)
+            return .object([("report", .string("lost")), ("why", .string(why))])
         case .log(let text):
-            return "log " + Self.oneLine(text)
+            return .object([("report", .string("log")), ("text", .string(text))])
         case .stillReading:
-            return "reading"
+            return .object([("report", .string("reading"))])
         case .awaitingUdev:
-            return "awaiting-udev"
+            return .object([("report", .string("awaiting-udev"))])
         }
     }
 
-    /// A report read from its line; nil for anything else (a wrong word, a missing or
-    /// non-finite number, a scale not above 0, an invalid mount matrix).
-    public init?(line: Substring) {
-        let kind = line.prefix { $0 != " " }
-        let rest = line.dropFirst(kind.count + (kind.count < line.count ? 1 : 0))
-        switch kind {
+    /// A report read from its JSON; nil for anything else (an unknown kind, a missing or
+    /// non-finite number, a scale not above 0, an invalid mount matrix). Members it does not know
+    /// are left alone, and a matrix source it does not know reads as the identity's: a newer
+    /// helper's report is not wrong for that.
+    public init?(json: JSON) {
+        func finite(_ key: String) -> Double? { json[key]?.number.flatMap { $0.isFinite ? $0 : nil } }
+        switch json["report"]?.string {
         case "opened":
-            let fields = rest.split(separator: " ", maxSplits: 14, omittingEmptySubsequences: false)
-            guard fields.count >= 14, let mode = ReadingMode(rawValue: String(fields[2])) else { return nil }
-            let limit = ReadingLimit(rawValue: String(fields[3]))
-            guard limit != nil || fields[3] == "-" else { return nil }
-            var numbers: [Double] = []
-            for field in [fields[0], fields[4]] + fields[5..<14] {
-                guard let value = Double(field), value.isFinite else { return nil }
-                numbers.append(value)
+            guard let t = finite("at"), let id = json["device"]?.string, !id.isEmpty,
+                  let mode = json["mode"]?.string.flatMap(ReadingMode.init(rawValue:)),
+                  let scale = finite("scale"), scale > 0,
+                  case .array(let items)? = json["matrix"], items.count == 9 else { return nil }
+            let numbers = items.compactMap { $0.number.flatMap { $0.isFinite ? $0 : nil } }
+            guard numbers.count == 9, let matrix = MountMatrix(numbers) else { return nil }
+            var limit: ReadingLimit?
+            switch json["limit"] {
+            case nil, .null?: limit = nil
+            case .string(let word)?:
+                guard let known = ReadingLimit(rawValue: word) else { return nil }
+                limit = known
+            default: return nil
             }
-            guard !fields[1].isEmpty, numbers[1] > 0, let matrix = MountMatrix(Array(numbers[2...])) else { return nil }
-            let texts = fields.count > 14 ? fields[14].split(separator: "\t", maxSplits: 2, omittingEmptySubsequences: false) : []
-            // A source this version does not know (a newer helper's) is not the line's fault.
-            let source = texts.count > 2 ? MountMatrixSource(rawValue: String(texts[2])) ?? .identity : .identity
-            let device = Perception.Device(id: String(fields[1]), calibration: Calibration(scale: numbers[1], mountMatrix: matrix),
-                                           mode: mode, why: texts.first.map(String.init) ?? "", limit: limit, matrixSource: source)
-            self = .opened(device, description: texts.count > 1 ? String(texts[1]) : "", at: numbers[0])
+            let source = json["matrix_source"]?.string.flatMap(MountMatrixSource.init(rawValue:)) ?? .identity
+            let device = Perception.Device(id: id, calibration: Calibration(scale: scale, mountMatrix: matrix), mode: mode,
+                                           why: json["why"]?.string ?? "", limit: limit, matrixSource: source)
+            self = .opened(device, description: json["description"]?.string ?? "", at: t)
         case "sample":
-            let fields = rest.split(separator: " ", omittingEmptySubsequences: false)
-            guard fields.count == 5, fields[4] == "held" || fields[4] == "fresh" else { return nil }
-            var numbers: [Double] = []
-            for field in fields[0..<4] {
-                guard let value = Double(field), value.isFinite else { return nil }
-                numbers.append(value)
-            }
-            self = .sample(RawSample(t: numbers[0], x: numbers[1], y: numbers[2], z: numbers[3]), held: fields[4] == "held")
+            guard let t = finite("at"), case .array(let items)? = json["counts"], items.count == 3,
+                  case .bool(let held)? = json["held"] else { return nil }
+            let counts = items.compactMap { $0.number.flatMap { $0.isFinite ? $0 : nil } }
+            guard counts.count == 3 else { return nil }
+            self = .sample(RawSample(t: t, x: counts[0], y: counts[1], z: counts[2]), held: held)
         case "lost":
-            self = .lost(String(rest))
+            guard let why = json["why"]?.string else { return nil }
+            self = .lost(why)
         case "log":
-            self = .log(String(rest))
-        case "reading" where line == "reading":
+            guard let text = json["text"]?.string else { return nil }
+            self = .log(text)
+        case "reading":
             self = .stillReading
-        case "awaiting-udev" where line == "awaiting-udev":
+        case "awaiting-udev":
             self = .awaitingUdev
         default:
             return nil
         }
     }
-
-    private static func oneLine(_ text: String) -> String {
-        String(text.map { $0 == "\n" || $0 == "\r" || $0 == "\r\n" || $0 == "\t" ? " " : $0 })
-    }
-
-    /// An id has no spaces in sysfs; one that had would shift every field after it.
-    private static func word(_ text: String) -> String {
-        String(text.map { $0 == " " || $0 == "\n" || $0 == "\r" ? "_" : $0 })
-    }
 }
 
-/// What the host asks of `wlr-orient-sensor-feed`, one line each: `start`, `stop`,
-/// `pace SECONDS` or `pace none` (see `OrientationSensor`'s methods of the same names).
+/// What the host asks of `wlr-orient-sensor-feed`, one JSON object per line:
+/// `{"request": "start"}`, `{"request": "stop"}`, `{"request": "pace", "seconds": S}` (S null:
+/// not until the device speaks; see `OrientationSensor`'s methods of the same names).
 public enum SensorRequest: Sendable, Hashable {
     case start
     case stop
     /// Read again this many seconds after the last reading; nil: not until the device speaks.
     case pace(Double?)
 
-    public var line: String {
+    public var json: JSON {
         switch self {
-        case .start: "start"
-        case .stop: "stop"
-        case .pace(let period): "pace " + (period.map { String($0) } ?? "none")
+        case .start: .object([("request", .string("start"))])
+        case .stop: .object([("request", .string("stop"))])
+        case .pace(let period): .object([("request", .string("pace")), ("seconds", period.map(JSON.double) ?? .null)])
         }
     }
 
-    /// A request read from its line; nil for anything else (a negative or non-finite pace too).
-    public init?(line: Substring) {
-        switch line {
+    /// A request read from its JSON; nil for anything else (a negative or non-finite pace too).
+    public init?(json: JSON) {
+        switch json["request"]?.string {
         case "start": self = .start
         case "stop": self = .stop
-        case "pace none": self = .pace(nil)
-        default:
-            guard line.hasPrefix("pace "), let period = Double(line.dropFirst(5)), period.isFinite, period >= 0 else { return nil }
-            self = .pace(period)
+        case "pace":
+            switch json["seconds"] {
+            case .null?: self = .pace(nil)
+            case let value?:
+                guard let period = value.number, period.isFinite, period >= 0 else { return nil }
+                self = .pace(period)
+            case nil: return nil
+            }
+        default: return nil
         }
     }
 }

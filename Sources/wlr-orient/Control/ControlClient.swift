@@ -1,6 +1,7 @@
 import ArgumentParser
 import FoundationEssentials
 import OrientCore
+import OrientJSON
 import OrientService
 import OrientSystem
 

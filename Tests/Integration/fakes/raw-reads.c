@@ -6,7 +6,10 @@
  *    $WLR_ORIENT_FAKE_RAW_DELAY_MS, each read takes that much longer;
  *  - most other drivers (bmc150...) refuse raw reads with EBUSY while another reader's buffer is
  *    on (iio_device_claim_direct_mode): while the file $WLR_ORIENT_FAKE_RAW_BUSY names exists,
- *    each read fails so.
+ *    each read fails so;
+ *  - a wedged driver (a stuck I2C bus, a hub that stopped answering) does not end the read at
+ *    all: while the file $WLR_ORIENT_FAKE_RAW_HANG names exists, each read waits (it ends once
+ *    the file is gone, as such a read may when the bus recovers).
  * The program reads them with pread (umockdev's preload does not wrap it), which is what this wraps.
  */
 #define _GNU_SOURCE
@@ -35,8 +38,13 @@ static bool is_raw(int fd) {
 static bool as_the_hardware_would(int fd) {
 	const char *busy = getenv("WLR_ORIENT_FAKE_RAW_BUSY");
 	const char *delay = getenv("WLR_ORIENT_FAKE_RAW_DELAY_MS");
-	if ((busy == NULL && delay == NULL) || !is_raw(fd)) {
+	const char *hang = getenv("WLR_ORIENT_FAKE_RAW_HANG");
+	if ((busy == NULL && delay == NULL && hang == NULL) || !is_raw(fd)) {
 		return true;
+	}
+	while (hang != NULL && access(hang, F_OK) == 0) {
+		struct timespec wait = { .tv_sec = 0, .tv_nsec = 10 * 1000000L };
+		nanosleep(&wait, NULL);
 	}
 	if (busy != NULL && access(busy, F_OK) == 0) {
 		errno = EBUSY;

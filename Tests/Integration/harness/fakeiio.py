@@ -232,7 +232,7 @@ class FakeIIO:
         and a /dev node whose IIO_GET_EVENT_FD_IOCTL is answered here. umockdev cannot create an
         fd in the program under test, so the answer is a FIFO's fd that the program holds at the
         same number: inherited (self.pass_fds) by a program the test starts, opened by a wrapper
-        (sensor_feed_wrapper) for the plugin's sensor helper, which the compositor starts with
+        (sensor_feed_wrapper) for the sensor helper, which the compositor or the daemon starts with
         none of its descriptors. move() writes a 16-byte iio_event_data to it when the reading
         changed by more than `threshold` counts on an axis and the program has enabled the events,
         as the part would. The values change in place (set())."""
@@ -351,7 +351,7 @@ class FakeIIO:
         return e
 
     def sensor_feed_wrapper(self):
-        """The plugin's sensor helper behind a wrapper that opens each motion-event FIFO at the
+        """The sensor helper (the plugin's and the daemon's) behind a wrapper that opens each motion-event FIFO at the
         number the ioctl handler answers (see add_moving_accel)."""
         path = os.path.join(self.tb.get_root_dir(), "sensor-feed-wrapper")
         with open(path, "w") as f:

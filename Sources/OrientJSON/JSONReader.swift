@@ -2,7 +2,8 @@ import CJSONC
 import OrientCore
 
 /// Reads one line of JSON, with json-c (the core only writes JSON): a control client's request
-/// in the plugin and the daemon, the compositor's answer in the CLI.
+/// in the plugin and the daemon, the compositor's answer in the CLI, the sensor helper's reports
+/// in its host and the host's requests in the helper.
 public enum JSONReader {
     /// Nesting deeper than this is refused (json-c's tokener stops there, so a hostile line
     /// cannot recurse deeply).
@@ -28,8 +29,7 @@ public enum JSONReader {
         return .success(convert(object))
     }
 
-    /// json-c's tree as the core's JSON. A number that is not an integer is read as null: no
-    /// request and no status has one (a status with one would have to add a case to JSON).
+    /// json-c's tree as the core's JSON.
     private static func convert(_ object: OpaquePointer?) -> JSON {
         guard let object else { return .null }
         switch json_object_get_type(object) {
@@ -37,6 +37,8 @@ public enum JSONReader {
             return .bool(json_object_get_boolean(object) != 0)
         case json_type_int:
             return .int(Int(json_object_get_int64(object)))
+        case json_type_double:
+            return .double(json_object_get_double(object))
         case json_type_string:
             guard let text = json_object_get_string(object) else { return .null }
             let count = Int(json_object_get_string_len(object))
