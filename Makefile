@@ -104,7 +104,7 @@ install-programs: all
 	install -Dm755 $(BUILD)/wlr-orient $(DESTDIR)$(BINDIR)/wlr-orient
 	@mkdir -p $(DESTDIR)$(LIBEXECDIR)
 	ln -sfr $(DESTDIR)$(BINDIR)/wlr-orient $(DESTDIR)$(LIBEXECDIR)/wlr-orient-daemon
-	ln -sfr $(DESTDIR)$(BINDIR)/wlr-orient $(DESTDIR)$(LIBEXECDIR)/wlr-orient-sensor-feed
+	install -Dm755 $(BUILD)/wlr-orient-sensor-feed $(DESTDIR)$(LIBEXECDIR)/wlr-orient-sensor-feed
 	install -Dm644 $(MAN)/wlr-orient.1 $(DESTDIR)$(MANDIR)/man1/wlr-orient.1
 	install -Dm644 $(MAN)/wlr-orient.5 $(DESTDIR)$(MANDIR)/man5/wlr-orient.5
 	@mkdir -p $(DESTDIR)$(DATADIR)/bash-completion/completions $(DESTDIR)$(ZSHCOMPDIR) \

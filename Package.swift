@@ -32,6 +32,7 @@ let package = Package(
     name: "wlr-orient",
     products: [
         .executable(name: "wlr-orient", targets: ["wlr-orient"]),
+        .executable(name: "wlr-orient-sensor-feed", targets: ["wlr-orient-sensor-feed"]),
         .library(name: "OrientCore", targets: ["OrientCore"]),
         // The plugin compositors load; scripts/build-plugin.sh installs it as libwlr-orient.so.
         .library(name: "wlr-orient-plugin", type: .dynamic, targets: ["WlrOrientPlugin"]),
@@ -113,8 +114,8 @@ let package = Package(
                 swiftSettings: ownImportsOnly),
         // The command-line tool: argument parsing and printing only. Started as
         // `wlr-orient-daemon` it is the daemon (OrientDaemon.DaemonProgram), and as
-        // `wlr-orient-sensor-feed` the plugin's sensor in a process of its own, out of the
-        // compositor (OrientSensor.SensorFeedProgram).
+        // `wlr-orient-sensor-feed` the daemon's sensor in a process of its own
+        // (OrientSensor.SensorFeedProgram; the plugin's is the lean program above).
         .executableTarget(
             name: "wlr-orient",
             dependencies: [
@@ -129,6 +130,8 @@ let package = Package(
             ],
             swiftSettings: ownImportsOnly
         ),
+        // The sensor helper the plugin starts, as a lean program of its own (see its main.swift).
+        .executableTarget(name: "wlr-orient-sensor-feed", dependencies: ["OrientSensor"], swiftSettings: withoutStringProcessing),
         // Benchmarks: the detector's cost per sample (scripts/bench.sh runs it in release).
         .executableTarget(name: "orient-bench", dependencies: ["OrientCore"]),
         // Benchmarks: wakeups of an idle session (benchmarks/wakeups.py runs it under umockdev).

@@ -13,19 +13,22 @@ start of that refresh is reported too (the rest is the host's own pixman drawing
 with the panel's size: --size). Then the memory of the idle host with and
 without the plugin, from /proc/PID/smaps: resident (RSS), proportional (PSS) and
 private (clean + dirty) sizes, and of the private part the dirty pages (what cannot be dropped
-and read again from the files); and the same sizes of the plugin's sensor helper
-(wlr-orient-sensor-feed, the process that reads the accelerometer for it). Prints named numbers.
+and read again from the files); and the same sizes of the sensor side: the plugin's sensor
+helper (wlr-orient-sensor-feed, the process that reads the accelerometer for it) and the
+daemon's (`wlr-orient daemon` beside the host without the plugin; its helper is the daemon's
+own program by the helper's name). Prints named numbers.
 """
 import argparse
 import os
 import statistics
+import subprocess
 import sys
 import time
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "Tests", "Integration"))
 import harness.compositor as compositor  # noqa: E402
-from harness.compositor import Compositor  # noqa: E402
-from harness.fakeiio import G_COUNTS as G, FakeIIO  # noqa: E402
+from harness.compositor import Compositor, sensor_helper_pids  # noqa: E402
+from harness.fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
 
 POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
 
@@ -66,6 +69,26 @@ def idle_memory(plugin, size):
         return kb
     finally:
         compositor.PLUGIN = saved
+
+
+def daemon_helper_memory(size):
+    """The daemon's sensor helper, idle, beside the host without the plugin."""
+    fake = FakeIIO()
+    fake.add_accel()
+    host = Compositor(fake, plugin="", size=size, outputs='["HEADLESS-1"]')
+    env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"])
+    daemon = subprocess.Popen([BIN, "daemon", "--config", host.config_path], env=env, stdin=subprocess.DEVNULL,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        host.events.wait("sensor-opened", timeout=30)
+        time.sleep(3)  # idle, as the plugin's
+        helpers = [memory_kb(pid) for pid in sensor_helper_pids(daemon.pid)]
+        assert helpers, "the daemon started no sensor helper"
+        return {kind: sum(h[kind] for h in helpers) for kind in helpers[0]}
+    finally:
+        daemon.terminate()
+        daemon.wait(timeout=10)
+        host.stop()
 
 
 def median_memory(plugin, size, runs=3):
@@ -117,6 +140,9 @@ def main():
         print("plugin_added_%s_kb=%d" % (kind, with_plugin[kind] - without[kind]))
     for kind in ("rss", "pss", "private", "private_dirty"):
         print("sensor_helper_%s_kb=%d" % (kind, with_plugin["helper_" + kind]))
+    daemons = [daemon_helper_memory(a.size) for _ in range(3)]
+    for kind in ("rss", "pss", "private", "private_dirty"):
+        print("daemon_sensor_helper_%s_kb=%d" % (kind, statistics.median(d[kind] for d in daemons)))
 
 
 if __name__ == "__main__":

@@ -79,13 +79,18 @@ product() {  # builds one product: its last line, or its errors when it fails
 product wlr-orient-plugin
 # The plugin runs `wlr-orient plugin-inputs` to read its TOML files, and looks for it beside itself.
 product wlr-orient
+# The plugin's sensor helper, which it looks for beside itself: a lean program of its own, for in a
+# compositor's session nothing else maps its pages (Sources/wlr-orient-sensor-feed/main.swift).
+product wlr-orient-sensor-feed
 bin=$(swift build "${flags[@]}" --show-bin-path)
 cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
 cp "$bin/wlr-orient" "$out/wlr-orient"
-# The daemon's program, which `wlr-orient daemon` becomes, and the plugin's sensor helper, which
-# it looks for beside itself: wlr-orient by other names (see Sources/wlr-orient/WlrOrient.swift).
-for name in wlr-orient-daemon wlr-orient-sensor-feed; do ln -sfn wlr-orient "$out/$name"; done
-if [ "$mode" = release ] && [ "${WLR_ORIENT_STRIP:-yes}" != no ]; then (cd "$out" && strip libwlr-orient.so wlr-orient); fi
+rm -f "$out/wlr-orient-sensor-feed"
+cp "$bin/wlr-orient-sensor-feed" "$out/wlr-orient-sensor-feed"
+# The daemon's program, which `wlr-orient daemon` becomes: wlr-orient by another name (see
+# Sources/wlr-orient/WlrOrient.swift); it starts its own sensor helper as itself, by that name.
+ln -sfn wlr-orient "$out/wlr-orient-daemon"
+if [ "$mode" = release ] && [ "${WLR_ORIENT_STRIP:-yes}" != no ]; then (cd "$out" && strip libwlr-orient.so wlr-orient wlr-orient-sensor-feed); fi
 # The plugin's wlroots boundary and the pixels it shares with the daemon, checked without
 # warnings against this wlroots (SwiftPM compiles them with its own flags, which show no C warnings).
 for glue in Sources/CWlrGlue/*.c Sources/CPixels/*.c; do

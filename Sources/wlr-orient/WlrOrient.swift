@@ -2,9 +2,10 @@ import ArgumentParser
 import OrientDaemon
 import OrientSensor
 
-/// One program, three names: the daemon and the plugin's sensor helper are this program started
-/// by their own names (links to it), so that the Swift runtime and the code they share are
-/// installed once (a static runtime is about 6 MB a copy).
+/// One program, three names: the daemon is this program started by its own name (a link to it),
+/// so that the Swift runtime and the code they share are installed once (a static runtime is
+/// about 6 MB a copy); the daemon starts its sensor helper as itself, by the helper's name, so
+/// that the two share their pages. (The plugin's helper is a lean program of its own.)
 @main
 enum Program {
     static func main() {

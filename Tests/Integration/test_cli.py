@@ -145,12 +145,15 @@ def test_every_subcommand_answers_help_with_its_own_and_the_other_names_say_what
     r = subprocess.run([os.path.join(BUILD, "wlr-orient"), "run", "--", "--help"], capture_output=True, text=True,
                        timeout=30)
     assert r.returncode == 127 and "cannot start --help" in r.stderr, r
-    # The same program by its other two names (links beside it, as the packages install them).
+    # The same program by its other two names (links beside it, as the daemon is installed and
+    # starts its helper), and the plugin's lean helper.
     for name in ("wlr-orient-daemon", "wlr-orient-sensor-feed"):
         link = tmp_path / name
         link.symlink_to(BIN)
         r = subprocess.run([str(link), "--help"], capture_output=True, text=True, timeout=30)
         assert r.returncode == 0 and r.stdout.startswith("usage: %s " % name), (name, r)
+    r = subprocess.run([os.path.join(BUILD, "wlr-orient-sensor-feed"), "--help"], capture_output=True, text=True, timeout=30)
+    assert r.returncode == 0 and r.stdout.startswith("usage: wlr-orient-sensor-feed "), r
 
 
 def test_every_rule_the_code_cites_is_in_docs_design():

@@ -43,9 +43,29 @@ def build_client(directory, name="orient-client"):
 
 
 
+def sensor_helper_pids(parent):
+    """The sensor helpers (wlr-orient-sensor-feed) that the process `parent` started (the
+    plugin's host, the daemon)."""
+    pids = []
+    for task in os.listdir("/proc/%d/task" % parent):
+        try:
+            with open("/proc/%d/task/%s/children" % (parent, task)) as f:
+                children = [int(c) for c in f.read().split()]
+        except OSError:
+            continue
+        for child in children:
+            try:
+                if program_name(child) == "wlr-orient-sensor-feed":
+                    pids.append(child)
+            except OSError:
+                pass
+    return pids
+
+
 def program_name(pid):
     """The name a process was started by (the last part of its argv[0]): wlr-orient runs as
-    wlr-orient-daemon and wlr-orient-sensor-feed too, one program by three names."""
+    wlr-orient-daemon and wlr-orient-sensor-feed too (the daemon's helper), one program by three
+    names, beside the plugin's lean wlr-orient-sensor-feed."""
     with open("/proc/%d/cmdline" % pid, "rb") as f:
         return os.path.basename(f.read().split(b"\0")[0].decode())
 
@@ -136,20 +156,7 @@ class Compositor:
     def sensor_helper_pids(self):
         """The plugin's sensor helpers (wlr-orient-sensor-feed, which the plugin starts): the
         host's children running it."""
-        pids = []
-        for task in os.listdir("/proc/%d/task" % self.p.pid):
-            try:
-                with open("/proc/%d/task/%s/children" % (self.p.pid, task)) as f:
-                    children = [int(c) for c in f.read().split()]
-            except OSError:
-                continue
-            for child in children:
-                try:
-                    if program_name(child) == "wlr-orient-sensor-feed":
-                        pids.append(child)
-                except OSError:
-                    pass
-        return pids
+        return sensor_helper_pids(self.p.pid)
 
     def wait_frame(self, transform, timeout=10.0):
         """Waits for the first committed frame with this wl_output transform; returns (w, h)."""
