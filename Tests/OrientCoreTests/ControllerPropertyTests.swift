@@ -147,9 +147,8 @@ import TestSupport
             func run(everyone: Bool) -> [ControllerCommand] {
                 var controller = Controller(config: config, state: PersistentState(lastFelt: felt == 4 ? nil : Orientation(clockwiseQuarterTurns: felt)),
                                             coverEvidence: statesOnly ? .statesOnly : .reported)
-                controller.reconcilesEverything = everyone
                 var all = controller.start()
-                for event in events { all += controller.handle(event) }
+                for event in events { all += controller.handle(event, everything: everyone) }
                 return all
             }
             #expect(run(everyone: false) == run(everyone: true))
@@ -169,9 +168,8 @@ import TestSupport
         ]
         func run(everyone: Bool) -> [ControllerCommand] {
             var controller = Controller(config: config, state: PersistentState(lastFelt: .normal))
-            controller.reconcilesEverything = everyone
             var all = controller.start()
-            for event in events { all += controller.handle(event) }
+            for event in events { all += controller.handle(event, everything: everyone) }
             return all
         }
         #expect(run(everyone: false) == run(everyone: true))

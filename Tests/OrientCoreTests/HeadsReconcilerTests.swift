@@ -29,7 +29,7 @@ struct HeadsReconcilerTests {
     }
 
     static func sends(_ out: [R.Command]) -> [R.Command] {
-        out.filter { if case .test = $0 { return true }; if case .apply = $0 { return true }; return false }
+        out.filter { if case .daemon(.test) = $0 { return true }; if case .daemon(.apply) = $0 { return true }; return false }
     }
 
     @Test func aWishIsTestedThenAppliedAndAssumed() {
@@ -173,7 +173,7 @@ struct HeadsReconcilerShieldTests {
 
     static func tested(shield: Bool = true, plan: TransitionPlan = rotate) -> (R, PanelID, [R.Command]) {
         var (r, id) = HeadsReconcilerTests.started()
-        _ = r.handle(.canShield(shield))
+        _ = r.handle(.canShield(lacking: shield ? [] : ["zwlr_layer_shell_v1"]))
         _ = r.handle(.want(id, .leftUp, transition: plan))
         #expect(r.handle(.settle) == [.test([HeadsReconcilerTests.panelHead: .rotated90])])
         let out = r.handle(.answered(.succeeded))

@@ -15,22 +15,10 @@ public struct DaemonCore: HostCore {
         case heads(HeadsEvent)
     }
 
-    /// What the compositor's heads and the daemon's shields did (`HeadsReconciler.Event`, less
-    /// what the core itself tells the reconciler: the config's panels and the controller's wishes).
-    public enum HeadsEvent: Sendable, Hashable {
-        case heads([HeadsReconciler.Head], serial: UInt32?)
-        case headGone(HeadsReconciler.HeadKey)
-        /// What the compositor lacks for a shield (layer-shell, screencopy, shared memory), by
-        /// the globals' names: with nothing lacking, transitions play.
-        case canShield(lacking: [String])
-        case covered(HeadsReconciler.HeadKey)
-        case coverFailed(HeadsReconciler.HeadKey, ShieldCut)
-        case shieldGone(HeadsReconciler.ShieldID)
-        case settle
-        case answered(HeadsReconciler.Answer)
-        case notSent
-        case disconnected
-    }
+    /// What the compositor's heads and the daemon's shields did: the reconciler's own events
+    /// (the daemon sends none of those the core itself tells it: the config's panels and the
+    /// controller's wishes).
+    public typealias HeadsEvent = HeadsReconciler.Event
 
     public private(set) var controller: Controller
     private var heads: HeadsReconciler
@@ -79,9 +67,9 @@ public struct DaemonCore: HostCore {
                 out.append(.log(.info, "the compositor offers no \(lacking.joined(separator: ", ")): the panel turns without a transition here (a cut)"))
                 out.append(.event(.cannotShield(lacking: lacking)))
             }
-            reconcile(.canShield(lacking.isEmpty), into: &out)
+            reconcile(.canShield(lacking: lacking), into: &out)
         case .heads(let event):
-            reconcile(Self.reconcilerEvent(event), into: &out)
+            reconcile(event, into: &out)
         }
         drain(into: &out)
         return out
@@ -150,13 +138,7 @@ public struct DaemonCore: HostCore {
         for command in heads.handle(event) {
             switch command {
             case .controller(let event): told.append(event)
-            case .test(let transforms): out.append(.host(.test(transforms)))
-            case .apply(let transforms): out.append(.host(.apply(transforms)))
-            case .cover(let covers): out.append(.host(.cover(covers)))
-            case .uncover(let shield, let applied): out.append(.host(.uncover(shield, applied: applied)))
-            case .retire(let shield): out.append(.host(.retire(shield)))
-            case .assume(let key, let transform): out.append(.host(.assume(key, transform)))
-            case .panelsChanged: out.append(.host(.panelsChanged))
+            case .daemon(let command): out.append(.host(command))
             case .info(let line): out.append(.log(.info, line))
             case .error(let line): out.append(.log(.error, line))
             case .event(let event): out.append(.event(event))
@@ -176,20 +158,6 @@ public struct DaemonCore: HostCore {
         out.append(.host(.readTabletSwitches(wanted)))
     }
 
-    private static func reconcilerEvent(_ event: HeadsEvent) -> HeadsReconciler.Event {
-        switch event {
-        case .heads(let list, let serial): .heads(list, serial: serial)
-        case .headGone(let key): .headGone(key)
-        case .canShield(let lacking): .canShield(lacking.isEmpty)
-        case .covered(let key): .covered(key)
-        case .coverFailed(let key, let why): .coverFailed(key, why)
-        case .shieldGone(let id): .shieldGone(id)
-        case .settle: .settle
-        case .answered(let answer): .answered(answer)
-        case .notSent: .notSent
-        case .disconnected: .disconnected
-        }
-    }
 }
 
 /// What only the daemon can carry out: the steps of a configuration of the compositor's heads,

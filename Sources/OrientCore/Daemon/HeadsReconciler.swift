@@ -45,9 +45,9 @@ public struct HeadsReconciler: Sendable {
         case device(DeviceConfig)
         /// The controller asks `panel` to show `orientation` (its `.show`), with this transition.
         case want(PanelID, Orientation, transition: TransitionPlan = TransitionPlan(kind: .none))
-        /// Whether the daemon can lay a shield over a panel while it turns (the compositor offers
-        /// layer-shell, screencopy and shared memory): only then does a transition play.
-        case canShield(Bool)
+        /// What the compositor lacks for a shield over a panel while it turns (layer-shell,
+        /// screencopy, shared memory), by the globals' names: with nothing lacking, transitions play.
+        case canShield(lacking: [String])
         /// The shield over this head shows the panel's current frame (or could not be laid: the
         /// head then turns without one).
         case covered(HeadKey)
@@ -68,30 +68,24 @@ public struct HeadsReconciler: Sendable {
         case disconnected
     }
 
+    /// What the reconciler says: to the controller, or to the daemon in its own commands.
     public enum Command: Sendable, Hashable {
         /// Tell the controller.
         case controller(ControllerEvent)
-        /// Make a configuration of every head as reported, with these transforms changed, and
-        /// test it; or apply it.
-        case test([HeadKey: OutputTransform])
-        case apply([HeadKey: OutputTransform])
-        /// Before the apply: lay a shield over each of these heads, showing what the panel shows
-        /// now, and say `covered` for each when it is on screen.
-        case cover([Cover])
-        /// The apply a shield was laid for has been answered: play its transition (`applied`), or
-        /// take it away (the transform stays; the shield looks as the panel does, so nothing shows).
-        case uncover(ShieldID, applied: Bool)
-        /// Take this older shield away: a new one over its head is on screen, showing what the
-        /// older one showed (a second turn during a transition starts from what is on screen).
-        case retire(ShieldID)
-        /// The head shows this transform now (applied), whether or not the compositor has said so.
-        case assume(HeadKey, OutputTransform)
-        /// The panels changed: which panels a window is on must be worked out again.
-        case panelsChanged
+        /// For the daemon to carry out (a configuration's steps, its shields).
+        case daemon(DaemonCommand)
         case info(String)
         case error(String)
         /// For the event stream.
         case event(OrientEvent)
+
+        static func test(_ transforms: [HeadKey: OutputTransform]) -> Command { .daemon(.test(transforms)) }
+        static func apply(_ transforms: [HeadKey: OutputTransform]) -> Command { .daemon(.apply(transforms)) }
+        static func cover(_ covers: [Cover]) -> Command { .daemon(.cover(covers)) }
+        static func uncover(_ id: ShieldID, applied: Bool) -> Command { .daemon(.uncover(id, applied: applied)) }
+        static func retire(_ id: ShieldID) -> Command { .daemon(.retire(id)) }
+        static func assume(_ key: HeadKey, _ transform: OutputTransform) -> Command { .daemon(.assume(key, transform)) }
+        static var panelsChanged: Command { .daemon(.panelsChanged) }
     }
 
     /// Names one shield, as the reconciler handed it out.
@@ -196,8 +190,8 @@ public struct HeadsReconciler: Sendable {
             wanted[id] = orientation
             transitions[id] = transition
             needsSubmit = true
-        case .canShield(let can):
-            canShield = can
+        case .canShield(let lacking):
+            canShield = lacking.isEmpty
         case .covered(let key):
             covered(key, &out)
         case .coverFailed(let key, let why):

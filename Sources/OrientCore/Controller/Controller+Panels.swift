@@ -1,0 +1,48 @@
+/// The panels' records (rule 13): what each shows and allows, and who else set it.
+extension Controller {
+    struct PanelRecord: Sendable {
+        let id: PanelID
+        let name: String
+        let shape: PanelShape
+        var shown: Orientation
+        /// What device ∩ lock ∩ the app in front allowed at the last decision.
+        var allowed: OrientationMask = .all
+        /// Who else set what it shows, while that is kept (nil: we did), and how the device was
+        /// held then: it is kept until the device turns or the panel turns for another reason.
+        var setBy: PanelSetter?
+        var setWhileFelt: Orientation?
+        /// When the compositor last undid our orientation here (seconds; the recent ones).
+        var undoneAt: [Double] = []
+        /// The next turn puts back what the compositor undid: a cut, as the compositor's was.
+        var turnsBack = false
+    }
+
+    /// Someone else set a panel's transform (see `PanelSetter`): the compositor's own change is
+    /// turned back, a client's is kept until the decision moves.
+    mutating func setElsewhere(_ id: PanelID, _ o: Orientation, by: PanelSetter, at t: Double,
+                                       into out: inout [ControllerCommand]) {
+        guard let i = panels.firstIndex(where: { $0.id == id }), panels[i].shown != o else { return }
+        let ours = panels[i].shown
+        panels[i].shown = o
+        panels[i].turnsBack = false
+        var keep = by != .compositor
+        if by == .compositor {
+            panels[i].undoneAt = panels[i].undoneAt.filter { t - $0 < PanelSetter.undoWindow } + [t]
+            keep = panels[i].undoneAt.count > PanelSetter.mostTurnBacks
+        }
+        let name = panels[i].name
+        guard keep else {
+            panels[i].turnsBack = true
+            refused[id] = nil
+            out.append(.log(.info, "\(name): the compositor set \(o.rawValue) (its own change: a reload, the output switched on, a new output); turning back to the device's orientation"))
+            return out.append(.event(.setElsewhere(panel: name, o, by: by, kept: false)))
+        }
+        panels[i].setBy = by
+        panels[i].setWhileFelt = felt
+        refused[id] = ours   // not asked again until the decision moves elsewhere
+        out.append(.log(.info, by == .compositor
+            ? "\(name): the compositor keeps setting \(o.rawValue); showing that until the device turns"
+            : "\(name): set to \(o.rawValue) by \(by.who); showing that until the device turns"))
+        out.append(.event(.setElsewhere(panel: name, o, by: by, kept: true)))
+    }
+}
