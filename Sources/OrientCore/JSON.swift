@@ -62,7 +62,7 @@ public indirect enum JSON: Sendable, Hashable {
         case .null: out += "null"
         case .bool(let b): out += b ? "true" : "false"
         case .int(let i): out += String(i)
-        case .double(let d): out += d.isFinite ? String(d) : "null"
+        case .double(let d): out += d.isFinite ? String(d == 0 ? 0 : d) : "null"   // -0.0 as 0.0: equal, one text
         case .string(let s): Self.writeString(s, to: &out)
         case .array(let items):
             out += "["

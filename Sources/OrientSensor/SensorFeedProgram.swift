@@ -10,7 +10,7 @@ public enum SensorFeedProgram {
 
     public static func main(_ arguments: [String]) -> Never {
         func usage(_ why: String) -> Never {
-            _ = FileDescriptor.standardError.writeAll(Array("\(name): \(why); the compositor plugin starts it\n".utf8))
+            _ = FileDescriptor.standardError.writeAll(Array("\(name): \(why); the compositor plugin and `wlr-orient daemon` start it\n".utf8))
             exitProcess(64)   // EX_USAGE
         }
         var device = DeviceConfig()

@@ -45,10 +45,11 @@ public enum SensorLoop {
                 guard case .success(let ready) = FileDescriptor.waitReadable(
                     [sensor.pollDescriptor.map(FileDescriptor.init(rawValue:))] + watched, milliseconds: ms, untilSignal: untilSignal)
                 else { return nil }
+                let due = sensor.secondsUntilDue.map { $0 <= 0 } ?? false
+                // Woken by the end alone: not a wakeup of the sensor's.
+                if let end, monotonicSeconds() >= end, !ready.contains(true), !due { break }
                 wakeups += 1
                 guard woke(Array(ready.dropFirst())) else { break }
-                let due = sensor.secondsUntilDue.map { $0 <= 0 } ?? false
-                if let end, monotonicSeconds() >= end, !ready[0], !due { break }
                 guard ready[0] || due else { continue }
                 batch.removeAll(keepingCapacity: true)
                 sensor.process(into: &batch)

@@ -85,6 +85,8 @@ public final class SensorHelper: SensorControl {
 
     public func start() {
         running = true
+        // The controller starts afresh: what it was told before, it no longer shows.
+        saidLost = false
         if child == nil { spawnWhenDue() } else { sendStart() }
     }
 
@@ -141,6 +143,12 @@ public final class SensorHelper: SensorControl {
 
     // MARK: the helper
 
+    /// The helper as messages name it: its path, or its name where the host starts itself by it
+    /// (the daemon: `/proc/self/exe` says nothing to a reader of the log).
+    private var shownName: String {
+        arguments[0] == PluginInputsReader.thisProgram ? "wlr-orient-sensor-feed (the daemon's own program)" : arguments[0]
+    }
+
     /// Starts a helper now, or once the one before has ended (at most `endingGrace` later), or
     /// after the restart pause.
     private func spawnWhenDue() {
@@ -160,7 +168,7 @@ public final class SensorHelper: SensorControl {
         let directory = arguments[0].lastIndex(of: "/").map { String(arguments[0][...$0]) } ?? ""
         switch ChildProcess.startConnected(arguments, name: directory + "wlr-orient-sensor-feed") {
         case .failure(let error):
-            failed("cannot start \(arguments[0]) (\(error.reason))")
+            failed("cannot start \(shownName) (\(error.reason))")
         case .success(let started):
             guard case .success = started.socket.setNonBlocking(),
                   let source = LoopSource.readable(started.socket.rawValue, on: loop, { [unowned self] _ in readable() }) else {
@@ -168,7 +176,7 @@ public final class SensorHelper: SensorControl {
                 ChildProcess.stop(started.pid)
                 ending.append((started.pid, -.infinity, false))
                 timer.arm(milliseconds: 50)
-                return failed("cannot watch \(arguments[0])'s socket")
+                return failed("cannot watch \(shownName)'s socket")
             }
             child = started
             self.source = source
@@ -197,7 +205,7 @@ public final class SensorHelper: SensorControl {
     /// `quietly`: the controller is not told again.
     private func ended(_ why: String, reaped: Bool = false, quietly: Bool = false) {
         end(reaped: reaped, unexpected: true)
-        failed("\(arguments[0]) \(why)", quietly: quietly)
+        failed("\(shownName) \(why)", quietly: quietly)
     }
 
     /// A helper could not start or ended: the controller hears of a lost sensor (once the pause
@@ -238,7 +246,7 @@ public final class SensorHelper: SensorControl {
                 if now >= helper.killAt { ChildProcess.stop(helper.pid) }
                 return false
             case .exited(let status):
-                if helper.unexpected { Log.error("\(arguments[0]) (pid \(helper.pid)) \(Self.describe(status))") }
+                if helper.unexpected { Log.error("\(shownName) (pid \(helper.pid)) \(Self.describe(status))") }
                 return true
             case .reapedElsewhere:
                 return true
@@ -314,7 +322,7 @@ public final class SensorHelper: SensorControl {
         let now = monotonicSeconds()
         while let line = received.nextLine() {
             guard case .success(let json) = JSONReader.parse(line), let parsed = SensorReport(json: json) else {
-                if let logged = badLines.admit("\(arguments[0]) said something that is no report: \(line.prefix(120))",
+                if let logged = badLines.admit("\(shownName) said something that is no report: \(line.prefix(120))",
                                                at: monotonicSeconds()) {
                     Log.error(logged)
                 }

@@ -41,7 +41,8 @@ sensor.start()
             case .log, .stillReading, .awaitingUdev: break
             }
         }
-        sensor.pace(perception.readingPeriod)
+        // A slow reading still under way is not one to pace from.
+        if reports != [.stillReading] { sensor.pace(perception.readingPeriod) }
         return true
     } ?? 0
 }

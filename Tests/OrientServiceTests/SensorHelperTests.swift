@@ -226,6 +226,30 @@ extension OnTheEventLoop {
             #expect(reports.count == 2, "said once: \(reports)")
         }
 
+        /// A replacement that hangs as the last one did is replaced without a word (the controller
+        /// knows); once the controller starts the sensor afresh, a hang is news again.
+        @Test func aHangAgainIsQuietUntilTheSensorIsStartedAfresh() throws {
+            let hang = "trap '' TERM; exec sleep 600"
+            let sensor = try helper("[ \"$(wc -l <'\(directory)/runs')\" -gt 1 ] || echo '\(Self.opened)'\n" + hang)
+            defer { sensor.remove() }
+            sensor.start()
+            #expect(loop.dispatch(until: { !self.reports.isEmpty }))
+            #expect(loop.dispatch(until: { self.reports.count >= 2 }, within: SensorLiveness.margin + 5))
+            guard case .lost(let why)? = reports.last, why.contains("stopped answering") else {
+                Issue.record("no hang reported: \(reports)")
+                return
+            }
+            // Started afresh (the controller's status is reset): the next hang is said again.
+            sensor.stop()
+            sensor.start()
+            #expect(loop.dispatch(until: { self.reports.count >= 3 }, within: SensorLiveness.margin + 5), "\(reports)")
+            guard reports.count == 3, case .lost(let again) = reports[2] else {
+                Issue.record("the hang after a fresh start was not said: \(reports)")
+                return
+            }
+            #expect(again.contains("stopped answering"), "\(again)")
+        }
+
         /// A still device promises nothing: a helper told `pace none` may stay silent for ever.
         @Test func aHelperWhoseDeviceIsStillMayStaySilent() throws {
             let sensor = try helper("echo '\(Self.opened)'\n" + keepReading)
