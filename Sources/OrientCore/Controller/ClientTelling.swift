@@ -53,27 +53,30 @@ struct ClientTelling: Sendable {
         guard !touched.isEmpty else { return }
         let ids = touched.sorted()
         touched = []
-        for id in ids {
-            guard let t = windows.records[id], t.declaration != nil, let first else { continue }
-            let shown = ContentOrientations(first.shown, on: first.shape)
-            if t.toldShown != shown {
-                windows.records[id]?.toldShown = shown
-                out.append(.tellShown(id, shown))
-            }
+        guard let first else { return }
+        for id in ids { tellShown(id, on: first, windows: &windows, into: &out) }
+    }
+
+    /// Tells a client with a declaration what `panel` shows, where that differs from what it was
+    /// last told; false when it has no declaration (nothing is told it).
+    @discardableResult
+    private func tellShown(_ id: ToplevelID, on panel: Context.Panel, windows: inout Windows,
+                           into out: inout [ControllerCommand]) -> Bool {
+        guard let t = windows.records[id], t.declaration != nil else { return false }
+        let shown = ContentOrientations(panel.shown, on: panel.shape)
+        if t.toldShown != shown {
+            windows.records[id]?.toldShown = shown
+            out.append(.tellShown(id, shown))
         }
+        return true
     }
 
     /// Tells one client what its output shows, and (in front, in input mode) how the device is
     /// held, where that differs from what it was last told. Its output: the panel it is in front
     /// on, else the first.
     private func tell(_ id: ToplevelID, _ context: Context, windows: inout Windows, into out: inout [ControllerCommand]) {
-        guard let t = windows.records[id], t.declaration != nil,
-              let panel = context.panels.first(where: { context.fronts[$0.id] == id }) ?? context.panels.first else { return }
-        let shown = ContentOrientations(panel.shown, on: panel.shape)
-        if t.toldShown != shown {
-            windows.records[id]?.toldShown = shown
-            out.append(.tellShown(id, shown))
-        }
+        guard let panel = context.panels.first(where: { context.fronts[$0.id] == id }) ?? context.panels.first,
+              tellShown(id, on: panel, windows: &windows, into: &out), let t = windows.records[id] else { return }
         guard context.rotating, context.inputFronts.contains(id) else {
             windows.records[id]?.toldFelt = nil   // so that it hears the device again when it returns
             return

@@ -49,15 +49,20 @@ public enum SensorReport: Sendable, Hashable {
     /// are left alone, and a matrix source it does not know reads as the identity's: a newer
     /// helper's report is not wrong for that.
     public init?(json: JSON) {
-        func finite(_ key: String) -> Double? { json[key]?.number.flatMap { $0.isFinite ? $0 : nil } }
+        func finite(_ value: JSON?) -> Double? { value?.number.flatMap { $0.isFinite ? $0 : nil } }
+        func finite(_ key: String) -> Double? { finite(json[key]) }
+        /// An array of exactly `count` finite numbers.
+        func numbers(_ key: String, _ count: Int) -> [Double]? {
+            guard case .array(let items)? = json[key], items.count == count else { return nil }
+            let numbers = items.compactMap(finite)
+            return numbers.count == count ? numbers : nil
+        }
         switch json["report"]?.string {
         case "opened":
             guard let t = finite("at"), let id = json["device"]?.string, !id.isEmpty,
                   let mode = json["mode"]?.string.flatMap(ReadingMode.init(rawValue:)),
                   let scale = finite("scale"), scale > 0,
-                  case .array(let items)? = json["matrix"], items.count == 9 else { return nil }
-            let numbers = items.compactMap { $0.number.flatMap { $0.isFinite ? $0 : nil } }
-            guard numbers.count == 9, let matrix = MountMatrix(numbers) else { return nil }
+                  let numbers = numbers("matrix", 9), let matrix = MountMatrix(numbers) else { return nil }
             var limit: ReadingLimit?
             switch json["limit"] {
             case nil, .null?: limit = nil
@@ -71,10 +76,7 @@ public enum SensorReport: Sendable, Hashable {
                                            why: json["why"]?.string ?? "", limit: limit, matrixSource: source)
             self = .opened(device, description: json["description"]?.string ?? "", at: t)
         case "sample":
-            guard let t = finite("at"), case .array(let items)? = json["counts"], items.count == 3,
-                  case .bool(let held)? = json["held"] else { return nil }
-            let counts = items.compactMap { $0.number.flatMap { $0.isFinite ? $0 : nil } }
-            guard counts.count == 3 else { return nil }
+            guard let t = finite("at"), let counts = numbers("counts", 3), case .bool(let held)? = json["held"] else { return nil }
             self = .sample(RawSample(t: t, x: counts[0], y: counts[1], z: counts[2]), held: held)
         case "lost":
             guard let why = json["why"]?.string else { return nil }
