@@ -39,7 +39,7 @@ if [ "$mode" = release ]; then
            -Xswiftc -use-ld=lld -Xlinker -z -Xlinker pack-relative-relocs
            -Xlinker --gc-sections -Xlinker "--version-script=$PWD/scripts/plugin-exports.map"
            -Xswiftc -Xfrontend -Xswiftc -function-sections
-           -Xlinker "--symbol-ordering-file=$PWD/scripts/plugin-order.txt" -Xlinker --no-warn-symbol-ordering
+           -Xlinker --no-warn-symbol-ordering
            -Xlinker -z -Xlinker relro -Xlinker -z -Xlinker now
            -Xlinker "--script=$PWD/scripts/no-module-hash.ld")
     # The debug info names each C module a Swift module imported by its precompiled module's
@@ -63,10 +63,11 @@ if [ "$mode" = release ]; then
 else
     flags=(-c debug)
 fi
-product() {  # builds one product: its last line, or its errors when it fails
-    local log
+product() {  # builds one product (in release, in its order: $2): its last line, or its errors
+    local log order=()
     log=$(mktemp)
-    if swift build "${flags[@]}" --product "$1" >"$log" 2>&1; then
+    [ "$mode" = release ] && order=(-Xlinker "--symbol-ordering-file=$PWD/scripts/$2")
+    if swift build "${flags[@]}" "${order[@]}" --product "$1" >"$log" 2>&1; then
         tail -n 1 "$log"
         rm -f "$log"
     else
@@ -76,12 +77,13 @@ product() {  # builds one product: its last line, or its errors when it fails
         return 1
     fi
 }
-product wlr-orient-plugin
+product wlr-orient-plugin plugin-order.txt
 # The plugin runs `wlr-orient plugin-inputs` to read its TOML files, and looks for it beside itself.
-product wlr-orient
+product wlr-orient plugin-order.txt
 # The plugin's sensor helper, which it looks for beside itself: a lean program of its own, for in a
-# compositor's session nothing else maps its pages (Sources/wlr-orient-sensor-feed/main.swift).
-product wlr-orient-sensor-feed
+# compositor's session nothing else maps its pages (Sources/wlr-orient-sensor-feed/main.swift); what
+# it runs is placed side by side as well (scripts/sensor-feed-order.txt, tools/plugin-order.py).
+product wlr-orient-sensor-feed sensor-feed-order.txt
 bin=$(swift build "${flags[@]}" --show-bin-path)
 cp "$bin/libwlr-orient-plugin.so" "$out/libwlr-orient.so"
 cp "$bin/wlr-orient" "$out/wlr-orient"

@@ -18,7 +18,9 @@ is not listed is only placed among the cold ones (benchmarks/rotation_latency.py
 the plugin adds to the compositor's memory).
 """
 import argparse
+import glob
 import os
+import re
 import subprocess
 import sys
 import tempfile
@@ -33,16 +35,21 @@ from harness.fakeiio import BIN, G_COUNTS as G, FakeIIO  # noqa: E402
 POSES = [((G, 0, 0), 1), ((0, G, 0), 2), ((-G, 0, 0), 3), ((0, -G, 0), 0)]
 
 
-def session(plugin, kind, out_file, scratch):
+def session(plugin, helper, kind, out_file, scratch):
     """Runs the host with `plugin` under callgrind through a session whose transitions are
-    `kind`; returns callgrind's output file."""
+    `kind`, its sensor helper (`helper`) under callgrind as well; returns callgrind's output file
+    and the helper's (one per helper started: %p in the name)."""
     compositor.PLUGIN = plugin
     fake = FakeIIO()
     dev = fake.add_accel()
     wrapper = ["valgrind", "--tool=callgrind", "--demangle=no", "--compress-strings=no", "--dump-instr=no",
                "--dump-line=no", "--callgrind-out-file=" + out_file]
     # The plugin's helpers are looked for beside it, and this copy has none there.
-    sensor_feed = os.path.join(ROOT, "build", "release", "wlr-orient-sensor-feed")
+    helper_out = out_file + ".helper.%p"
+    sensor_feed = os.path.join(scratch, "sensor-feed-%s" % kind)
+    with open(sensor_feed, "w") as f:
+        f.write("#!/bin/sh\nexec %s --callgrind-out-file=%s %s \"$@\"\n" % (" ".join(wrapper[:-1]), helper_out, helper))
+    os.chmod(sensor_feed, 0o755)
     host = Compositor(fake, wrapper=wrapper, config='[transition]\nkind = "%s"\n' % kind,
                       extra_env={"WLR_ORIENT_HELPER": BIN, "WLR_ORIENT_SENSOR_FEED": sensor_feed})
     try:
@@ -60,7 +67,7 @@ def session(plugin, kind, out_file, scratch):
         time.sleep(5)   # left alone: what the idle plugin runs
     finally:
         host.stop()
-    return out_file
+    return out_file, glob.glob(out_file + ".helper.*")
 
 
 def executed(callgrind_out, image):
@@ -73,28 +80,36 @@ def executed(callgrind_out, image):
                 current_object = line[3:].strip()
             elif line.startswith("fn=") and current_object and os.path.basename(current_object) == image:
                 names.add(line[3:].strip())
-    return {n for n in names if n and not n.startswith("0x")}
+    # Callgrind marks a function's recursive calls with 'N, and names the code before main itself.
+    names = {re.sub(r"'\d+$", "", n) for n in names}
+    return {n for n in names if n and not n.startswith("0x") and n != "(below main)"}
 
 
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--plugin", default=os.path.join(ROOT, ".build-static", "release", "libwlr-orient-plugin.so"))
+    ap.add_argument("--helper", default=os.path.join(ROOT, ".build-static", "release", "wlr-orient-sensor-feed"))
     ap.add_argument("--out", default=os.path.join(ROOT, "scripts", "plugin-order.txt"))
+    ap.add_argument("--helper-out", default=os.path.join(ROOT, "scripts", "sensor-feed-order.txt"))
     a = ap.parse_args()
-    names = set()
+    names, helper_names = set(), set()
     with tempfile.TemporaryDirectory() as scratch:
-        # Its symbols, not its DWARF (which valgrind 3.19 cannot read).
+        # Their symbols, not their DWARF (which valgrind 3.19 cannot read).
         plugin = os.path.join(scratch, os.path.basename(a.plugin))
+        helper = os.path.join(scratch, os.path.basename(a.helper))
         subprocess.run(["strip", "--strip-debug", "-o", plugin, a.plugin], check=True)
+        subprocess.run(["strip", "--strip-debug", "-o", helper, a.helper], check=True)
         for kind in ("rotate", "crossfade", "none"):
-            out = session(plugin, kind, os.path.join(scratch, "callgrind-%s.out" % kind), scratch)
+            out, helper_outs = session(plugin, helper, kind, os.path.join(scratch, "callgrind-%s.out" % kind), scratch)
             names.update(executed(out, os.path.basename(plugin)))
-    names = sorted(names)
-    if len(names) < 100:
-        sys.exit("plugin-order.py: only %d functions of %s ran: was it built with its symbols?" % (len(names), a.plugin))
-    with open(a.out, "w") as f:
-        f.write("".join(n + "\n" for n in names))
-    print("plugin-order.py: %d functions -> %s" % (len(names), a.out))
+            for helper_out in helper_outs:
+                helper_names.update(executed(helper_out, os.path.basename(helper)))
+    for image, listed, path in ((a.plugin, names, a.out), (a.helper, helper_names, a.helper_out)):
+        if len(listed) < 100:
+            sys.exit("plugin-order.py: only %d functions of %s ran: was it built with its symbols?" % (len(listed), image))
+        with open(path, "w") as f:
+            f.write("".join(n + "\n" for n in sorted(listed)))
+        print("plugin-order.py: %d functions -> %s" % (len(listed), path))
 
 
 if __name__ == "__main__":
