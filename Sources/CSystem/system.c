@@ -1,7 +1,9 @@
 #define _GNU_SOURCE
 #include <dlfcn.h>
 #include <fcntl.h>
+#include <link.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <unistd.h>
 #include "system_glue.h"
@@ -34,4 +36,29 @@ int glue_peer_uid(int fd, uid_t *uid) {
 
 int glue_accept(int fd) {
 	return accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK);
+}
+
+static int release_object(struct dl_phdr_info *info, size_t size, void *context) {
+	(void)size;
+	size_t page = (size_t)sysconf(_SC_PAGESIZE);
+	size_t *asked = context;
+	for (int i = 0; i < info->dlpi_phnum; i++) {
+		const ElfW(Phdr) *header = &info->dlpi_phdr[i];
+		if (header->p_type != PT_LOAD || (header->p_flags & PF_W)) {
+			continue;
+		}
+		uintptr_t start = (info->dlpi_addr + header->p_vaddr) & ~(page - 1);
+		uintptr_t end = (info->dlpi_addr + header->p_vaddr + header->p_memsz + page - 1) & ~(page - 1);
+		if (end > start) {
+			madvise((void *)start, end - start, MADV_PAGEOUT);
+			*asked += end - start;
+		}
+	}
+	return 0;
+}
+
+size_t glue_release_readonly_pages(void) {
+	size_t asked = 0;
+	dl_iterate_phdr(release_object, &asked);
+	return asked;
 }

@@ -21,6 +21,7 @@ public enum SensorFeed {
         var pending = LineBuffer()
         var chunk = [UInt8](repeating: 0, count: 4096)
         var status: Int32 = 0
+        var starting = true
         let ran = SensorLoop.run(sensor, watching: [input, Termination.descriptor], woke: { ready in
             if ready[1] { return false }
             guard ready[0] else { return true }
@@ -46,6 +47,17 @@ public enum SensorFeed {
             guard write(reports, to: output) else {
                 status = 1
                 return false
+            }
+            // Once the device streams, what found and opened it is not run again until it is
+            // lost: those pages go back (most of what this process would otherwise hold).
+            for report in reports {
+                switch report {
+                case .opened, .lost: starting = true
+                case .sample where starting:
+                    starting = false
+                    StartupPages.release()
+                default: break
+                }
             }
             return true
         })

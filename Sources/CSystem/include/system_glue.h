@@ -30,6 +30,12 @@ int glue_termination_install(unsigned grace, int with_parent);
  * can inherit, even for an instant. */
 int glue_pipe_cloexec(int fds[2]);
 
+/* madvise(MADV_PAGEOUT) over every read-only segment of the program and of each library it has
+ * loaded (dl_iterate_phdr): the kernel reclaims the pages of those that this process alone maps
+ * and leaves shared ones be (Linux 5.4+; older kernels refuse, and nothing changes). Returns the
+ * bytes asked about. */
+size_t glue_release_readonly_pages(void);
+
 /* mkostemp(template, O_CLOEXEC) (_GNU_SOURCE): a new file of this caller's own, named after
  * TEMPLATE (its last six characters XXXXXX, replaced), mode 0600, that no program started
  * meanwhile inherits. Returns its descriptor, or -1 with errno set. */
