@@ -24,12 +24,13 @@ int glue_temporary_file(char *template) {
 	return mkostemp(template, O_CLOEXEC);
 }
 
-int glue_peer_uid(int fd, uid_t *uid) {
+int glue_peer(int fd, pid_t *pid, uid_t *uid) {
 	struct ucred cred;
 	socklen_t length = sizeof(cred);
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &length) != 0) {
 		return -1;
 	}
+	*pid = cred.pid;
 	*uid = cred.uid;
 	return 0;
 }

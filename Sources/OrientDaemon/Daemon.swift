@@ -136,8 +136,9 @@ public final class Daemon {
         }
         let managers = globals.takeManagers()
         guard let heads = managers.heads else {
-            Log.error("the compositor offers no wlr-output-management (zwlr_output_manager_v1), so nothing outside it can turn"
-                      + " its outputs: the daemon stops (weston, KWin and Mir turn the screen themselves, if at all)")
+            // Which compositor this is: the process that listens on the display's socket.
+            let pid = try? UnixSocket.peerProcess(of: FileDescriptor(rawValue: wl_display_get_fd(display))).get()
+            Log.error(CompositorWithoutOutputManagement.line(process: pid.flatMap(nameOfProcess), pid: pid))
             exit = .noOutputManagement
             return nil
         }
@@ -383,6 +384,8 @@ public final class Daemon {
         }
         let shield = Shield(cover: cover, output: output, parts: globals.shieldParts, loop: loop, covered: { [unowned self] in
             reconcile(.covered(key))
+        }, cut: { [unowned self] why in
+            reconcile(.shieldCut(key, why))
         }, gone: { [unowned self] _ in
             shields[cover.id] = nil
             reconcile(.shieldGone(cover.id))
@@ -409,7 +412,7 @@ public final class Daemon {
 
     /// The panels a toplevel is on, from its wl_outputs' names (the core decides what an
     /// unknown one means).
-    private func panels(of outputs: Set<OpaquePointer>) -> Set<PanelID> {
+    private func panels(of outputs: Set<OpaquePointer>) -> Set<PanelID>? {
         runner.core.panels(onOutputsNamed: outputs.map { globals.outputNames[$0] })
     }
 

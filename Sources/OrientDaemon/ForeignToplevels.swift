@@ -18,7 +18,7 @@ final class ForeignToplevels: CallbackOwner {
             var appID: String
             var covers: Bool
             var shown: Bool
-            var panels: Set<PanelID>
+            var panels: Set<PanelID>?
         }
 
         // zwlr_foreign_toplevel_handle_v1.state values.
@@ -34,7 +34,7 @@ final class ForeignToplevels: CallbackOwner {
     /// Where changes go; nil until `attach` (until then the handles are only recorded).
     private var report: ((ControllerEvent) -> Void)?
     /// The panels that a set of wl_outputs are.
-    private var panelsOf: (Set<OpaquePointer>) -> Set<PanelID> = { _ in [] }
+    private var panelsOf: (Set<OpaquePointer>) -> Set<PanelID>? = { _ in nil }
     var finished: () -> Void = {}
 
     init(manager: OpaquePointer) {
@@ -43,7 +43,7 @@ final class ForeignToplevels: CallbackOwner {
     }
 
     /// From now on every change is reported, starting with the toplevels there already are.
-    func attach(report: @escaping (ControllerEvent) -> Void, panelsOf: @escaping (Set<OpaquePointer>) -> Set<PanelID>) {
+    func attach(report: @escaping (ControllerEvent) -> Void, panelsOf: @escaping (Set<OpaquePointer>) -> Set<PanelID>?) {
         self.report = report
         self.panelsOf = panelsOf
         for proxy in handles.keys { tell(proxy) }

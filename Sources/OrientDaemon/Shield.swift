@@ -24,6 +24,9 @@ final class Shield: CallbackOwner {
     private let onCovered: () -> Void
     /// The shield is gone (finished, failed or removed): forget it.
     private let onGone: (Shield) -> Void
+    /// It goes without (the rest of) its transition, for this reason: for the reconciler to say,
+    /// and to learn from.
+    private let onCut: (ShieldCut) -> Void
 
     // The capture, then the picture: raw panel pixels (the output's buffer as it is scanned out).
     private var capture: OpaquePointer?
@@ -68,7 +71,7 @@ final class Shield: CallbackOwner {
     private static let argb = WL_SHM_FORMAT_ARGB8888.rawValue, xrgb = WL_SHM_FORMAT_XRGB8888.rawValue
 
     init(cover: HeadsReconciler.Cover, output: OpaquePointer, parts: ShieldParts, loop: OpaquePointer,
-         covered: @escaping () -> Void, gone: @escaping (Shield) -> Void) {
+         covered: @escaping () -> Void, cut: @escaping (ShieldCut) -> Void, gone: @escaping (Shield) -> Void) {
         key = cover.key
         panel = cover.panel
         steps = PanelShield(from: cover.from, to: cover.to, plan: cover.transition)
@@ -76,6 +79,7 @@ final class Shield: CallbackOwner {
         self.output = output
         self.loop = loop
         onCovered = covered
+        onCut = cut
         onGone = gone
     }
 
@@ -119,9 +123,7 @@ final class Shield: CallbackOwner {
                 wake(afterMs: afterMs)
             case .remove: remove()
             case .info(let line): Log.info(line)
-            case .cut(let why):
-                Log.info(why.line)
-                Events.emit(.shieldCut(panel: panel, why: why))
+            case .cut(let why): onCut(why)
             }
         }
     }

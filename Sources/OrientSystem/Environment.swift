@@ -11,11 +11,17 @@ public func setEnvironmentValue(_ name: String, _ value: String) {
     setenv(name, value, 1)
 }
 
-/// The process's working directory (nil if it cannot be known).
 /// The name the kernel gives this process (its executable's, at most 15 bytes: /proc/self/comm).
 public var processName: String {
     String((readSmallFile("/proc/self/comm") ?? "").prefix { $0 != "\n" })
 }
+
+/// The name the kernel gives another process (nil when it is gone or cannot be read).
+public func nameOfProcess(_ pid: Int32) -> String? {
+    readSmallFile("/proc/\(pid)/comm").map { String($0.prefix { $0 != "\n" }) }
+}
+
+/// The process's working directory (nil if it cannot be known).
 
 public func currentDirectory() -> String? {
     guard let cwd = getcwd(nil, 0) else { return nil }

@@ -100,9 +100,19 @@ public enum UnixSocket {
 
     /// The user id of the process at the other end.
     public static func peerUser(of connection: FileDescriptor) -> Result<UInt32, SystemError> {
+        peer(of: connection).map(\.uid)
+    }
+
+    /// The process at the other end (the one that listened, for a connection made to a server).
+    public static func peerProcess(of connection: FileDescriptor) -> Result<Int32, SystemError> {
+        peer(of: connection).map(\.pid)
+    }
+
+    private static func peer(of connection: FileDescriptor) -> Result<(pid: Int32, uid: UInt32), SystemError> {
+        var pid: pid_t = 0
         var uid: uid_t = 0
-        guard glue_peer_uid(connection.rawValue, &uid) == 0 else { return .failure(SystemError(operation: "SO_PEERCRED", errno: errno)) }
-        return .success(uid)
+        guard glue_peer(connection.rawValue, &pid, &uid) == 0 else { return .failure(SystemError(operation: "SO_PEERCRED", errno: errno)) }
+        return .success((pid, uid))
     }
 
     /// This process's user id.

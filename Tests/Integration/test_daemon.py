@@ -445,6 +445,27 @@ def test_a_compositor_that_describes_the_heads_before_it_answers_gets_every_deci
         assert s.stop() == 0
 
 
+def test_a_window_whose_output_the_compositor_never_names_is_named_so_in_status(client_binary):
+    """Some compositors send no output_enter on a foreign-toplevel handle (the host with
+    --no-toplevel-outputs). The window counts as on every panel, so its landscape rule turns the
+    built-in panel, and `status` says its output is unknown, in JSON and in words."""
+    s = Session(config='[[app]]\nmatch = "card0"\norientations = ["landscape"]\n', pose=LEFT_UP,
+                host_args=["--no-toplevel-outputs"])
+    card = None
+    try:
+        s.events.wait_turned("left-up")
+        card = Client(client_binary, s.host.client_env, app_id="card0")
+        s.events.wait_for("turned", lambda e: e["panel"] == "HEADLESS-1" and e["orientation"] in ("normal", "bottom-up"))
+        front = s.status()["front"]
+        assert front["app_id"] == "card0" and front["source"] == "rule" and front["output"] == "unknown", front
+        words = s.cli("status").stdout
+        assert "does not say which output card0's window is on" in words, words
+    finally:
+        if card:
+            card.stop()
+        assert s.stop() == 0
+
+
 def test_a_tiled_app_alone_on_the_panel_is_in_front_by_default(client_binary):
     """A tiling compositor (the host with --tile) marks no window maximized.
     With the default scope ("fullscreen"), foot filling the panel as its only window is the app in

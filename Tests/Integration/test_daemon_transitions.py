@@ -158,17 +158,58 @@ def test_no_frame_of_a_turn_from_outside_is_neither_the_old_picture_nor_the_new_
         end(s)
 
 
-def test_a_compositor_that_leaves_the_overlay_unresized_gets_a_clean_cut_said_once(client_binary):
-    """qtile 0.32 does not re-configure layer surfaces when an output turns; the host can be told
-    to do the same. The shield does not wait for a size that never comes: it goes at once."""
-    s = session(client_binary, 'kind = "rotate"\nduration-ms = 300\ntimeout-ms = 150\n')
+def recorded_quarter_turns(s, turns, shielded):
+    """Turns the device `turns` times between left-up and normal, each recorded until the turn (its
+    shield gone) and two plain frames after. For the first `shielded` turns, returns [(turn,
+    frame, of)] for every frame that is neither the old picture as the panel showed it, nor the
+    new layout, nor a blend of the two (the picture under the wrong transform, or cut off). The others are plain cuts, whose
+    frames are the compositor's own (the app's old buffer may show in the new layout for a frame,
+    as with `kind = "none"`): each must end on the new layout."""
+    broken = []
+    for i in range(turns):
+        pose, shown = (LEFT_UP, "left-up") if i % 2 == 0 else (NORMAL, "normal")
+        _, _, old = s.host.raw_panel()
+        s.host.command("record start", r"^recording$")
+        s.fake.set(s.dev, *pose)
+        s.events.wait_turned(shown)
+        if i < shielded:
+            s.events.wait("shield-gone", panel="HEADLESS-1", timeout=15)
+        # The card is given the new size and has drawn at it: the next frames are the new layout.
+        s.card.out.wait(r'^\{"configure": \[')
+        s.card.roundtrip()
+        s.host.command("next-frame", r"^next-frame$")
+        s.host.command("next-frame", r"^next-frame$")
+        frames = [read_ppm(path)[2] for _, _, path in s.host.record_stop(os.path.join(s.host.dir, "rec%d" % i))]
+        new = s.host.raw_panel()[2]
+        assert not same(old, new) and same(frames[-1], new), "turn %d ends on the new layout" % i
+        if i < shielded:
+            broken += [(i, n, len(frames)) for n, rgb in enumerate(frames)
+                       if not same(rgb, old) and not same(rgb, new) and blend_fraction(old, new, rgb)[1] > 6]
+    return broken
+
+
+@pytest.mark.parametrize("resize", [False, True], ids=["never-resized", "resized-late"])
+def test_an_overlay_configured_with_its_old_size_never_shows_the_old_picture_unturned_or_cropped(client_binary, resize):
+    """qtile configures every layer surface again with its old size before it answers the apply,
+    twice, and never gives it the turned size; the host can be told to do both. Over 50 quarter
+    turns the shield shows nothing but the old picture as the panel showed it, a blend of it and the
+    new layout, and the new layout. Where the overlay is never resized, that is learnt on the first
+    turn and said once, and every later quarter turn is a plain cut, with no shield to wait for;
+    where it is resized after all, every turn plays its cross-fade."""
+    s = session(client_binary, 'kind = "crossfade"\nduration-ms = 150\ntimeout-ms = 50\ncurve = "linear"\n')
     try:
-        s.host.command("layers-stay on", r"^layers-stay on$")
-        s.fake.set(s.dev, *LEFT_UP)
-        s.events.wait_turned("left-up")
-        s.events.wait("shield-gone", panel="HEADLESS-1")
-        cuts = s.events.seen("shield-cut")
-        assert [(c["panel"], c["why"]) for c in cuts] == [("HEADLESS-1", "overlay-not-resized")], cuts
+        if not resize:
+            s.host.command("layers-stay on", r"^layers-stay on$")
+        s.host.command("layers-resend on", r"^layers-resend on$")
+        broken = recorded_quarter_turns(s, 50, shielded=50 if resize else 1)
+        assert not broken, "frames neither the old picture nor the new layout (turn, frame, of): %s" % broken
+        cuts = [(c["panel"], c["why"]) for c in s.events.seen("shield-cut")]
+        covered = s.events.seen("shield-covered")
+        if resize:
+            assert cuts == [] and len(covered) == 50, (cuts, len(covered))
+        else:
+            assert cuts == [("HEADLESS-1", "overlay-not-resized")], cuts
+            assert len(covered) == 1, "a shield over the first turn only: %d" % len(covered)
         assert no_overlay_left(s)
     finally:
         end(s)

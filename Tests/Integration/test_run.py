@@ -88,6 +88,42 @@ def test_the_compositors_children_carry_no_trace_of_the_preload(tmp_path):
     assert "wlr-orient-preload" not in maps and "libwlr-orient" not in maps
 
 
+def probe_environment(tag):
+    """A shell command that prints, on the host's standard output, what of LD_PRELOAD and our
+    variables its own process started with (from /proc, not its shell's copy), then an end line."""
+    return ("tr '\\0' '\\n' < /proc/$$/environ | grep -E '^(LD_PRELOAD|WLR_ORIENT_PLUGIN|WLR_ORIENT_CONFIG)=' "
+            "| sed 's/^/%s /'; echo '%s end'" % (tag, tag))
+
+
+def probed(host, tag):
+    lines = []
+    while True:
+        line = host.out.wait(r"^%s (.*)$" % tag, timeout=30).group(1)
+        if line == "end":
+            return lines
+        lines.append(line)
+
+
+def test_a_compositor_that_copied_its_environment_at_start_hands_none_of_the_preload_on(tmp_path):
+    """A compositor may copy its environment before it shows itself to be one (a Python
+    compositor's os.environ), and give that copy to what it launches, through posix_spawn or
+    fork and execve: the launched programs start without the preload and our variables."""
+    fake = FakeIIO()
+    fake.add_accel()
+    host = run_host(fake, extra_args=["--copied-environment", "-s", probe_environment("spawned-child")])
+    try:
+        host.events.wait_panel("HEADLESS-1", timeout=30)
+        by_spawn = probed(host, "spawned-child")
+        host.command("spawn " + probe_environment("forked-child"), r"^spawned \d+$")
+        by_fork = probed(host, "forked-child")
+    finally:
+        assert host.stop() == 0
+    for started in (by_spawn, by_fork):
+        assert not [v for v in started if v.startswith("WLR_ORIENT_")], started
+        assert "LD_PRELOAD=%s:libumockdev-preload.so.0" % kernel_preload() in started, "other preloaded libraries stay: %s" % started
+        assert not [v for v in started if "wlr-orient-preload" in v], started
+
+
 def test_the_preload_changes_nothing_in_a_program_that_is_not_a_compositor():
     plain = subprocess.run(["sh", "-c", "echo hello; env | sort"], capture_output=True, text=True,
                            env=dict(os.environ, LD_PRELOAD="", WLR_ORIENT_PLUGIN=""))

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import OrientCore
 
@@ -49,6 +50,27 @@ import Testing
         #expect(h.panel == .leftUp)
         h.send(.toplevelRemoved(Self.other))
         #expect(h.panel == .normal)
+    }
+
+    /// A compositor that names no output of a window (no output_enter on its foreign-toplevel
+    /// handle): it counts as on every panel, and `status` says its output is unknown, in JSON and
+    /// read back; once its output is told, the rule applies only there.
+    @Test func aWindowWhoseOutputIsNotToldIsOnEveryPanelAndStatusSaysSo() throws {
+        var h = ControllerHarness(config: Self.footLandscape, coverEvidence: .statesOnly)
+        h.send(.felt(.leftUp))
+        h.send([.toplevelAdded(Self.foot, appID: "foot", covers: true), .toplevelPanels(Self.foot, nil),
+                .toplevelMapped(Self.foot, true), .focus(Self.foot)])
+        #expect(h.panel == .normal, "foot's landscape rule applies on the panel")
+        let front = try #require(h.controller.status.front)
+        #expect(front.outputUnknown)
+        let json = h.controller.status.json.serialized
+        #expect(json.contains(#""output": "unknown""#), "\(json)")
+        #expect(try JSONDecoder().decode(ControllerStatus.self, from: Data(json.utf8)) == h.controller.status)
+        h.send(.toplevelPanels(Self.foot, [Self.external]))
+        #expect(h.panel == .leftUp, "on the external screen, it has no say over the panel")
+        h.send(.toplevelPanels(Self.foot, [Self.tablet]))
+        #expect(h.controller.status.front?.outputUnknown == false)
+        #expect(!h.controller.status.json.serialized.contains("unknown"))
     }
 
     @Test func whereTheHostReportsCoveringALoneWindowThatDoesNotCoverIsNotInFront() {

@@ -266,4 +266,33 @@ struct HeadsReconcilerShieldTests {
         #expect(out == [.info("the panel turns without a transition: cannot tell which wl_output the panel is"),
                         .event(.shieldCut(panel: "eDP-1", why: .panelUnknown)), .apply([key: .rotated90])])
     }
+
+    /// A compositor that never gave the overlay the turned size is learnt once: one line, and its
+    /// quarter turns go without a shield (no wait, nothing cropped); half turns keep theirs, and a
+    /// new connection (perhaps another compositor) forgets it.
+    @Test func anOverlayLeftUnresizedIsLearntOnceAndQuarterTurnsAreCutsThen() {
+        var (r, id) = Self.playing()
+        let key = HeadsReconcilerTests.panelHead
+        let why = ShieldCut.overlayNotResized(withinMs: 50)
+        #expect(r.handle(.shieldCut(key, why)) == [.info(why.line), .event(.shieldCut(panel: "eDP-1", why: why))])
+        #expect(why.line.contains("every quarter turn does from now on"))
+        #expect(r.handle(.shieldCut(key, why)) == [], "said once")
+        _ = r.handle(.shieldGone(1))
+        _ = r.handle(.want(id, .normal, transition: Self.rotate))
+        _ = r.handle(.settle)
+        #expect(r.handle(.answered(.succeeded)) == [.apply([key: .normal])], "a quarter turn: a cut at once")
+        _ = r.handle(.answered(.succeeded))
+        _ = r.handle(.heads([HeadsReconcilerTests.head(showing: .normal)], serial: 3))
+        _ = r.handle(.want(id, .bottomUp, transition: Self.rotate))
+        _ = r.handle(.settle)
+        #expect(r.handle(.answered(.succeeded)) == [.cover([R.Cover(id: 2, key: key, from: .normal, to: .rotated180, transition: Self.rotate, panel: "eDP-1")])],
+                "a half turn keeps the overlay's size: it is shielded")
+        // Other cuts are said each time, and learn nothing.
+        let other = ShieldCut.captureFailed
+        #expect(r.handle(.shieldCut(key, other)).count == 2)
+        #expect(r.handle(.shieldCut(key, other)).count == 2)
+        _ = r.handle(.disconnected)
+        #expect(r.handle(.shieldCut(key, why)).count == 2, "forgotten with the connection: said again")
+        #expect(r.handle(.shieldCut(key, why)) == [])
+    }
 }

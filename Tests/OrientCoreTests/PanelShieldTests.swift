@@ -73,6 +73,25 @@ struct PanelShieldTests {
         #expect(s.handle(.applied(true, at: 0)) == [.wake(afterMs: 100)], "already under the new transform")
     }
 
+    /// Some compositors configure the overlay again with its old size after the picture went ahead
+    /// and before they answer the apply (qtile, twice): the picture stays ahead under the new
+    /// transform, at the turned size; the apply never lands on it under the old one.
+    @Test func aConfigureWithTheOldSizeAfterThePictureWentAheadKeepsItAhead() {
+        for to in [OutputTransform.rotated90, .rotated180] {
+            var s = PanelShield(from: .normal, to: to, plan: Self.rotate)
+            _ = s.handle(.captured)
+            #expect(s.handle(.configured(width: 1280, height: 800)) == [.show(.normal), .showAhead(to), .covered])
+            #expect(s.handle(.configured(width: 1280, height: 800)) == [.showAhead(to)], "turning to \(to)")
+            #expect(s.handle(.configured(width: 1280, height: 800)) == [.showAhead(to)])
+            _ = s.handle(.applied(true, at: 0))
+            // After a quarter turn's apply too, while the picture waits for the turned size.
+            if to.swapsAxes {
+                #expect(s.handle(.configured(width: 1280, height: 800)) == [.showAhead(to)])
+                #expect(s.handle(.configured(width: 800, height: 1280)) == [.show(to)], "the turned size, at last")
+            }
+        }
+    }
+
     /// A compositor that leaves the overlay at its old size after the turn (qtile 0.32 does not
     /// re-configure layer surfaces) would show the picture cropped: the shield goes at once.
     @Test func anOverlayNeverGivenTheTurnedSizeGoesAtOnceWithOneTrueLine() {

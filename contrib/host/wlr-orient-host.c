@@ -10,7 +10,14 @@
  *
  *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--debug]
  *                   [--second-output WxH] [--no-foreign-toplevel] [--destroy-plugin-last]
- *                   [--done-before-succeeded] [-s COMMAND]
+ *                   [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs]
+ *                   [-s COMMAND]
+ *
+ * --no-toplevel-outputs: no foreign-toplevel handle is told which output its toplevel is on (no
+ * output_enter), as some compositors do.
+ * --copied-environment: the environment as it was when the program started is what its children
+ * get (-s through posix_spawn, "spawn" through fork and execve), as a Python compositor hands on
+ * its os.environ.
  *
  * Without a plugin it is a compositor for `wlr-orient daemon`: it applies wlr-output-management
  * configurations (printing "output configuration test|apply succeeded|failed") and describes its
@@ -58,6 +65,10 @@
  *   bare-commits       answers "bare-commits N": the output commits so far that carried no
  *                      frame (a transform alone: on DRM, a wait for the next vblank)
  *   refuse-configurations on|off  every output configuration test and apply fails (or not)
+ *   layers-stay on|off layer surfaces keep their size when an output turns (qtile 0.32)
+ *   layers-resend on|off  before an output configuration is applied, every layer surface is
+ *                      configured twice more with the size it has (qtile); answers "layers-resend
+ *                      on|off", and prints "layer-surface NAMESPACE configured again W H"
  *   add-output WxH     a new headless output; answers "added-output NAME"
  *   remove-output NAME destroys an output (unplugged); answers "removed-output NAME"
  *   close-layers       closes every layer-shell surface (as a compositor may at any time);
@@ -73,6 +84,7 @@
 #include "example.h"
 #include <dlfcn.h>
 #include <getopt.h>
+#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -169,7 +181,11 @@ static struct harness {
 	bool refuse_configurations; /* "refuse-configurations on": every test and apply fails */
 	bool layers_stay;           /* "layers-stay on": layer surfaces keep their size when an output
 	                             * changes, as in a compositor that does not re-configure them */
+	bool layers_resend;         /* "layers-resend on": before an output configuration is applied,
+	                             * every layer surface is configured twice more with the size it
+	                             * has (qtile does so) */
 	bool done_before_succeeded; /* --done-before-succeeded */
+	bool no_toplevel_outputs;   /* --no-toplevel-outputs: no foreign-toplevel handle is told its output */
 	int bare_commits;           /* output commits that carried no frame (the plugin must make none) */
 	/* The plugin's frame hooks, which the harness times. */
 	void (*render_output)(struct wlr_orient *, struct wlr_output *);
@@ -264,7 +280,9 @@ static void arrange_layer(struct harness_layer *layer) {
 		return;
 	}
 	wlr_scene_node_set_position(layer->node, box.x + x, box.y + y);
-	if (width != layer->configured_width || height != layer->configured_height) {
+	/* "layers-stay on": once configured, a layer surface keeps its size, whatever it commits. */
+	bool stays = harness.layers_stay && layer->configured_width > 0;
+	if (!stays && (width != layer->configured_width || height != layer->configured_height)) {
 		layer->configured_width = width;
 		layer->configured_height = height;
 		wlr_layer_surface_v1_configure(layer_surface, width, height);
@@ -808,7 +826,24 @@ static bool command_output(struct host *host, struct harness_output *o, int tran
 	return ok;
 }
 
+/* Every layer surface configured again with the size it has, twice (see "layers-resend"). */
+static void resend_layer_sizes(void) {
+	struct harness_layer *layer;
+	wl_list_for_each(layer, &harness.layers, link) {
+		if (layer->configured_width > 0 && layer->configured_height > 0) {
+			for (int i = 0; i < 2; i++) {
+				wlr_layer_surface_v1_configure(layer->layer_surface, layer->configured_width, layer->configured_height);
+			}
+			printf("layer-surface %s configured again %d %d\n", layer->layer_surface->namespace,
+				layer->configured_width, layer->configured_height);
+		}
+	}
+}
+
 static void handle_output_manager_config(struct host *host, struct wlr_output_configuration_v1 *config, bool commit) {
+	if (commit && harness.layers_resend) {
+		resend_layer_sizes();
+	}
 	bool ok = configure_outputs(host, config, commit);
 	printf("output configuration %s %s\n", commit ? "apply" : "test", ok ? "succeeded" : "failed");
 	fflush(stdout);
@@ -856,7 +891,7 @@ static void toplevel_mapped(struct host_toplevel *toplevel) {
 		wlr_foreign_toplevel_handle_v1_set_app_id(handle, xdg->app_id != NULL ? xdg->app_id : "");
 		wlr_foreign_toplevel_handle_v1_set_title(handle, xdg->title != NULL ? xdg->title : "");
 		wlr_foreign_toplevel_handle_v1_set_maximized(handle, !host->tile);
-		if (output != NULL) {
+		if (output != NULL && !harness.no_toplevel_outputs) {
 			wlr_foreign_toplevel_handle_v1_output_enter(handle, output);
 		}
 	}
@@ -991,6 +1026,55 @@ static uint32_t now_ms(void) {
 	return ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
+/* With --copied-environment, the environment as the program started, which its children get
+ * instead of the live one: as a Python compositor's os.environ, copied before its first line
+ * runs, which it hands to what it launches (with WAYLAND_DISPLAY added). NULL without. */
+static char **copied_environment;
+
+static void copy_environment(void) {
+	extern char **environ;
+	size_t n = 0;
+	while (environ[n] != NULL) {
+		n++;
+	}
+	copied_environment = calloc(n + 2, sizeof(char *)); /* room for WAYLAND_DISPLAY */
+	for (size_t i = 0; copied_environment != NULL && i < n; i++) {
+		copied_environment[i] = strdup(environ[i]);
+	}
+}
+
+static void copied_environment_add(const char *name, const char *value) {
+	size_t n = 0;
+	while (copied_environment[n] != NULL) {
+		n++;
+	}
+	char *entry = malloc(strlen(name) + strlen(value) + 2);
+	if (entry != NULL) {
+		sprintf(entry, "%s=%s", name, value);
+		copied_environment[n] = entry;
+	}
+}
+
+/* Runs /bin/sh -c COMMAND as the compositor's child; with the copied environment (if any) through
+ * posix_spawn, or fork and execve, as a compositor may do either. Its pid, or -1. */
+static pid_t start_shell(const char *command, bool spawn) {
+	char *argv[] = { "/bin/sh", "-c", (char *)command, NULL };
+	pid_t pid = -1;
+	if (copied_environment != NULL && spawn) {
+		return posix_spawn(&pid, "/bin/sh", NULL, NULL, argv, copied_environment) == 0 ? pid : -1;
+	}
+	pid = fork();
+	if (pid == 0) {
+		if (copied_environment != NULL) {
+			execve("/bin/sh", argv, copied_environment);
+		} else {
+			execv("/bin/sh", argv);
+		}
+		_exit(127);
+	}
+	return pid;
+}
+
 static int handle_stdin(int fd, uint32_t mask, void *data) {
 	struct host *host = &harness.host;
 	char line[512];
@@ -1094,11 +1178,7 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		}
 	} else if (strncmp(line, "spawn ", 6) == 0) {
 		line[strcspn(line, "\n")] = '\0';
-		pid_t pid = fork();
-		if (pid == 0) {
-			execl("/bin/sh", "/bin/sh", "-c", line + 6, (void *)NULL);
-			_exit(127);
-		}
+		pid_t pid = start_shell(line + 6, false);
 		printf(pid > 0 ? "spawned %d\n" : "spawn failed\n", (int)pid);
 	} else if (sscanf(line, "dump %399s", path) == 1) {
 		struct harness_output *o = first();
@@ -1171,6 +1251,9 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 	} else if (sscanf(line, "layers-stay %255s", word) == 1) {
 		harness.layers_stay = strcmp(word, "on") == 0;
 		printf("layers-stay %s\n", word);
+	} else if (sscanf(line, "layers-resend %255s", word) == 1) {
+		harness.layers_resend = strcmp(word, "on") == 0;
+		printf("layers-resend %s\n", word);
 	} else if (sscanf(line, "refuse-configurations %255s", word) == 1) {
 		harness.refuse_configurations = strcmp(word, "on") == 0;
 		printf("refuse-configurations %s\n", word);
@@ -1242,6 +1325,8 @@ int main(int argc, char *argv[]) {
 		{ "debug", no_argument, NULL, 'd' },
 		{ "destroy-plugin-last", no_argument, NULL, 'l' },
 		{ "done-before-succeeded", no_argument, NULL, 'D' },
+		{ "copied-environment", no_argument, NULL, 'E' },
+		{ "no-toplevel-outputs", no_argument, NULL, 'O' },
 		{ 0 },
 	};
 	int c;
@@ -1257,9 +1342,11 @@ int main(int argc, char *argv[]) {
 		case 'd': debug = true; break;
 		case 'l': plugin_last = true; break;
 		case 'D': done_first = true; break;
+		case 'E': copy_environment(); break;
+		case 'O': harness.no_toplevel_outputs = true; break;
 		case 's': command = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--done-before-succeeded] [--debug] [-s COMMAND]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs] [--debug] [-s COMMAND]\n", argv[0]);
 			return 1;
 		}
 	}
@@ -1357,9 +1444,11 @@ int main(int argc, char *argv[]) {
 	fflush(stdout);
 	harness.stdin_source = wl_event_loop_add_fd(wl_display_get_event_loop(host->display), STDIN_FILENO,
 		WL_EVENT_READABLE, handle_stdin, NULL);
-	if (command != NULL && fork() == 0) {
-		execl("/bin/sh", "/bin/sh", "-c", command, (void *)NULL);
-		_exit(127);
+	if (copied_environment != NULL) {
+		copied_environment_add("WAYLAND_DISPLAY", socket);
+	}
+	if (command != NULL) {
+		start_shell(command, true);
 	}
 	wl_display_run(host->display);
 	host_finish(host);

@@ -27,7 +27,9 @@
 #define _GNU_SOURCE
 #define WLR_USE_UNSTABLE 1
 #include <dlfcn.h>
+#include <errno.h>
 #include <link.h>
+#include <spawn.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -81,6 +83,17 @@ static struct {
 	struct wl_listener display_destroy;
 	struct wl_event_source *no_start;  /* until the plugin starts: the line if it never does */
 } preload;
+
+/* The real calls, found as the library loads (never between a fork and an exec). */
+static struct {
+	int (*execve)(const char *, char *const[], char *const[]);
+	int (*execvpe)(const char *, char *const[], char *const[]);
+	int (*fexecve)(int, char *const[], char *const[]);
+	int (*posix_spawn)(pid_t *, const char *, const posix_spawn_file_actions_t *, const posix_spawnattr_t *,
+		char *const[], char *const[]);
+	int (*posix_spawnp)(pid_t *, const char *, const posix_spawn_file_actions_t *, const posix_spawnattr_t *,
+		char *const[], char *const[]);
+} starts;
 
 static void say(const char *line);
 
@@ -232,6 +245,26 @@ __attribute__((constructor)) static void preload_init(void) {
 	preload.plugin_path = plugin != NULL && plugin[0] != '\0' ? strdup(plugin) : NULL;
 	preload.host.config_path = config != NULL && config[0] != '\0' ? strdup(config) : NULL;
 	preload.trace_frames = getenv("WLR_ORIENT_TRACE_FRAMES") != NULL;
+	starts.execve = dlsym(RTLD_NEXT, "execve");
+	starts.execvpe = dlsym(RTLD_NEXT, "execvpe");
+	starts.fexecve = dlsym(RTLD_NEXT, "fexecve");
+	starts.posix_spawn = dlsym(RTLD_NEXT, "posix_spawn");
+	starts.posix_spawnp = dlsym(RTLD_NEXT, "posix_spawnp");
+}
+
+/* An LD_PRELOAD list without this library: written into `kept` (room for strlen(list) + 1). */
+static void without_us(const char *list, char *kept) {
+	kept[0] = '\0';
+	for (const char *p = list; *p != '\0';) {
+		size_t length = strcspn(p, ": ");
+		if (length > 0 && !is_us(p, length)) {
+			if (kept[0] != '\0') {
+				strcat(kept, ":");
+			}
+			strncat(kept, p, length);
+		}
+		p += length + (p[length] != '\0');
+	}
 }
 
 /* Out of the compositor's environment, before it starts anything: no child of it loads us
@@ -245,22 +278,141 @@ static void leave_the_environment(void) {
 	if (kept == NULL) {
 		return;
 	}
-	for (const char *p = list; *p != '\0';) {
-		size_t length = strcspn(p, ": ");
-		if (length > 0 && !is_us(p, length)) {
-			if (kept[0] != '\0') {
-				strcat(kept, ":");
-			}
-			strncat(kept, p, length);
-		}
-		p += length + (p[length] != '\0');
-	}
+	without_us(list, kept);
 	if (kept[0] != '\0') {
 		setenv("LD_PRELOAD", kept, 1);
 	} else {
 		unsetenv("LD_PRELOAD");
 	}
 	free(kept);
+}
+
+/*
+ * Nor through a copy. A compositor may copy its environment as it starts, before it shows itself
+ * to be one (a Python compositor's os.environ is made before its first line runs), and give that
+ * copy to what it launches: every call that starts a program with an environment of its own is
+ * passed on here without our variables, once this process is the compositor. In a wrapper (not
+ * yet decided) they pass unchanged. No allocation and no lookup: it may run between fork and exec.
+ */
+static const char *const our_variables[] = { "WLR_ORIENT_PLUGIN=", "WLR_ORIENT_CONFIG=", "WLR_ORIENT_TRACE_FRAMES=" };
+
+static bool names(const char *entry, const char *prefix) {
+	return strncmp(entry, prefix, strlen(prefix)) == 0;
+}
+
+/* Whether `envp` is to be passed on without us: this process is the compositor and `envp` holds
+ * one of our variables or names this library in LD_PRELOAD. */
+static bool carries_us(char *const envp[]) {
+	if (preload.verdict == UNDECIDED || envp == NULL) {
+		return false;
+	}
+	for (size_t i = 0; envp[i] != NULL; i++) {
+		for (size_t k = 0; k < sizeof(our_variables) / sizeof(our_variables[0]); k++) {
+			if (names(envp[i], our_variables[k])) {
+				return true;
+			}
+		}
+		if (names(envp[i], "LD_PRELOAD=") && strstr(envp[i], "libwlr-orient-preload.so") != NULL) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static size_t entries(char *const envp[]) {
+	size_t n = 0;
+	while (envp[n] != NULL) {
+		n++;
+	}
+	return n;
+}
+
+static size_t preload_length(char *const envp[]) {
+	for (size_t i = 0; envp[i] != NULL; i++) {
+		if (names(envp[i], "LD_PRELOAD=")) {
+			return strlen(envp[i]);
+		}
+	}
+	return 0;
+}
+
+/* `envp` without us, into `out` (room for entries(envp) + 1) and `preload_entry` (room for
+ * preload_length(envp) + 1, the new LD_PRELOAD= entry, left out if nothing else is preloaded). */
+static char *const *scrubbed(char *const envp[], char **out, char *preload_entry) {
+	size_t n = 0;
+	for (size_t i = 0; envp[i] != NULL; i++) {
+		bool ours = false;
+		for (size_t k = 0; k < sizeof(our_variables) / sizeof(our_variables[0]); k++) {
+			ours = ours || names(envp[i], our_variables[k]);
+		}
+		if (ours) {
+			continue;
+		}
+		if (names(envp[i], "LD_PRELOAD=")) {
+			strcpy(preload_entry, "LD_PRELOAD=");
+			without_us(envp[i] + strlen("LD_PRELOAD="), preload_entry + strlen("LD_PRELOAD="));
+			if (preload_entry[strlen("LD_PRELOAD=")] != '\0') {
+				out[n++] = preload_entry;
+			}
+			continue;
+		}
+		out[n++] = envp[i];
+	}
+	out[n] = NULL;
+	return out;
+}
+
+
+/* Calls `call` with `envp`, or with it scrubbed when it carries us (on this stack frame). */
+#define WITHOUT_US(envp, call) do { \
+	if (!carries_us(envp)) { \
+		char *const *passed = (envp); \
+		return call; \
+	} \
+	char *kept[entries(envp) + 1]; \
+	char preload_entry[preload_length(envp) + 1]; \
+	char *const *passed = scrubbed((envp), kept, preload_entry); \
+	return call; \
+} while (0)
+
+int execve(const char *path, char *const argv[], char *const envp[]) {
+	if (starts.execve == NULL) {
+		errno = ENOSYS;
+		return -1;
+	}
+	WITHOUT_US(envp, starts.execve(path, argv, passed));
+}
+
+int execvpe(const char *file, char *const argv[], char *const envp[]) {
+	if (starts.execvpe == NULL) {
+		errno = ENOSYS;
+		return -1;
+	}
+	WITHOUT_US(envp, starts.execvpe(file, argv, passed));
+}
+
+int fexecve(int fd, char *const argv[], char *const envp[]) {
+	if (starts.fexecve == NULL) {
+		errno = ENOSYS;
+		return -1;
+	}
+	WITHOUT_US(envp, starts.fexecve(fd, argv, passed));
+}
+
+int posix_spawn(pid_t *pid, const char *path, const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attributes,
+		char *const argv[], char *const envp[]) {
+	if (starts.posix_spawn == NULL) {
+		return ENOSYS;
+	}
+	WITHOUT_US(envp, starts.posix_spawn(pid, path, actions, attributes, argv, passed));
+}
+
+int posix_spawnp(pid_t *pid, const char *file, const posix_spawn_file_actions_t *actions, const posix_spawnattr_t *attributes,
+		char *const argv[], char *const envp[]) {
+	if (starts.posix_spawnp == NULL) {
+		return ENOSYS;
+	}
+	WITHOUT_US(envp, starts.posix_spawnp(pid, file, actions, attributes, argv, passed));
 }
 
 static void handle_display_destroy(struct wl_listener *listener, void *data) {

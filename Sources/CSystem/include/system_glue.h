@@ -41,9 +41,9 @@ size_t glue_release_readonly_pages(void);
  * meanwhile inherits. Returns its descriptor, or -1 with errno set. */
 int glue_temporary_file(char *template);
 
-/* The uid of the process at the other end of a Unix socket (SO_PEERCRED, _GNU_SOURCE): 0 on
- * success, -1 with errno set. */
-int glue_peer_uid(int fd, uid_t *uid);
+/* The pid and uid of the process at the other end of a Unix socket, as it was when it connected
+ * or listened (SO_PEERCRED, _GNU_SOURCE): 0 on success, -1 with errno set. */
+int glue_peer(int fd, pid_t *pid, uid_t *uid);
 
 /* accept4(fd, NULL, NULL, SOCK_CLOEXEC | SOCK_NONBLOCK) (_GNU_SOURCE): a connection no child
  * inherits, that never blocks. */

@@ -16,12 +16,13 @@ extension Controller {
     func makeStatus(fronts: [PanelID: Front]) -> ControllerStatus {
         // The first panel's app in front; with no panel yet, the one that would be, on a tablet.
         let shape = panels.first?.shape ?? .landscape
-        let wish = panels.first.map { fronts[$0.id]?.wish } ?? candidateFront.flatMap(wish(of:))
-        let front = wish.map { wish in
+        let id = panels.first.map { fronts[$0.id]?.id } ?? candidateFront
+        let front = id.flatMap { id in wish(of: id).map { (id, $0) } }.map { id, wish in
             ControllerStatus.Front(
                 appID: wish.appID, orientations: wish.orientations.resolve(on: shape),
                 givenAs: Self.describe(wish.orientations), orientationsSource: wish.orientationsSource,
-                input: wish.input, inputSource: wish.inputSource)
+                input: wish.input, inputSource: wish.inputSource,
+                outputUnknown: windows.records[id]?.outputUnknown ?? false)
         }
         return ControllerStatus(
             lock: state.lock, felt: state.lastFelt, rotateWhen: config.rotateWhen, tabletMode: tabletMode,

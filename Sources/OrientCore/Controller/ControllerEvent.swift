@@ -90,7 +90,9 @@ public enum ControllerEvent: Sendable, Hashable {
     case toplevelMapped(ToplevelID, Bool)
     /// The panels it is shown on (none: only on other outputs). A host that never says is taken
     /// to show every toplevel on every panel (the plugin); the daemon hears it from the compositor.
-    case toplevelPanels(ToplevelID, Set<PanelID>)
+    /// nil: the host cannot tell (the compositor named no output of it, or one it does not know):
+    /// taken to be on every panel too, and `status` says its output is unknown.
+    case toplevelPanels(ToplevelID, Set<PanelID>?)
     case toplevelRemoved(ToplevelID)
     /// Keyboard focus moved to this toplevel, or to nothing.
     case focus(ToplevelID?)

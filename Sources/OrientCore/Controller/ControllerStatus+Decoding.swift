@@ -7,7 +7,7 @@ extension ControllerStatus: Decodable {
         case name, shape, shown, allowed, setBy = "set_by", turning
         case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
-        case touchesUnseen = "touches_unseen"
+        case touchesUnseen = "touches_unseen", output
         case suggestion, suggestions, waiting, orientation, until = "until_ms", hovered, touching
         case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms", slowReading = "slow_reading_ms", matrix, matrixSource = "matrix_source"
     }
@@ -58,7 +58,17 @@ extension ControllerStatus: Decodable {
                       givenAs: try f.decode(String.self, forKey: .givenAs),
                       orientationsSource: try Self.source(f, .source, detail: [.rule, .file]),
                       input: try f.decode(Bool.self, forKey: .input),
-                      inputSource: try Self.source(f, .inputSource, detail: [.inputRule, .inputFile]))
+                      inputSource: try Self.source(f, .inputSource, detail: [.inputRule, .inputFile]),
+                      outputUnknown: try Self.outputUnknown(f))
+    }
+
+    /// Whether the front's output is unknown: "output": "unknown", or no word at all (known).
+    private static func outputUnknown(_ c: KeyedDecodingContainer<Keys>) throws -> Bool {
+        guard let word = try c.decodeIfPresent(String.self, forKey: .output) else { return false }
+        guard word == "unknown" else {
+            throw DecodingError.dataCorruptedError(forKey: .output, in: c, debugDescription: "not an output word: \(word)")
+        }
+        return true
     }
 
     /// The sensor's detail; from a server that sends none, what `sensor` says.

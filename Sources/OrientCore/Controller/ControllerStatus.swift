@@ -29,6 +29,8 @@ public struct ControllerStatus: Sendable, Hashable {
         public var orientationsSource: WishSource
         public var input: Bool
         public var inputSource: WishSource
+        /// The host cannot tell which output its window is on: it is taken to be on every panel.
+        public var outputUnknown = false
     }
 
     public var lock: MaskSpec?
@@ -109,6 +111,7 @@ public struct ControllerStatus: Sendable, Hashable {
             if let d = f.orientationsSource.detail { app.append((f.orientationsSource.kind == "rule" ? "rule" : "file", .string(d))) }
             app += [("input", .bool(f.input)), ("input_source", source(f.inputSource))]
             if let d = f.inputSource.detail { app.append((f.inputSource.kind == "rule" ? "input_rule" : "input_file", .string(d))) }
+            if f.outputUnknown { app.append(("output", .string("unknown"))) }
             fields.append(("front", .object(app)))
         } else {
             fields.append(("front", .null))

@@ -15,6 +15,8 @@ struct Windows: Sendable {
         var declaration: ClientDeclaration?
         /// The panels it is on; nil while the host has not said (then: on every panel).
         var panels: Set<PanelID>?
+        /// The host said it cannot tell which outputs it is on (it counts as on every panel).
+        var outputUnknown = false
         /// Its initial commit was seen (a record may exist before, for a client's declaration).
         var added = true
         /// What it was last told over the protocol, so that it hears each change once.
@@ -54,7 +56,10 @@ struct Windows: Sendable {
     }
 
     mutating func panels(_ id: ToplevelID, _ on: Set<PanelID>?) -> Bool {
-        defer { records[id]?.panels = on }
+        defer {
+            records[id]?.panels = on
+            records[id]?.outputUnknown = on == nil
+        }
         return mayDecideByShowing(id)
     }
 

@@ -77,12 +77,13 @@ public struct DaemonCore: HostCore {
 
     /// The panels a window is on, from the names of the outputs it entered (nil: an output that
     /// has no name). While that cannot be known (no output entered yet, or a nameless one:
-    /// wl_output before version 4, as in wlroots 0.15), it counts as on every panel.
-    public func panels(onOutputsNamed names: [String?]) -> Set<PanelID> {
-        guard !names.isEmpty else { return heads.allPanels }
+    /// wl_output before version 4, as in wlroots 0.15): nil, which the controller takes as on
+    /// every panel, and `status` names.
+    public func panels(onOutputsNamed names: [String?]) -> Set<PanelID>? {
+        guard !names.isEmpty else { return nil }
         var on: Set<PanelID> = []
         for name in names {
-            guard let name else { return heads.allPanels }
+            guard let name else { return nil }
             if let id = heads.panel(named: name) { on.insert(id) }
         }
         return on

@@ -54,6 +54,8 @@ public struct HeadsReconciler: Sendable {
         /// The daemon could not even start a shield over this head (it cannot tell which of the
         /// compositor's outputs it is): the head turns without one.
         case coverFailed(HeadKey, ShieldCut)
+        /// The shield over this head went without (the rest of) its transition, for this reason.
+        case shieldCut(HeadKey, ShieldCut)
         /// This shield is gone (its transition ended, it failed, or it was retired).
         case shieldGone(ShieldID)
         /// Everything that arrived together has been told: what is wanted may be sent now (a
@@ -124,6 +126,9 @@ public struct HeadsReconciler: Sendable {
     /// How each panel is to turn to what it wants (the controller's plan with its `.show`).
     private var transitions: [PanelID: TransitionPlan] = [:]
     private var canShield = false
+    /// This compositor did not give an overlay the turned panel's size (qtile 0.32 never does):
+    /// quarter turns go without a shield until the connection is made again.
+    private var overlayStaysUnresized = false
     /// Heads whose shield is being laid before the configuration in flight is applied.
     private var covering: Set<HeadKey> = []
     /// Heads with a shield laid for the configuration in flight, and which.
@@ -195,9 +200,10 @@ public struct HeadsReconciler: Sendable {
         case .covered(let key):
             covered(key, &out)
         case .coverFailed(let key, let why):
-            out.append(.info(why.line))
-            out.append(.event(.shieldCut(panel: heads[key]?.name ?? "a panel", why: why)))
+            cut(key, why, &out)
             covered(key, &out)
+        case .shieldCut(let key, let why):
+            cut(key, why, &out)
         case .shieldGone(let id):
             playing = playing.filter { $0.value != id }
             if let (key, last) = newest.first(where: { $0.value.id == id }) {
@@ -227,8 +233,22 @@ public struct HeadsReconciler: Sendable {
             shielded = [:]
             playing = [:]
             newest = [:]
+            // The next compositor may resize its overlays.
+            overlayStaysUnresized = false
         }
         return out
+    }
+
+    /// A shield went without its transition: said, and a compositor that did not give the
+    /// overlay the turned size is remembered, so that its quarter turns are plain cuts from now on
+    /// (the line says so, once): a shield there only holds the turn up and may show it cropped.
+    private mutating func cut(_ key: HeadKey, _ why: ShieldCut, _ out: inout [Command]) {
+        if case .overlayNotResized = why {
+            guard !overlayStaysUnresized else { return }
+            overlayStaysUnresized = true
+        }
+        out.append(.info(why.line))
+        out.append(.event(.shieldCut(panel: heads[key]?.name ?? "a panel", why: why)))
     }
 
     // MARK: panels
@@ -331,7 +351,7 @@ public struct HeadsReconciler: Sendable {
         transforms.sorted(by: { $0.key < $1.key }).compactMap { key, to in
             guard let id = panels[key], let head = heads[key], let plan = transitions[id], plan.kind != .none else { return nil }
             let from = OutputTransform(for: head.showing)
-            guard from != to else { return nil }
+            guard from != to, !(overlayStaysUnresized && from.swapsAxes != to.swapsAxes) else { return nil }
             defer { nextShield += 1 }
             return Cover(id: nextShield, key: key, from: from, to: to, transition: plan, panel: head.name)
         }

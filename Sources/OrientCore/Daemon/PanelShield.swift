@@ -136,14 +136,18 @@ public struct PanelShield: Sendable {
     }
 
     /// The compositor sized the overlay: the picture is shown under the transform the panel has
-    /// now — the new one once the size turned or the apply was answered.
+    /// now — the new one once the size turned or the apply was answered. Once it was shown ahead
+    /// under the new transform, a configure that still has the old size (some compositors send
+    /// one before they answer the apply, and some never resize the overlay) shows it so again:
+    /// never the old transform, which the apply would land on unturned and cropped.
     private mutating func configured(width: Int, height: Int) -> [Command] {
         guard step != .capturing else { return [] }
         if firstSize == nil { firstSize = (width, height) }
         let turned = firstSize.map { $0.width != width || $0.height != height } ?? false
         sizeTurned = sizeTurned || turned
-        let under = run != nil || turned ? to : from
         guard step == .covering || step == .covered || (step == .playing && run?.revealedAt == nil) else { return [] }
+        if shownUnder == to, !turned { return [.showAhead(to)] }
+        let under = run != nil || turned ? to : from
         shownUnder = under
         return [.show(under)]
     }

@@ -44,7 +44,7 @@ public enum ShieldCut: Sendable, Hashable {
     public var line: String {
         switch self {
         case .overlayNotResized(let ms):
-            "the compositor did not give the overlay the turned panel's size within \(ms) ms of the turn; the panel turns without a transition"
+            "the compositor did not give the overlay the turned panel's size within \(ms) ms of the turn: the panel turns without a transition, and every quarter turn does from now on (until the compositor is connected to again)"
         default:
             "the panel turns without a transition: \(reason)"
         }

@@ -28,6 +28,9 @@ extension ControllerStatus {
             }
             line += f.input ? "; it takes orientation as input, so the screen stays put." : "."
             lines.append(line)
+            if f.outputUnknown {
+                lines.append("The compositor does not say which output \(app)'s window is on: it is taken to be on every panel.")
+            }
         } else {
             lines.append("No app in front has a say.")
         }
@@ -49,7 +52,9 @@ extension ControllerStatus {
     var summary: String {
         let shown = panels.map { "\($0.name) \($0.shown.rawValue)\($0.setBy.map { " (set by \($0.who))" } ?? "")" }.joined(separator: ", ")
         var parts = [shown.isEmpty ? "no panel" : shown, "lock \(lock?.description ?? "none")", "held \(felt?.rawValue ?? "unknown")"]
-        if let f = front { parts.append("front \(f.appID.isEmpty ? "?" : f.appID) (\(f.givenAs), \(f.orientationsSource.kind))") }
+        if let f = front {
+            parts.append("front \(f.appID.isEmpty ? "?" : f.appID) (\(f.givenAs), \(f.orientationsSource.kind)\(f.outputUnknown ? ", output unknown" : ""))")
+        }
         if !rotating { parts.append("laptop mode") }
         if let w = waiting { parts.append("waiting for a touch to end (held \(w.felt.rawValue))") }
         if let s = suggestion { parts.append("offered \(s.orientation.rawValue)") }
