@@ -59,11 +59,11 @@ packages_for() {
     esac
 }
 
-# Debian's own compositors, run under `wlr-orient run`, without what they recommend
-# (phoc's is the whole Phosh shell).
+# Debian's own compositors, run under `wlr-orient run` and beside the daemon (support-matrix.toml:
+# weston only there), without what they recommend (phoc's is the whole Phosh shell).
 compositors_for() {
     case "$1" in
-        test) echo "cage sway phoc $wlroots_examples" ;;
+        test) echo "cage $(python3 "$(dirname "$0")/support-matrix.py" daemon-compositors) $wlroots_examples" ;;
         bench) echo "sway" ;;
     esac
 }

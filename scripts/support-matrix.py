@@ -20,7 +20,12 @@ spaces, so that a shell script reads it with `read` or `$(...)`.
                                                joined with ", ")
     support-matrix.py readme-table             the README's table of where it runs (Markdown)
     support-matrix.py man-releases             the releases as the man page says them
-    support-matrix.py render-readme            writes that table into README.md, in its place
+    support-matrix.py daemon-compositors       the compositors `wlr-orient daemon` runs beside
+                                               on this machine (packages)
+    support-matrix.py render-readme            writes that table into README.md, and the
+                                               compositors the daemon was run beside and those
+                                               expected into README.md and docs/DAEMON.md, in
+                                               their places
 """
 import os
 import re
@@ -36,6 +41,9 @@ MATRIX = os.path.join(ROOT, "support-matrix.toml")
 README = os.path.join(ROOT, "README.md")
 README_BEGIN = "<!-- rendered from support-matrix.toml by scripts/support-matrix.py render-readme -->"
 README_END = "<!-- end of the rendered table -->"
+DAEMON_DOC = os.path.join(ROOT, "docs", "DAEMON.md")
+DAEMON_BEGIN = "<!-- rendered from support-matrix.toml by scripts/support-matrix.py render-readme: the daemon -->"
+DAEMON_END = "<!-- end of the rendered list -->"
 
 
 def load(path=MATRIX):
@@ -81,21 +89,46 @@ def readme_table(matrix):
     return "\n".join(rows)
 
 
+def daemon_compositors(matrix):
+    """Where `wlr-orient daemon` was run, in words: by Debian release, the machine's first, each
+    with what it does there where it cannot serve the compositor whole; then those expected."""
+    notes = matrix["daemon"].get("notes", {})
+    by_release = {}
+    machine = next(w for w in wlroots_sorted(matrix) if w["tested-in"] == "machine")["debian"]
+    by_release[machine] = list(matrix["daemon"]["machine"])
+    for w in wlroots_sorted(matrix):
+        if w["tested-in"] == "root":
+            by_release.setdefault(w["debian"], []).extend(w["compositors"])
+    def named(c):
+        return "%s (%s)" % (c, notes[package(c)]) if notes.get(package(c)) else c
+    run = "; ".join("%s: %s" % (debian(matrix, codename)["name"], ", ".join(named(c) for c in listed))
+                    for codename, listed in by_release.items())
+    return ("**Run here** beside `wlr-orient daemon`, by the test suite: %s.\n\n"
+            "**Expected** from the protocols they offer (wlr-output-management; wlr-layer-shell and "
+            "wlr-screencopy for the transitions), never run here: %s." % (run, ", ".join(matrix["daemon"]["expected"])))
+
+
 def man_releases(matrix):
     releases = [w["release"] for w in wlroots_sorted(matrix)]
     return releases[0] if len(releases) == 1 else ", ".join(releases[:-1]) + " and " + releases[-1]
 
 
-def render_readme(matrix):
-    with open(README) as f:
+def render_into(path, begin, end, content):
+    with open(path) as f:
         text = f.read()
-    pattern = re.compile(re.escape(README_BEGIN) + r"\n.*?\n" + re.escape(README_END), re.S)
+    pattern = re.compile(re.escape(begin) + r"\n.*?\n" + re.escape(end), re.S)
     if not pattern.search(text):
-        raise SystemExit("support-matrix.py: README.md has no place for the table (%s ... %s)" % (README_BEGIN, README_END))
-    rendered = pattern.sub(lambda _: README_BEGIN + "\n" + readme_table(matrix) + "\n" + README_END, text)
+        raise SystemExit("support-matrix.py: %s has no place for it (%s ... %s)" % (os.path.basename(path), begin, end))
+    rendered = pattern.sub(lambda _: begin + "\n" + content + "\n" + end, text)
     if rendered != text:
-        with open(README, "w") as f:
+        with open(path, "w") as f:
             f.write(rendered)
+
+
+def render_readme(matrix):
+    render_into(README, README_BEGIN, README_END, readme_table(matrix))
+    for path in (README, DAEMON_DOC):
+        render_into(path, DAEMON_BEGIN, DAEMON_END, daemon_compositors(matrix))
 
 
 def answer(matrix, args):
@@ -132,6 +165,8 @@ def answer(matrix, args):
     if what == "wlroots" and len(rest) == 2:
         value = wlroots(matrix, rest[0])[rest[1]]
         return [", ".join(value) if isinstance(value, list) else str(value)]
+    if what == "daemon-compositors":
+        return [" ".join(package(c) for c in matrix["daemon"]["machine"])]
     if what == "readme-table":
         return [readme_table(matrix)]
     if what == "man-releases":

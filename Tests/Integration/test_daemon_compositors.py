@@ -6,9 +6,14 @@ What was seen: phoc 0.24 takes the daemon's configurations; sway 1.7 reports a h
 as disabled (it has no mode), so the daemon leaves it alone; phoc makes no seat without input
 devices, so no window is ever activated there and the `[[app]]` rule is tested in the reference
 host (test_daemon.py); wayfire needs a GPU (GLES2), which this machine lacks."""
+import os
 import re
+import socket
+import subprocess
+import tempfile
 
-from harness.debian_compositors import PHOC_ENV, SCREENCOPY, Session, find_sway_sockets, phoc, sway, swaymsg
+from harness.debian_compositors import (AS_NOBODY, NOBODY, PHOC_ENV, RUNNER, SCREENCOPY, Session, end, find_sway_sockets,
+                                        phoc, sway, swaymsg)
 from harness.fakeiio import LEFT_UP
 from test_compositors import TURNS, lock_landscape, randr, require
 
@@ -105,3 +110,35 @@ def test_sway_1_7_reports_its_headless_output_disabled_and_the_daemon_leaves_it_
         assert s.p.poll() is None and s.daemon.poll() is None, "sway and the daemon run on"
     finally:
         s.stop()
+
+
+def test_beside_weston_the_daemon_names_it_and_how_it_turns_its_screen():
+    """weston offers no wlr-output-management: the daemon stops at once (its own exit status), and
+    its one line names the compositor it found, by the process listening on the display's socket,
+    and how that one turns its screen (not a list of compositors it might be). Started as nobody,
+    headless with pixman; ready when it says so over the notify socket (its systemd-notify module)."""
+    require("weston")
+    where = tempfile.mkdtemp(prefix="wlr-orient-weston-")
+    os.chmod(where, 0o755)
+    runtime = os.path.join(where, "runtime")
+    os.mkdir(runtime, 0o700)
+    os.chown(runtime, NOBODY, NOBODY)
+    ready = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
+    ready.bind(os.path.join(runtime, "notify"))
+    os.chown(os.path.join(runtime, "notify"), NOBODY, NOBODY)
+    ready.settimeout(30)
+    env = dict(os.environ, XDG_RUNTIME_DIR=runtime, NOTIFY_SOCKET=os.path.join(runtime, "notify"), LD_PRELOAD="")
+    weston = subprocess.Popen(AS_NOBODY + ["weston", "--backend=headless-backend.so", "--use-pixman", "--shell=kiosk-shell.so",
+                                           "--socket=wayland-w", "--no-config", "--modules=systemd-notify.so"],
+                              env=env, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
+                              text=True, start_new_session=True)
+    try:
+        assert ready.recv(4096) == b"READY=1"
+        daemon = subprocess.run(AS_NOBODY + [RUNNER, "daemon"], env=dict(env, WAYLAND_DISPLAY="wayland-w"),
+                                capture_output=True, text=True, timeout=30)
+        assert daemon.returncode == 3, daemon.stderr   # Exit.noOutputManagement
+        assert "wlr-orient: weston (process %d) offers no wlr-output-management" % weston.pid in daemon.stderr, daemon.stderr
+        assert "weston.ini" in daemon.stderr and "KWin" not in daemon.stderr, daemon.stderr
+    finally:
+        ready.close()
+        end(weston, group=True)

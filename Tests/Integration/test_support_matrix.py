@@ -102,3 +102,33 @@ def test_the_scripts_name_no_release_the_matrix_names():
                     if re.search(r"\bwlroots-0\.\d+\b|libwlroots-(0\.\d+-)?(dev|examples)", code):
                         found.append("%s:%d: %s" % (os.path.join(directory, name), number, line.strip()))
     assert found == []
+
+
+def test_the_daemons_lists_are_the_matrix_rendered():
+    """The README and docs/DAEMON.md say which compositors the daemon was run beside and which are
+    only expected, as the matrix says (`support-matrix.py render-readme` writes both)."""
+    begin, end = support_matrix.reader.DAEMON_BEGIN, support_matrix.reader.DAEMON_END
+    for path in ("README.md", os.path.join("docs", "DAEMON.md")):
+        with open(os.path.join(ROOT, path)) as f:
+            text = f.read()
+        assert begin in text and end in text, "%s has no rendered list of the daemon's compositors" % path
+        said = text.split(begin, 1)[1].split(end, 1)[0].strip()
+        assert said == support_matrix.reader.daemon_compositors(support_matrix.matrix()), \
+            "%s's list is not the matrix's: python3 scripts/support-matrix.py render-readme" % path
+
+
+def test_the_compositors_run_here_beside_the_daemon_are_those_the_suite_starts_at_those_versions():
+    """On this machine, the matrix's list is exactly the compositors test_daemon_compositors.py
+    starts (each test says which with `require`), and each is installed at the version listed;
+    in the roots, the daemon runs beside every compositor of the matrix (Tests/Roots)."""
+    listed = {c.split()[0]: c.split()[1] for c in support_matrix.matrix()["daemon"]["machine"]}
+    with open(os.path.join(ROOT, "Tests", "Integration", "test_daemon_compositors.py")) as f:
+        started = set(re.findall(r'require\("([\w-]+)"\)', f.read()))
+    assert started == set(listed), "started beside the daemon: %s; the matrix says: %s" % (sorted(started), sorted(listed))
+    for package, version in listed.items():
+        installed = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True).stdout
+        assert installed.startswith(version), "%s is %r here, the matrix says %s" % (package, installed, version)
+    with open(os.path.join(ROOT, "Tests", "Roots", "test_root_compositors.py")) as f:
+        roots = f.read()
+    assert re.search(r'@pytest.mark.parametrize\("name,command,covers", HERE.*\)\ndef test_the_daemon_beside_it', roots), \
+        "the roots no longer run the daemon beside every compositor of the matrix"
