@@ -192,7 +192,7 @@ def recorded_quarter_turns(s, turns, shielded):
 def test_an_overlay_configured_with_its_old_size_never_shows_the_old_picture_unturned_or_cropped(client_binary, resize):
     """qtile configures every layer surface again with its old size before it answers the apply,
     twice, and never gives it the turned size; the host can be told to do both. Over 50 quarter
-    turns the shield shows nothing but the old picture as the panel showed it, a blend of it and the
+    turns (10 where it is resized) the shield shows nothing but the old picture as the panel showed it, a blend of it and the
     new layout, and the new layout. Where the overlay is never resized, that is learnt on the first
     turn and said once, and every later quarter turn is a plain cut, with no shield to wait for;
     where it is resized after all, every turn plays its cross-fade."""
@@ -201,12 +201,13 @@ def test_an_overlay_configured_with_its_old_size_never_shows_the_old_picture_unt
         if not resize:
             s.host.command("layers-stay on", r"^layers-stay on$")
         s.host.command("layers-resend on", r"^layers-resend on$")
-        broken = recorded_quarter_turns(s, 50, shielded=50 if resize else 1)
+        turns = 10 if resize else 50
+        broken = recorded_quarter_turns(s, turns, shielded=turns if resize else 1)
         assert not broken, "frames neither the old picture nor the new layout (turn, frame, of): %s" % broken
         cuts = [(c["panel"], c["why"]) for c in s.events.seen("shield-cut")]
         covered = s.events.seen("shield-covered")
         if resize:
-            assert cuts == [] and len(covered) == 50, (cuts, len(covered))
+            assert cuts == [] and len(covered) == turns, (cuts, len(covered))
         else:
             assert cuts == [("HEADLESS-1", "overlay-not-resized")], cuts
             assert len(covered) == 1, "a shield over the first turn only: %d" % len(covered)
