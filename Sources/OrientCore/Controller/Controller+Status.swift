@@ -27,7 +27,10 @@ extension Controller {
         return ControllerStatus(
             lock: state.lock, felt: state.lastFelt, rotateWhen: config.rotateWhen, tabletMode: tabletMode,
             rotating: rotating, sensorRunning: sensor.running, sensor: sensor.status,
-            panels: panels.map { .init(name: $0.name, shape: $0.shape, shown: $0.shown, allowed: $0.allowed, setBy: $0.setBy) },
+            panels: panels.map { p in
+                .init(name: p.name, shape: p.shape, shown: p.shown, allowed: p.allowed, setBy: p.setBy,
+                      otherRotator: rivals.rival(of: p.id).map { .init(by: $0.who, since: $0.since) })
+            },
             front: front,
             suggestion: offer.current.flatMap { s in
                 panels.first { $0.id == s.panel }.map { .init(panel: $0.name, orientation: s.orientation, until: s.until, hovered: s.hovered) }

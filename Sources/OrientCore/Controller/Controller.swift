@@ -53,6 +53,8 @@ public struct Controller: Sendable {
     /// The turn offered while the lock keeps the screen from the way the device is held, what it
     /// was offered under (gone when that changes), and the target the host was last told to show.
     var offer = SuggestionOffer()
+    /// Other programs that turn a panel with the device as well.
+    var rivals = RivalRotators()
     /// The wake-up last asked of the runner.
     var wakeAsked: Double?
 
@@ -93,10 +95,12 @@ public struct Controller: Sendable {
     mutating func handle(_ event: ControllerEvent, everything: Bool) -> [ControllerCommand] {
         var out = apply(event, everything: everything)
         let suggestionEnds = offer.current.map { now >= $0.until } ?? false
-        if touchHold.expire(at: now, after: config.detection.touchHoldMs / 1000) || suggestionEnds {
+        let rivalsStopped = takeBackFromStoppedRivals(into: &out)
+        if touchHold.expire(at: now, after: config.detection.touchHoldMs / 1000) || suggestionEnds || rivalsStopped {
             conclude(decides: true, everything: everything, into: &out)
         }
-        let next = [touchHold.ends(after: config.detection.touchHoldMs / 1000), offer.current?.until].compactMap(\.self).min()
+        let next = [touchHold.ends(after: config.detection.touchHoldMs / 1000), offer.current?.until, rivals.nextDeadline]
+            .compactMap(\.self).min()
         if next != wakeAsked {
             wakeAsked = next
             out.append(.wake(at: next))
@@ -139,6 +143,7 @@ public struct Controller: Sendable {
             decides = true
         case .panelRemoved(let id):
             panels.removeAll { $0.id == id }
+            rivals.forget(id)
             windows.panelRemoved(id)
             refused[id] = nil
             decides = true
@@ -254,6 +259,11 @@ public struct Controller: Sendable {
                 stillDropped.insert(level)
                 if droppedLogged.insert(level).inserted { out.append(.log(.error, Self.explain(level, lock: state.lock))) }
             }
+            if rivals.rival(of: panels[i].id) != nil {
+                // Left to another rotator: turning it too would turn it twice a turn.
+                rivals.held(panels[i].id, decisionFelt, at: now)
+                continue
+            }
             // The device turned since someone else set what the panel shows: it follows it again.
             if panels[i].setBy != nil, decisionFelt != panels[i].setWhileFelt { panels[i].setBy = nil }
             if let no = refused[panels[i].id] {
@@ -266,6 +276,7 @@ public struct Controller: Sendable {
                 var plan = transitionPlan(front: front)
                 if panels[i].turnsBack { plan.kind = .none }
                 shows.append(.show(panels[i].id, decision.target, transition: plan))
+                if let rival = rivals.turned(panels[i].id, felt: decisionFelt, at: now) { leave(panels[i].name, to: rival, into: &out) }
             }
             panels[i].turnsBack = false
         }

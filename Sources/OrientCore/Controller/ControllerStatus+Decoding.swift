@@ -7,7 +7,7 @@ extension ControllerStatus: Decodable {
         case name, shape, shown, allowed, setBy = "set_by", turning
         case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
-        case touchesUnseen = "touches_unseen", output
+        case touchesUnseen = "touches_unseen", output, otherRotator = "other_rotator", by, since = "since_ms"
         case suggestion, suggestions, waiting, orientation, until = "until_ms", hovered, touching
         case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms", slowReading = "slow_reading_ms", matrix, matrixSource = "matrix_source"
     }
@@ -31,7 +31,8 @@ extension ControllerStatus: Decodable {
                                 shown: try Self.word(p.decode(String.self, forKey: .shown), Orientation.init(rawValue:), .shown, p),
                                 allowed: try Self.mask(p, .allowed),
                                 setBy: try p.decodeIfPresent(String.self, forKey: .setBy).map { try Self.word($0, PanelSetter.init(rawValue:), .setBy, p) },
-                                turning: try p.decodeIfPresent(String.self, forKey: .turning).map { try Self.word($0, Orientation.init(rawValue:), .turning, p) }))
+                                turning: try p.decodeIfPresent(String.self, forKey: .turning).map { try Self.word($0, Orientation.init(rawValue:), .turning, p) },
+                                otherRotator: try Self.otherRotator(p)))
         }
         self.panels = panels
         suggestionsEnabled = try c.decodeIfPresent(String.self, forKey: .suggestions) != "disabled"
@@ -60,6 +61,14 @@ extension ControllerStatus: Decodable {
                       input: try f.decode(Bool.self, forKey: .input),
                       inputSource: try Self.source(f, .inputSource, detail: [.inputRule, .inputFile]),
                       outputUnknown: try Self.outputUnknown(f))
+    }
+
+    /// Who else turns a panel, if anyone (a server that says nothing of it: nobody).
+    private static func otherRotator(_ p: KeyedDecodingContainer<Keys>) throws -> OtherRotator? {
+        guard try p.contains(.otherRotator) && !p.decodeNil(forKey: .otherRotator) else { return nil }
+        let r = try p.nestedContainer(keyedBy: Keys.self, forKey: .otherRotator)
+        return OtherRotator(by: try Self.word(r.decode(String.self, forKey: .by), PanelSetter.init(rawValue:), .by, r),
+                            since: Double(try r.decode(Int.self, forKey: .since)) / 1000)
     }
 
     /// Whether the front's output is unknown: "output": "unknown", or no word at all (known).

@@ -12,10 +12,24 @@ public struct ControllerStatus: Sendable, Hashable {
         /// compositor will show (nil: the compositor shows `shown`, or the host turns the panel
         /// itself, as the plugin does).
         public var turning: Orientation?
+        /// Another program turns it with the device as well, and since when (monotonic seconds):
+        /// it is left to that one (nil: nobody else does).
+        public var otherRotator: OtherRotator?
 
         public init(name: String, shape: PanelShape, shown: Orientation, allowed: OrientationMask, setBy: PanelSetter? = nil,
-                    turning: Orientation? = nil) {
+                    turning: Orientation? = nil, otherRotator: OtherRotator? = nil) {
             (self.name, self.shape, self.shown, self.allowed, self.setBy, self.turning) = (name, shape, shown, allowed, setBy, turning)
+            self.otherRotator = otherRotator
+        }
+    }
+
+    /// Who else turns a panel with the device, and since when (monotonic seconds).
+    public struct OtherRotator: Sendable, Hashable {
+        public var by: PanelSetter
+        public var since: Double
+
+        public init(by: PanelSetter, since: Double) {
+            (self.by, self.since) = (by, since)
         }
     }
 
@@ -70,6 +84,7 @@ public struct ControllerStatus: Sendable, Hashable {
 
     /// As JSON (one line), the form the control socket sends.
     public var json: JSON {
+        func milliseconds(_ t: Double) -> JSON { .int(Int((t * 1000).rounded())) }
         func source(_ s: WishSource) -> JSON { .string(s.kind) }
         func words(_ mask: OrientationMask) -> JSON { .array(mask.orientations.map { .string($0.rawValue) }) }
         var fields: [(String, JSON)] = [
@@ -87,10 +102,12 @@ public struct ControllerStatus: Sendable, Hashable {
                          ("transform", .int(Int(p.shown.outputTransform.rawValue))),
                          ("allowed", words(p.allowed)),
                          ("set_by", p.setBy.map { .string($0.rawValue) } ?? .null),
-                         ("turning", p.turning.map { .string($0.rawValue) } ?? .null)])
+                         ("turning", p.turning.map { .string($0.rawValue) } ?? .null),
+                         ("other_rotator", p.otherRotator.map { r in
+                             .object([("by", .string(r.by.rawValue)), ("since_ms", milliseconds(r.since))])
+                         } ?? .null)])
             })),
         ]
-        func milliseconds(_ t: Double) -> JSON { .int(Int((t * 1000).rounded())) }
         fields.append(("suggestion", suggestion.map { o in
             .object([("panel", .string(o.panel)), ("orientation", .string(o.orientation.rawValue)),
                      ("until_ms", milliseconds(o.until)), ("hovered", .bool(o.hovered))])

@@ -49,6 +49,9 @@ public enum OrientEvent: Sendable, Hashable {
     /// Someone else set what a panel shows (`by`: the compositor, a client through output
     /// management, someone else): `kept` until the device turns, or turned back at once.
     case setElsewhere(panel: String, Orientation, by: PanelSetter, kept: Bool)
+    /// Another program turns a panel with the device as well (`by`): it is left to that one
+    /// (`leftToIt`), or, that one having stopped, turned by us again.
+    case otherRotator(panel: String, by: PanelSetter, leftToIt: Bool)
     /// A turn reached the screen after `frames` frames under a transform someone else had set (or
     /// the one the output appeared with).
     case landed(panel: String, Orientation, framesInAnotherTransform: Int)
@@ -108,6 +111,7 @@ public enum OrientEvent: Sendable, Hashable {
         case .shieldGone: "shield-gone"
         case .tabletSwitch: "tablet-switch"
         case .setElsewhere: "set-elsewhere"
+        case .otherRotator: "other-rotator"
         case .landed: "landed"
         case .configChanged: "config-changed"
         case .configDirectory: "config-directory"
@@ -169,6 +173,8 @@ public enum OrientEvent: Sendable, Hashable {
         case .setElsewhere(let panel, let o, let by, let kept):
             fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue)), ("by", .string(by.rawValue)),
                        ("kept", .bool(kept))]
+        case .otherRotator(let panel, let by, let leftToIt):
+            fields += [("panel", .string(panel)), ("by", .string(by.rawValue)), ("left_to_it", .bool(leftToIt))]
         case .landed(let panel, let o, let frames):
             fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue)), ("frames_in_another_transform", .int(frames))]
         case .configChanged(let file):

@@ -1,4 +1,5 @@
 import OrientCore
+import OrientSystem
 
 /// The status in words for people: `status` without --json, and `watch`'s lines.
 extension ControllerStatus {
@@ -15,6 +16,13 @@ extension ControllerStatus {
         for p in panels {
             let setter = p.setBy.map { ", set by \($0.who) (kept until the device turns)" } ?? ""
             lines.append("\(p.name) (a \(p.shape.rawValue) panel) shows \(p.shown.rawValue)\(setter); allowed now: \(Self.words(p.allowed)).")
+            if let other = p.otherRotator {
+                // The controller's clock is the system's monotonic one, as this process's.
+                let since = Int(max(0, monotonicSeconds() - other.since))
+                lines.append("\(p.name) is turned with the device by \(other.by.who) as well (for \(since) s), so wlr-orient leaves it to that one"
+                             + " (stop the other, such as rot8 or iio-hyprland, or in Phosh turn its orientation lock on, to have"
+                             + " wlr-orient's lock and rules there; wlr-orient turns it again once a device turn goes unanswered).")
+            }
         }
         if let f = front {
             let app = f.appID.isEmpty ? "an app without app_id" : f.appID
@@ -50,7 +58,9 @@ extension ControllerStatus {
 
     /// One line per change, for `watch` without --json.
     var summary: String {
-        let shown = panels.map { "\($0.name) \($0.shown.rawValue)\($0.setBy.map { " (set by \($0.who))" } ?? "")" }.joined(separator: ", ")
+        let shown = panels.map { p in
+            "\(p.name) \(p.shown.rawValue)\(p.setBy.map { " (set by \($0.who))" } ?? "")\(p.otherRotator.map { ", left to \($0.by.who)" } ?? "")"
+        }.joined(separator: ", ")
         var parts = [shown.isEmpty ? "no panel" : shown, "lock \(lock?.description ?? "none")", "held \(felt?.rawValue ?? "unknown")"]
         if let f = front {
             parts.append("front \(f.appID.isEmpty ? "?" : f.appID) (\(f.givenAs), \(f.orientationsSource.kind)\(f.outputUnknown ? ", output unknown" : ""))")
