@@ -203,11 +203,15 @@ struct output_manager_watch {
 static void output_manager_handle_apply(struct wl_listener *listener, void *data) {
 	struct output_manager_watch *watch = wl_container_of(listener, watch, apply);
 	struct wlr_output_configuration_v1 *config = data;
+	pid_t pid = 0;
+	if (config->resource != NULL) {
+		wl_client_get_credentials(wl_resource_get_client(config->resource), &pid, NULL, NULL);
+	}
 	struct wlr_output_configuration_head_v1 *head;
 	wl_list_for_each(head, &config->heads, link) {
 		if (head->state.enabled && head->state.output != NULL) {
 			watch->base.events.output_manager.applying(watch->base.events.context, head->state.output,
-				(int)head->state.transform);
+				(int)head->state.transform, (int)pid);
 		}
 	}
 }

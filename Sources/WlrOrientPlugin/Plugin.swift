@@ -71,7 +71,7 @@ final class Plugin: CallbackOwner {
         if let manager = host.output_manager {
             var events = orient_wlr_output_manager_events(
                 context: context,
-                applying: { context, output, transform in Plugin.owner(context)?.clientApplies(transform, on: output) })
+                applying: { context, output, transform, pid in Plugin.owner(context)?.clientApplies(transform, on: output, by: pid) })
             watches += [Watch(orient_wlr_watch_output_manager(manager, &events))].compactMap { $0 }
         }
         if let seat = host.seat {
@@ -191,25 +191,27 @@ final class Plugin: CallbackOwner {
 
     /// Transforms a client asked for through output management, by output, until the loop is next
     /// idle (the compositor commits them in between).
-    private var appliedByClient: [OpaquePointer: Int32] = [:]
+    private var appliedByClient: [OpaquePointer: (transform: Int32, process: String?)] = [:]
     /// Panels someone else turned, and who, told to the controller when the loop is idle: what it
     /// decides may commit the output again, which must not happen inside the output's commit.
-    private var setElsewhere: [(panel: Panel, by: PanelSetter)] = []
+    private var setElsewhere: [(panel: Panel, by: PanelSetter, process: String?)] = []
     private var afterCommits: LoopSource?
 
-    private func clientApplies(_ transform: Int32, on output: OpaquePointer?) {
+    private func clientApplies(_ transform: Int32, on output: OpaquePointer?, by pid: Int32) {
         guard let output else { return }
-        appliedByClient[output] = transform
+        // Named now, while the client waits for the answer (after it, it may be gone).
+        appliedByClient[output] = (transform, pid > 0 ? nameOfProcess(pid) : nil)
         whenIdle()
     }
 
     private func setElsewhere(_ panel: Panel) {
-        let by: PanelSetter = appliedByClient[panel.output] == panel.transform.rawValue ? .outputManagement : .compositor
+        let applied = appliedByClient[panel.output].flatMap { $0.transform == panel.transform.rawValue ? $0 : nil }
+        let by: PanelSetter = applied != nil ? .outputManagement : .compositor
         Log.debug("\(panel.name): transform \(panel.transform) set by \(by.who)")
         // Its picture under another transform: the transition running has no meaning left.
         panel.transition?.giveWay(at: monotonicMilliseconds(), panel: panel.name)
         setElsewhere.removeAll { $0.panel === panel }
-        setElsewhere.append((panel, by))
+        setElsewhere.append((panel, by, applied?.process))
         whenIdle()
     }
 
@@ -220,8 +222,8 @@ final class Plugin: CallbackOwner {
             appliedByClient = [:]
             let told = setElsewhere
             setElsewhere = []
-            for (panel, by) in told where panels.contains(where: { $0 === panel }) {
-                dispatch(.panelSetElsewhere(panel.id, panel.current, by: by, at: monotonicMilliseconds() / 1000))
+            for (panel, by, process) in told where panels.contains(where: { $0 === panel }) {
+                dispatch(.panelSetElsewhere(panel.id, panel.current, by: by, at: monotonicMilliseconds() / 1000, process: process))
             }
         }
     }

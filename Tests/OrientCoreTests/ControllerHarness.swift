@@ -51,7 +51,7 @@ struct ControllerHarness {
     @discardableResult
     mutating func send(_ event: ControllerEvent) -> [ControllerCommand] {
         switch event {   // what the host reports it shows
-        case .panelShowing(let p, let o), .panelSetElsewhere(let p, let o, _, _): shown[p] = o
+        case .panelShowing(let p, let o), .panelSetElsewhere(let p, let o, _, _, _): shown[p] = o
         default: break
         }
         record(controller.handle(event))

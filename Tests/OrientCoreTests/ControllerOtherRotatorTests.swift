@@ -25,13 +25,14 @@ private let tablet = ControllerHarness.tablet
 
     /// One device turn at `t`, the other rotator answering 0.4 s later when what it shows
     /// changes: how many times the panel's transform changed.
-    static func turn(_ h: inout ControllerHarness, to felt: Orientation, at t: Double, rival: Bool = true) -> Int {
+    static func turn(_ h: inout ControllerHarness, to felt: Orientation, at t: Double, rival: Bool = true,
+                     process: String? = nil) -> Int {
         let before = h.panel
         h.controller.advanceClock(to: t)
         var changes = shows(h.send(.felt(felt)))
         if rival, h.panel != rot8(felt) {
             h.controller.advanceClock(to: t + 0.4)
-            changes += 1 + shows(h.send(.panelSetElsewhere(tablet, rot8(felt), by: .outputManagement, at: t + 0.4)))
+            changes += 1 + shows(h.send(.panelSetElsewhere(tablet, rot8(felt), by: .outputManagement, at: t + 0.4, process: process)))
         }
         _ = before
         return changes
@@ -54,7 +55,7 @@ private let tablet = ControllerHarness.tablet
         #expect(changes.suffix(5).allSatisfy { $0 == 1 }, "from then on only the other turns it: \(changes)")
         #expect(h.panel == Self.rot8(.leftUp))
         let json = try #require(h.lastStatus).json.serialized
-        #expect(json.contains(#""other_rotator": {"by": "output-management", "since_ms": 20400}"#), "\(json)")
+        #expect(json.contains(#""other_rotator": {"by": "output-management", "process": null, "since_ms": 20400}"#), "\(json)")
         #expect(try JSONDecoder().decode(ControllerStatus.self, from: Data(json.utf8)) == h.lastStatus)
     }
 
@@ -63,9 +64,12 @@ private let tablet = ControllerHarness.tablet
         // (Turns between left-up and right-up alone it answers without a fight: what it showed
         // last is what we would show next.)
         for (n, felt) in [Orientation.leftUp, .normal, .leftUp].enumerated() {
-            _ = Self.turn(&h, to: felt, at: 10 + Double(n) * 5)
+            _ = Self.turn(&h, to: felt, at: 10 + Double(n) * 5, process: "rot8")
         }
-        try #require(h.lastStatus?.panels.first?.otherRotator != nil)
+        let other = try #require(h.lastStatus?.panels.first?.otherRotator)
+        #expect(other.process == "rot8", "the host named its program")
+        let said = h.all.compactMap { if case .runner(.log(_, let line)) = $0 { line } else { nil } }
+        #expect(said.contains { $0.hasPrefix("eDP-1: rot8 (a client through output management) turns this panel") }, "\(said)")
         // The other stops: the device turns, nobody answers.
         #expect(Self.turn(&h, to: .normal, at: 30, rival: false) == 0, "left to the other, for now")
         #expect(h.last.contains(.wake(at: 30 + RivalRotators.answerWindow)), "\(h.last)")

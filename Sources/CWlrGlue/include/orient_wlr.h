@@ -71,10 +71,10 @@ void orient_wlr_publish_output_configuration(struct wlr_output_manager_v1 *manag
 
 /* A client asks, through wlr-output-management, for a configuration the compositor is about to
  * apply (called before the compositor's own handler): once for each output it leaves enabled, with
- * the transform it sets there. */
+ * the transform it sets there and the client's process (0 when it cannot be told). */
 struct orient_wlr_output_manager_events {
 	void *context;
-	void (*applying)(void *context, struct wlr_output *output, int transform);
+	void (*applying)(void *context, struct wlr_output *output, int transform, int client_pid);
 };
 struct orient_wlr_watch *orient_wlr_watch_output_manager(struct wlr_output_manager_v1 *manager,
 	const struct orient_wlr_output_manager_events *events);

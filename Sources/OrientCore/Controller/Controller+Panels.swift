@@ -19,7 +19,7 @@ extension Controller {
 
     /// Someone else set a panel's transform (see `PanelSetter`): the compositor's own change is
     /// turned back, a client's is kept until the decision moves.
-    mutating func setElsewhere(_ id: PanelID, _ o: Orientation, by: PanelSetter, at t: Double,
+    mutating func setElsewhere(_ id: PanelID, _ o: Orientation, by: PanelSetter, at t: Double, process: String? = nil,
                                        into out: inout [ControllerCommand]) {
         guard let i = panels.firstIndex(where: { $0.id == id }), panels[i].shown != o else { return }
         let ours = panels[i].shown
@@ -40,7 +40,9 @@ extension Controller {
         panels[i].setBy = by
         panels[i].setWhileFelt = felt
         refused[id] = ours   // not asked again until the decision moves elsewhere
-        if let rival = rivals.setElsewhere(id, by: by, felt: decisionFelt, at: now) { leave(name, to: rival, into: &out) }
+        if let rival = rivals.setElsewhere(id, by: by, process: process, felt: decisionFelt, at: now) {
+            leave(name, to: rival, into: &out)
+        }
         out.append(.log(.info, by == .compositor
             ? "\(name): the compositor keeps setting \(o.rawValue); showing that until the device turns"
             : "\(name): set to \(o.rawValue) by \(by.who); showing that until the device turns"))
@@ -51,7 +53,7 @@ extension Controller {
 
     /// Another program answers our turns of a panel with its own: it is left to that one.
     func leave(_ name: String, to rival: RivalRotators.Rival, into out: inout [ControllerCommand]) {
-        out.append(.log(.info, "\(name): \(rival.who) turns this panel with the device as well; wlr-orient leaves it to that one rather than turn it twice a turn. To have wlr-orient's lock, rules and transitions there, stop the other (rot8, iio-hyprland, a kanshi profile per orientation; in Phosh, turn its orientation lock on); wlr-orient turns the panel again once a device turn goes unanswered for \(Int(RivalRotators.answerWindow)) s"))
+        out.append(.log(.info, "\(name): \(rival.named) turns this panel with the device as well; wlr-orient leaves it to that one rather than turn it twice a turn. To have wlr-orient's lock, rules and transitions there, stop the other (rot8, iio-hyprland, a kanshi profile per orientation; in Phosh, turn its orientation lock on); wlr-orient turns the panel again once a device turn goes unanswered for \(Int(RivalRotators.answerWindow)) s"))
         out.append(.event(.otherRotator(panel: name, by: rival.who, leftToIt: true)))
     }
 
@@ -63,7 +65,7 @@ extension Controller {
             guard let i = panels.firstIndex(where: { $0.id == id }) else { continue }
             panels[i].setBy = nil
             refused[id] = nil
-            out.append(.log(.info, "\(panels[i].name): \(rival.who) no longer turns this panel with the device; wlr-orient turns it again"))
+            out.append(.log(.info, "\(panels[i].name): \(rival.named) no longer turns this panel with the device; wlr-orient turns it again"))
             out.append(.event(.otherRotator(panel: panels[i].name, by: rival.who, leftToIt: false)))
         }
         return !stopped.isEmpty

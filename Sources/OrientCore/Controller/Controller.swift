@@ -153,8 +153,8 @@ public struct Controller: Sendable {
                 panels[i].shown = o
             }
             decides = true
-        case .panelSetElsewhere(let id, let o, let by, let t):
-            setElsewhere(id, o, by: by, at: t, into: &out)
+        case .panelSetElsewhere(let id, let o, let by, let t, let process):
+            setElsewhere(id, o, by: by, at: t, process: process, into: &out)
             decides = true
         case .toplevelAdded(let id, let appID, let covers):
             decides = windows.added(id, appID: appID, covers: covers)

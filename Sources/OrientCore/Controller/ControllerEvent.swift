@@ -78,8 +78,9 @@ public enum ControllerEvent: Sendable, Hashable {
     /// The panel shows something other than it was told (its commit failed): what it shows.
     case panelShowing(PanelID, Orientation)
     /// Someone else set the panel's transform: it shows `Orientation` now (`PanelSetter` says what
-    /// follows). `at`: the host's clock, in seconds.
-    case panelSetElsewhere(PanelID, Orientation, by: PanelSetter, at: Double)
+    /// follows). `at`: the host's clock, in seconds. `process`: the client's program, where the
+    /// host can tell (the plugin, for a client through output management).
+    case panelSetElsewhere(PanelID, Orientation, by: PanelSetter, at: Double, process: String? = nil)
     /// A toplevel's initial commit, before its first configure is sent: it is about to come to
     /// front (rule 5). `covers`: it will be fullscreen or maximized.
     case toplevelAdded(ToplevelID, appID: String, covers: Bool)

@@ -7,7 +7,7 @@ extension ControllerStatus: Decodable {
         case name, shape, shown, allowed, setBy = "set_by", turning
         case appID = "app_id", orientations, givenAs = "given_as", source, rule, file, input
         case inputSource = "input_source", inputRule = "input_rule", inputFile = "input_file"
-        case touchesUnseen = "touches_unseen", output, otherRotator = "other_rotator", by, since = "since_ms"
+        case touchesUnseen = "touches_unseen", output, otherRotator = "other_rotator", by, process, since = "since_ms"
         case suggestion, suggestions, waiting, orientation, until = "until_ms", hovered, touching
         case sensorState = "sensor_state", state, device, mode, limit, why, lastReport = "last_report_ms", slowReading = "slow_reading_ms", matrix, matrixSource = "matrix_source"
     }
@@ -68,6 +68,7 @@ extension ControllerStatus: Decodable {
         guard try p.contains(.otherRotator) && !p.decodeNil(forKey: .otherRotator) else { return nil }
         let r = try p.nestedContainer(keyedBy: Keys.self, forKey: .otherRotator)
         return OtherRotator(by: try Self.word(r.decode(String.self, forKey: .by), PanelSetter.init(rawValue:), .by, r),
+                            process: try r.decodeIfPresent(String.self, forKey: .process),
                             since: Double(try r.decode(Int.self, forKey: .since)) / 1000)
     }
 

@@ -26,10 +26,12 @@ public struct ControllerStatus: Sendable, Hashable {
     /// Who else turns a panel with the device, and since when (monotonic seconds).
     public struct OtherRotator: Sendable, Hashable {
         public var by: PanelSetter
+        /// Its program, where the host could tell (the plugin, for a client through output management).
+        public var process: String?
         public var since: Double
 
-        public init(by: PanelSetter, since: Double) {
-            (self.by, self.since) = (by, since)
+        public init(by: PanelSetter, process: String? = nil, since: Double) {
+            (self.by, self.process, self.since) = (by, process, since)
         }
     }
 
@@ -104,7 +106,8 @@ public struct ControllerStatus: Sendable, Hashable {
                          ("set_by", p.setBy.map { .string($0.rawValue) } ?? .null),
                          ("turning", p.turning.map { .string($0.rawValue) } ?? .null),
                          ("other_rotator", p.otherRotator.map { r in
-                             .object([("by", .string(r.by.rawValue)), ("since_ms", milliseconds(r.since))])
+                             .object([("by", .string(r.by.rawValue)), ("process", r.process.map(JSON.string) ?? .null),
+                                      ("since_ms", milliseconds(r.since))])
                          } ?? .null)])
             })),
         ]

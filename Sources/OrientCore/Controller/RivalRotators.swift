@@ -13,7 +13,12 @@ struct RivalRotators: Sendable {
     /// Someone else turns this panel, and since when (monotonic seconds).
     struct Rival: Sendable, Hashable {
         var who: PanelSetter
+        /// Its program, where the host could tell.
+        var process: String?
         var since: Double
+
+        /// In words: its program where known, and what it is.
+        var named: String { process.map { "\($0) (\(who.who))" } ?? who.who }
     }
 
     private struct Watch: Sendable {
@@ -23,6 +28,7 @@ struct RivalRotators: Sendable {
         var setAt: Double?
         /// Who last set the panel.
         var lastSetBy: PanelSetter?
+        var lastSetProcess: String?
         /// While left to the rival: when it set the panel while no device turn waited for it (it
         /// may have seen the next turn before we did).
         var earlySetAt: Double?
@@ -64,10 +70,12 @@ struct RivalRotators: Sendable {
 
     /// Someone else set `panel` (and it was kept: not a compositor's undo turned back). Returns
     /// the rival when this makes one: the panel is left to it from now on.
-    mutating func setElsewhere(_ panel: PanelID, by who: PanelSetter, felt: Orientation?, at now: Double) -> Rival? {
+    mutating func setElsewhere(_ panel: PanelID, by who: PanelSetter, process: String? = nil, felt: Orientation?,
+                               at now: Double) -> Rival? {
         var w = watches[panel, default: Watch()]
         defer { watches[panel] = w }
         w.lastSetBy = who
+        w.lastSetProcess = process
         guard w.rival == nil else {
             if w.waitingUntil == nil { w.earlySetAt = now }
             w.waitingUntil = nil
@@ -85,7 +93,7 @@ struct RivalRotators: Sendable {
     private func answer(_ w: inout Watch, felt: Orientation?, at now: Double) -> Rival? {
         w.answered = Array((w.answered + [true]).suffix(Self.turnsLookedAt))
         guard w.answered.filter(\.self).count >= Self.answersToYield, let who = w.lastSetBy else { return nil }
-        w.rival = Rival(who: who, since: now)
+        w.rival = Rival(who: who, process: w.lastSetProcess, since: now)
         w.felt = felt
         return w.rival
     }

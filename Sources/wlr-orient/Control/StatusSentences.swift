@@ -19,7 +19,8 @@ extension ControllerStatus {
             if let other = p.otherRotator {
                 // The controller's clock is the system's monotonic one, as this process's.
                 let since = Int(max(0, monotonicSeconds() - other.since))
-                lines.append("\(p.name) is turned with the device by \(other.by.who) as well (for \(since) s), so wlr-orient leaves it to that one"
+                let who = other.process.map { "\($0) (\(other.by.who))" } ?? other.by.who
+                lines.append("\(p.name) is turned with the device by \(who) as well (for \(since) s), so wlr-orient leaves it to that one"
                              + " (stop the other, such as rot8 or iio-hyprland, or in Phosh turn its orientation lock on, to have"
                              + " wlr-orient's lock and rules there; wlr-orient turns it again once a device turn goes unanswered).")
             }
@@ -59,7 +60,7 @@ extension ControllerStatus {
     /// One line per change, for `watch` without --json.
     var summary: String {
         let shown = panels.map { p in
-            "\(p.name) \(p.shown.rawValue)\(p.setBy.map { " (set by \($0.who))" } ?? "")\(p.otherRotator.map { ", left to \($0.by.who)" } ?? "")"
+            "\(p.name) \(p.shown.rawValue)\(p.setBy.map { " (set by \($0.who))" } ?? "")\(p.otherRotator.map { ", left to \($0.process ?? $0.by.who)" } ?? "")"
         }.joined(separator: ", ")
         var parts = [shown.isEmpty ? "no panel" : shown, "lock \(lock?.description ?? "none")", "held \(felt?.rawValue ?? "unknown")"]
         if let f = front {
