@@ -98,4 +98,19 @@ private let tablet = ControllerHarness.tablet
         #expect(h.lastStatus?.panels.first?.otherRotator == nil)
         #expect(h.panel == .normal)
     }
+
+    /// Under a lock, no turn is offered on a panel left to another rotator: a tap could not turn
+    /// it (we do not turn it at all), and the other shows the device's way anyway.
+    @Test func noTurnIsOfferedOnAPanelLeftToAnotherRotator() throws {
+        var h = ControllerHarness()
+        for (n, felt) in [Orientation.leftUp, .normal, .leftUp].enumerated() {
+            _ = Self.turn(&h, to: felt, at: 10 + Double(n) * 5)
+        }
+        try #require(h.lastStatus?.panels.first?.otherRotator != nil)
+        h.controller.advanceClock(to: 30)
+        h.send(.control(.lock(MaskSpec(parsing: "normal")!)))
+        _ = Self.turn(&h, to: .bottomUp, at: 31)
+        #expect(h.controller.status.suggestion == nil)
+        #expect(!h.all.contains { if case .host(.suggest(_, .some)) = $0 { true } else { false } }, "\(h.all)")
+    }
 }

@@ -61,8 +61,10 @@ extension Controller {
 
     /// The turn the lock keeps from happening on a panel: the one the device is held in, which
     /// the device and the app in front allow and which the decision without the lock would make.
+    /// None on a panel left to another rotator: we would not turn it, so a tap would do nothing.
     func offerable(_ panel: PanelRecord, front: Front?) -> Orientation? {
-        guard config.suggestion.enabled, rotating, state.lock != nil, let felt, felt != panel.shown else { return nil }
+        guard config.suggestion.enabled, rotating, state.lock != nil, let felt, felt != panel.shown,
+              rivals.rival(of: panel.id) == nil else { return nil }
         let device = config.device.orientations.resolve(on: panel.shape)
         let client = front?.wish.level(on: panel.shape)
         let unlocked = Policy.decide(PolicyInput(felt: felt, current: panel.shown, device: device, global: .all,
