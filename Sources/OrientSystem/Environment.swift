@@ -13,7 +13,7 @@ public func setEnvironmentValue(_ name: String, _ value: String) {
 
 /// The name the kernel gives this process (its executable's, at most 15 bytes: /proc/self/comm).
 public var processName: String {
-    String((readSmallFile("/proc/self/comm") ?? "").prefix { $0 != "\n" })
+    nameOfProcess(getpid()) ?? ""
 }
 
 /// The name the kernel gives another process (nil when it is gone or cannot be read).

@@ -54,7 +54,7 @@ extension Controller {
     /// Another program answers our turns of a panel with its own: it is left to that one.
     func leave(_ name: String, to rival: RivalRotators.Rival, into out: inout [ControllerCommand]) {
         out.append(.log(.info, "\(name): \(rival.named) turns this panel with the device as well; wlr-orient leaves it to that one rather than turn it twice a turn. To have wlr-orient's lock, rules and transitions there, stop the other (rot8, iio-hyprland, a kanshi profile per orientation; in Phosh, turn its orientation lock on); wlr-orient turns the panel again once a device turn goes unanswered for \(Int(RivalRotators.answerWindow)) s"))
-        out.append(.event(.otherRotator(panel: name, by: rival.who, leftToIt: true)))
+        out.append(.event(.otherRotator(panel: name, by: rival.by, leftToIt: true)))
     }
 
     /// Panels whose other rotator let a device turn go unanswered: ours again, turned at once if
@@ -66,7 +66,7 @@ extension Controller {
             panels[i].setBy = nil
             refused[id] = nil
             out.append(.log(.info, "\(panels[i].name): \(rival.named) no longer turns this panel with the device; wlr-orient turns it again"))
-            out.append(.event(.otherRotator(panel: panels[i].name, by: rival.who, leftToIt: false)))
+            out.append(.event(.otherRotator(panel: panels[i].name, by: rival.by, leftToIt: false)))
         }
         return !stopped.isEmpty
     }

@@ -29,7 +29,7 @@ extension Controller {
             rotating: rotating, sensorRunning: sensor.running, sensor: sensor.status,
             panels: panels.map { p in
                 .init(name: p.name, shape: p.shape, shown: p.shown, allowed: p.allowed, setBy: p.setBy,
-                      otherRotator: rivals.rival(of: p.id).map { .init(by: $0.who, process: $0.process, since: $0.since) })
+                      otherRotator: rivals.rival(of: p.id))
             },
             front: front,
             suggestion: offer.current.flatMap { s in

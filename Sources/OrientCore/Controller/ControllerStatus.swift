@@ -33,6 +33,9 @@ public struct ControllerStatus: Sendable, Hashable {
         public init(by: PanelSetter, process: String? = nil, since: Double) {
             (self.by, self.process, self.since) = (by, process, since)
         }
+
+        /// In words: its program where known, and what it is.
+        public var named: String { process.map { "\($0) (\(by.who))" } ?? by.who }
     }
 
     /// The app in front and what it asks, with where each part came from.

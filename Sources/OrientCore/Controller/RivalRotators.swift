@@ -10,16 +10,9 @@
 /// While we leave it, a device turn that nobody answers within `answerWindow` means the other has
 /// stopped: the panel is ours again.
 struct RivalRotators: Sendable {
-    /// Someone else turns this panel, and since when (monotonic seconds).
-    struct Rival: Sendable, Hashable {
-        var who: PanelSetter
-        /// Its program, where the host could tell.
-        var process: String?
-        var since: Double
-
-        /// In words: its program where known, and what it is.
-        var named: String { process.map { "\($0) (\(who.who))" } ?? who.who }
-    }
+    /// Someone else turns this panel: what it is, its program where the host could tell, and
+    /// since when (monotonic seconds); `status` reports it as it is.
+    typealias Rival = ControllerStatus.OtherRotator
 
     private struct Watch: Sendable {
         /// Our last turn for the device, and someone else's last setting, each until it is
@@ -93,7 +86,7 @@ struct RivalRotators: Sendable {
     private func answer(_ w: inout Watch, felt: Orientation?, at now: Double) -> Rival? {
         w.answered = Array((w.answered + [true]).suffix(Self.turnsLookedAt))
         guard w.answered.filter(\.self).count >= Self.answersToYield, let who = w.lastSetBy else { return nil }
-        w.rival = Rival(who: who, process: w.lastSetProcess, since: now)
+        w.rival = Rival(by: who, process: w.lastSetProcess, since: now)
         w.felt = felt
         return w.rival
     }

@@ -19,8 +19,7 @@ extension ControllerStatus {
             if let other = p.otherRotator {
                 // The controller's clock is the system's monotonic one, as this process's.
                 let since = Int(max(0, monotonicSeconds() - other.since))
-                let who = other.process.map { "\($0) (\(other.by.who))" } ?? other.by.who
-                lines.append("\(p.name) is turned with the device by \(who) as well (for \(since) s), so wlr-orient leaves it to that one"
+                lines.append("\(p.name) is turned with the device by \(other.named) as well (for \(since) s), so wlr-orient leaves it to that one"
                              + " (stop the other, such as rot8 or iio-hyprland, or in Phosh turn its orientation lock on, to have"
                              + " wlr-orient's lock and rules there; wlr-orient turns it again once a device turn goes unanswered).")
             }
