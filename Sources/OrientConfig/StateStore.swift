@@ -10,7 +10,9 @@ import TOMLKit
 public struct StateStore: Sendable {
     public let directory: String
     public let shield: ParserShield
-    public var file: String { directory + "/state.toml" }
+    public var file: String { directory + "/" + PersistentState.fileName }
+    /// Held while the state is read, changed and written back, as the sessions' savers hold it.
+    public var writersLock: FileLock { FileLock(path: directory + "/" + PersistentState.lockFileName) }
 
     public init(directory: String, shield: ParserShield = NoParserShield()) {
         self.directory = directory

@@ -13,6 +13,11 @@ public struct PersistentState: Sendable, Hashable {
 }
 
 extension PersistentState {
+    /// The file in the state directory that holds it.
+    public static let fileName = "state.toml"
+    /// The file whose lock its writers hold while they read, merge and write it (see `merged`).
+    public static let lockFileName = ".state.toml.lock"
+
     /// What to write when this session's state is `self`, it last knew `known` (what it read at
     /// start, or asked to save last), and the file holds `onDisk` now: what this session changed,
     /// and what another session (a second login of the same user, `wlr-orient lock` run outside

@@ -1,14 +1,20 @@
 import OrientCore
 import OrientSystem
 
-/// Writes state.toml atomically: a temporary file, flushed, renamed over the old one.
+/// Writes state.toml atomically: a temporary file, flushed, renamed over the old one, under the
+/// lock that every writer of it holds while it reads, merges and writes.
 public struct StateFile {
     public let directory: String
     public init(directory: String) { self.directory = directory }
-    public var path: String { directory + "/state.toml" }
+    public var path: String { directory + "/" + PersistentState.fileName }
 
-    public func save(_ state: PersistentState) -> Result<Void, Problem> {
+    /// Writes what `make` returns, holding the writers' lock while it runs (it reads the file as it
+    /// is now) and while the file is replaced. Succeeds with whether the lock was had.
+    public func save(_ make: () -> PersistentState) -> Result<Bool, Problem> {
         if case .failure(let error) = makeDirectories(directory) { return .failure(Problem("cannot create \(directory): \(error.reason)")) }
-        return writeFileAtomically(path, Array(state.fileText.utf8)).mapError { Problem("cannot write \(path): \($0.reason)") }
+        let (written, locked) = FileLock(path: directory + "/" + PersistentState.lockFileName).holding {
+            writeFileAtomically(path, Array(make().fileText.utf8)).mapError { Problem("cannot write \(path): \($0.reason)") }
+        }
+        return written.map { locked }
     }
 }

@@ -8,10 +8,12 @@ import OrientSystem
 /// cores the writing thread would take the CPU from the compositor's first frame of it. Failures
 /// come back to the event loop through a pipe and are logged there (a compositor's log handler
 /// need not be thread-safe). What it writes is merged with what the file holds then (read through
-/// `readDisk`, on that thread): only what this session changed replaces what is there.
+/// `readDisk`, on that thread, under the writers' lock): only what this session changed replaces
+/// what is there.
 public final class StateSaver: @unchecked Sendable {
     private let file: StateFile
-    /// The file's state now (nil: unreadable, then this session's state is written whole).
+    /// The file's state now (nil: it could not be read, then this session's state is written whole,
+    /// and that is said).
     private let readDisk: () -> PersistentState?
     /// The state this session last knew: read at start, then each one it asked to save. Only the
     /// writing thread touches it.
@@ -46,7 +48,7 @@ public final class StateSaver: @unchecked Sendable {
     /// Queues `state` to be written; returns at once.
     public func save(_ state: PersistentState) {
         guard thread != nil else {
-            if case .failure(let why) = write(state) { Log.error("cannot save the state: \(why)") }
+            write(state).forEach(Log.error)
             return
         }
         monitor.locked {
@@ -91,19 +93,38 @@ public final class StateSaver: @unchecked Sendable {
                 defer { pending = nil }
                 return (pending, stopping)
             }
-            if let state, case .failure(let why) = write(state) {
-                monitor.locked { failures.append("cannot save the state: \(why)") }
-                if let failurePipe { _ = [UInt8(1)].withUnsafeBytes { failurePipe.write.write($0) } }
-            }
+            state.map(write)?.forEach(report)
             if stop, state == nil { return }
         }
     }
 
-    /// `state` merged with the file as it is now, written.
-    private func write(_ state: PersistentState) -> Result<Void, Problem> {
-        let merged = readDisk().map { state.merged(known: known, onDisk: $0) } ?? state
-        known = state
-        return file.save(merged)
+    /// Hands a line to the event loop, which logs it.
+    private func report(_ line: String) {
+        monitor.locked { failures.append(line) }
+        if let failurePipe { _ = [UInt8(1)].withUnsafeBytes { failurePipe.write.write($0) } }
+    }
+
+    /// `state` merged with the file as it is now, written; what there is to log about it.
+    private func write(_ state: PersistentState) -> [String] {
+        defer { known = state }
+        var unread = false
+        let outcome = file.save {
+            guard let onDisk = readDisk() else {
+                unread = true
+                return state
+            }
+            return state.merged(known: known, onDisk: onDisk)
+        }
+        var lines = unread ? ["could not read \(file.path) before saving it: wrote this session's state whole"] : []
+        switch outcome {
+        case .failure(let why):
+            lines.append("cannot save the state: \(why)")
+        case .success(false):
+            lines.append("saved the state without its writers' lock (another writer held it for \(Int(FileLock.longestWait)) s): what another session saved at that moment may be lost")
+        case .success(true):
+            break
+        }
+        return lines
     }
 
     /// On the event loop: logs what the thread could not save.

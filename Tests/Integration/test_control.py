@@ -7,12 +7,12 @@ import socket
 import stat
 import subprocess
 import threading
-import time
 
 import pytest
 
 from harness.compositor import Compositor, Foot, frame_transforms
 from harness.fakeiio import BIN, BOTTOM_UP, G_COUNTS as G, LEFT_UP, NORMAL, FakeIIO, Lines
+from harness.filewatch import wait_for_text
 
 pytestmark = pytest.mark.quick
 
@@ -138,17 +138,6 @@ def test_the_lock_survives_a_restart_of_the_compositor():
         assert again.stop() == 0
 
 
-def saved_state(host, has, timeout=10):
-    """state.toml's text once it holds `has` (the plugin saves on a thread of its own, 100 ms after
-    it was asked; nothing is said when it has written)."""
-    deadline = time.monotonic() + timeout
-    while True:
-        text = open(host.state_file).read() if os.path.exists(host.state_file) else ""
-        if has in text or time.monotonic() > deadline:
-            return text
-        time.sleep(0.02)
-
-
 def test_two_sessions_of_one_user_keep_each_others_lock():
     """Two logins of one user share state.toml: each writes only what it changed, reading what the
     other wrote, so a lock set in one survives the other's saves of how the device is held, and
@@ -167,7 +156,8 @@ def test_two_sessions_of_one_user_keep_each_others_lock():
         socket_path(first)
         socket_path(second)
         assert cli(first, "lock", "portrait").returncode == 0
-        assert 'lock = "portrait"' in saved_state(first, 'lock = "portrait"')
+        # The plugin saves on a thread of its own, 100 ms after it was asked, and says nothing.
+        wait_for_text(first.state_file, 'lock = "portrait"')
     finally:
         assert first.stop() == 0
     try:

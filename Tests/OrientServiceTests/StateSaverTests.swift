@@ -46,13 +46,32 @@ extension OnTheEventLoop {
             #expect(readFile(file.path) == PersistentState(lastFelt: .rightUp).fileText)
         }
 
-        @Test func anUnreadableFileIsOverwrittenWithThisSessionsState() throws {
+        /// Another session's save cannot land between this one's read and its rename.
+        @Test func theFileIsReadAndReplacedUnderTheWritersLock() throws {
+            let file = StateFile(directory: directory + "/wlr-orient")
+            let lockPath = file.directory + "/" + PersistentState.lockFileName
+            var anotherWriterGotIn: Bool?
+            let saver = StateSaver(file: file, loop: loop.loop) {
+                let fd = open(lockPath, O_RDWR | O_CLOEXEC)
+                anotherWriterGotIn = fd >= 0 && flock(fd, LOCK_EX | LOCK_NB) == 0
+                if fd >= 0 { close(fd) }
+                return PersistentState()
+            }
+            saver.save(PersistentState(lastFelt: .leftUp))
+            saver.finish()
+            #expect(anotherWriterGotIn == false)
+            #expect(readFile(file.path) == PersistentState(lastFelt: .leftUp).fileText)
+        }
+
+        @Test func anUnreadableFileIsOverwrittenWithThisSessionsStateAndThatIsSaid() throws {
+            let log = LogCapture()
             let file = StateFile(directory: directory + "/wlr-orient")
             let saver = StateSaver(file: file, loop: loop.loop, known: PersistentState(lastFelt: .normal)) { nil }
             let state = PersistentState(lock: MaskSpec(parsing: "landscape"), lastFelt: .bottomUp)
             saver.save(state)
             saver.finish()
             #expect(readFile(file.path) == state.fileText)
+            #expect(log.lines == ["could not read \(file.path) before saving it: wrote this session's state whole"])
         }
 
         @Test func aSaveThatFailsIsLoggedOnTheLoopAndTheFileIsUntouched() throws {

@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import OrientConfig
 import OrientCore
+import OrientSystem
 
 /// `lock`, `unlock`, `toggle`: to the running compositor, or, with none running, to the saved
 /// state (applied at its next start).
@@ -73,6 +74,13 @@ private func runLockCommand(_ command: ControlCommand, _ connection: ConnectionO
 private func saveOffline(_ command: ControlCommand, because why: ControlClient.Failure) throws {
     let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
     let store = StateStore(directory: paths.stateDirectory, shield: ForkedParseShield())
+    // A session starting meanwhile may save too: read and write under the writers' lock.
+    _ = makeDirectories(paths.stateDirectory)
+    let (_, locked) = try store.writersLock.holding { try saveOffline(command, because: why, in: store) }
+    if !locked { printError("\(store.file) was written without its writers' lock; a session starting now may not see the change") }
+}
+
+private func saveOffline(_ command: ControlCommand, because why: ControlClient.Failure, in store: StateStore) throws {
     var (state, warnings) = store.load()
     warnings.forEach(printError)
     // With nothing running, what is shown is taken to be the last orientation the device was held in.
