@@ -267,12 +267,44 @@ static void without_us(const char *list, char *kept) {
 	}
 }
 
+/* What `wlr-orient run` puts in the environment for us, by name. */
+static const char *const our_variables[] = { "WLR_ORIENT_PLUGIN", "WLR_ORIENT_CONFIG", "WLR_ORIENT_TRACE_FRAMES" };
+#define OUR_VARIABLES (sizeof(our_variables) / sizeof(our_variables[0]))
+
+/* Whether an environment entry (NAME=value) sets variable `name`. */
+static bool sets(const char *entry, const char *name) {
+	size_t n = strlen(name);
+	return strncmp(entry, name, n) == 0 && entry[n] == '=';
+}
+
+/* Whether an environment entry sets one of our variables. */
+static bool is_our_variable(const char *entry) {
+	for (size_t k = 0; k < OUR_VARIABLES; k++) {
+		if (sets(entry, our_variables[k])) {
+			return true;
+		}
+	}
+	return false;
+}
+
+/* Whether an LD_PRELOAD list has an entry naming this library. */
+static bool lists_us(const char *list) {
+	for (const char *p = list; *p != '\0';) {
+		size_t length = strcspn(p, ": ");
+		if (length > 0 && is_us(p, length)) {
+			return true;
+		}
+		p += length + (p[length] != '\0');
+	}
+	return false;
+}
+
 /* Out of the compositor's environment, before it starts anything: no child of it loads us
  * (other preloaded libraries stay). */
 static void leave_the_environment(void) {
-	unsetenv("WLR_ORIENT_PLUGIN");
-	unsetenv("WLR_ORIENT_CONFIG");
-	unsetenv("WLR_ORIENT_TRACE_FRAMES");
+	for (size_t k = 0; k < OUR_VARIABLES; k++) {
+		unsetenv(our_variables[k]);
+	}
 	const char *list = getenv("LD_PRELOAD");
 	char *kept = list != NULL ? calloc(strlen(list) + 1, 1) : NULL;
 	if (kept == NULL) {
@@ -294,12 +326,6 @@ static void leave_the_environment(void) {
  * passed on here without our variables, once this process is the compositor. In a wrapper (not
  * yet decided) they pass unchanged. No allocation and no lookup: it may run between fork and exec.
  */
-static const char *const our_variables[] = { "WLR_ORIENT_PLUGIN=", "WLR_ORIENT_CONFIG=", "WLR_ORIENT_TRACE_FRAMES=" };
-
-static bool names(const char *entry, const char *prefix) {
-	return strncmp(entry, prefix, strlen(prefix)) == 0;
-}
-
 /* Whether `envp` is to be passed on without us: this process is the compositor and `envp` holds
  * one of our variables or names this library in LD_PRELOAD. */
 static bool carries_us(char *const envp[]) {
@@ -307,12 +333,7 @@ static bool carries_us(char *const envp[]) {
 		return false;
 	}
 	for (size_t i = 0; envp[i] != NULL; i++) {
-		for (size_t k = 0; k < sizeof(our_variables) / sizeof(our_variables[0]); k++) {
-			if (names(envp[i], our_variables[k])) {
-				return true;
-			}
-		}
-		if (names(envp[i], "LD_PRELOAD=") && strstr(envp[i], "libwlr-orient-preload.so") != NULL) {
+		if (is_our_variable(envp[i]) || (sets(envp[i], "LD_PRELOAD") && lists_us(envp[i] + strlen("LD_PRELOAD=")))) {
 			return true;
 		}
 	}
@@ -329,7 +350,7 @@ static size_t entries(char *const envp[]) {
 
 static size_t preload_length(char *const envp[]) {
 	for (size_t i = 0; envp[i] != NULL; i++) {
-		if (names(envp[i], "LD_PRELOAD=")) {
+		if (sets(envp[i], "LD_PRELOAD")) {
 			return strlen(envp[i]);
 		}
 	}
@@ -341,14 +362,10 @@ static size_t preload_length(char *const envp[]) {
 static char *const *scrubbed(char *const envp[], char **out, char *preload_entry) {
 	size_t n = 0;
 	for (size_t i = 0; envp[i] != NULL; i++) {
-		bool ours = false;
-		for (size_t k = 0; k < sizeof(our_variables) / sizeof(our_variables[0]); k++) {
-			ours = ours || names(envp[i], our_variables[k]);
-		}
-		if (ours) {
+		if (is_our_variable(envp[i])) {
 			continue;
 		}
-		if (names(envp[i], "LD_PRELOAD=")) {
+		if (sets(envp[i], "LD_PRELOAD")) {
 			strcpy(preload_entry, "LD_PRELOAD=");
 			without_us(envp[i] + strlen("LD_PRELOAD="), preload_entry + strlen("LD_PRELOAD="));
 			if (preload_entry[strlen("LD_PRELOAD=")] != '\0') {
