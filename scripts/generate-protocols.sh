@@ -4,9 +4,11 @@
 #   Sources/CWlrGlue/include/xdg-shell-protocol.h   wlroots' xdg-shell header includes it
 #   Sources/CWlrGlue/include/wlr-orient-v1-protocol.h, generated/*.c   our protocol (protocol/)
 #   Sources/CWaylandClient/include/*-client-protocol.h, generated/*.c   the daemon's client side
-#       of output management, foreign toplevels, layer-shell and screencopy (protocol/wlr/), and
-#       of wp_viewporter and ext-idle-notify (wayland-protocols)
+#       of output management, foreign toplevels, layer-shell and screencopy (protocol/wlr/), of
+#       ext-image-copy-capture and its output sources (protocol/ext/: newer than Debian 12's
+#       wayland-protocols), and of wp_viewporter and ext-idle-notify (wayland-protocols)
 #   contrib/host/generated/wlr-layer-shell-unstable-v1-protocol.h   the reference host's layer-shell
+#   contrib/host/generated/ext-image-copy-capture-v1-protocol.h   and its ext-image-copy-capture
 # The XML is checked against wayland-scanner's DTD (--strict). A file is replaced only when its
 # content changes, so that an unchanged protocol does not rebuild the plugin.
 set -euo pipefail
@@ -42,7 +44,10 @@ generate private-code "$viewporter" "$client/generated/viewporter-protocol.c"
 idle_notify=/usr/share/wayland-protocols/staging/ext-idle-notify/ext-idle-notify-v1.xml
 generate client-header "$idle_notify" "$client/include/ext-idle-notify-v1-client-protocol.h"
 generate private-code "$idle_notify" "$client/generated/ext-idle-notify-v1-protocol.c"
-for xml in protocol/wlr/*.xml; do
+# The reference host on wlroots 0.19 offers ext-image-copy-capture, whose wlroots header includes
+# this server header (0.20's includes wayland-protocols' own enum header instead).
+generate server-header protocol/ext/ext-image-copy-capture-v1.xml contrib/host/generated/ext-image-copy-capture-v1-protocol.h
+for xml in protocol/wlr/*.xml protocol/ext/*.xml; do
     name=$(basename "$xml" .xml)
     generate client-header "$xml" "$client/include/$name-client-protocol.h"
     generate private-code "$xml" "$client/generated/$name-protocol.c"

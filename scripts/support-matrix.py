@@ -105,7 +105,7 @@ def daemon_compositors(matrix):
                     for codename, listed in by_release.items())
     return ("**Run here** beside `wlr-orient daemon`, by the test suite: %s.\n\n"
             "**Expected** from the protocols they offer (wlr-output-management; wlr-layer-shell and "
-            "wlr-screencopy for the transitions), never run here: %s." % (run, ", ".join(matrix["daemon"]["expected"])))
+            "ext-image-copy-capture or wlr-screencopy for the transitions), never run here: %s." % (run, ", ".join(matrix["daemon"]["expected"])))
 
 
 def man_releases(matrix):

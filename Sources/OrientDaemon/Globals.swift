@@ -1,4 +1,5 @@
 import CWaylandClient
+import OrientCore
 import OrientSystem
 
 /// The compositor's globals the daemon uses: the output manager, the foreign-toplevel manager, and
@@ -32,6 +33,9 @@ final class Globals: CallbackOwner {
     static let compositorVersion: UInt32 = 4
     static let layerShellVersion: UInt32 = 4
     static let screencopyVersion: UInt32 = 3
+    /// protocol/ext/.
+    static let imageCopyVersion: UInt32 = 1
+    static let outputSourcesVersion: UInt32 = 1
 
     init(display: OpaquePointer) {
         registry = wl_display_get_registry(display)
@@ -75,6 +79,12 @@ final class Globals: CallbackOwner {
         case "zwlr_screencopy_manager_v1" where shieldParts.screencopy == nil:
             shieldParts.screencopyVersion = min(version, Self.screencopyVersion)
             shieldParts.screencopy = OpaquePointer(wl_registry_bind(registry, name, glue_screencopy_manager_interface(), shieldParts.screencopyVersion))
+        case "ext_image_copy_capture_manager_v1" where shieldParts.imageCopy == nil:
+            shieldParts.imageCopy = OpaquePointer(wl_registry_bind(registry, name, glue_image_copy_capture_manager_interface(),
+                                                                   min(version, Self.imageCopyVersion)))
+        case "ext_output_image_capture_source_manager_v1" where shieldParts.outputSources == nil:
+            shieldParts.outputSources = OpaquePointer(wl_registry_bind(registry, name, glue_output_capture_source_manager_interface(),
+                                                                       min(version, Self.outputSourcesVersion)))
         case "wp_viewporter" where shieldParts.viewporter == nil:
             shieldParts.viewporter = OpaquePointer(wl_registry_bind(registry, name, glue_viewporter_interface(), 1))
         case "ext_idle_notifier_v1" where idleNotifier == nil:
@@ -140,20 +150,32 @@ struct ShieldParts {
     var compositor: OpaquePointer?
     var shm: OpaquePointer?
     var layerShell: OpaquePointer?
+    /// The picture: ext-image-copy-capture with its output sources (preferred), or screencopy.
+    var imageCopy: OpaquePointer?
+    var outputSources: OpaquePointer?
     var screencopy: OpaquePointer?
     var screencopyVersion: UInt32 = 0
     /// Optional: with it, a turning frame is drawn small and the compositor scales it up.
     var viewporter: OpaquePointer?
 
+    /// The capture protocol a shield uses here (nil: none is offered whole).
+    var capture: ShieldCapture? {
+        let offered = [("ext_image_copy_capture_manager_v1", imageCopy), ("ext_output_image_capture_source_manager_v1", outputSources),
+                       (ShieldCapture.screencopyGlobal, screencopy)].compactMap { $0.1 == nil ? nil : $0.0 }
+        return ShieldCapture.chosen(offered: Set(offered))
+    }
+
     /// What is missing, by protocol name (empty: a shield can be laid).
     var missing: [String] {
-        [("wl_compositor", compositor), ("wl_shm", shm), ("zwlr_layer_shell_v1", layerShell),
-         ("zwlr_screencopy_manager_v1", screencopy)].compactMap { $0.1 == nil ? $0.0 : nil }
+        [("wl_compositor", compositor), ("wl_shm", shm), ("zwlr_layer_shell_v1", layerShell)].compactMap { $0.1 == nil ? $0.0 : nil }
+            + (capture == nil ? [ShieldCapture.lacking] : [])
     }
 
     mutating func destroy() {
         if let viewporter { wp_viewporter_destroy(viewporter) }
         if let screencopy { zwlr_screencopy_manager_v1_destroy(screencopy) }
+        if let imageCopy { ext_image_copy_capture_manager_v1_destroy(imageCopy) }
+        if let outputSources { ext_output_image_capture_source_manager_v1_destroy(outputSources) }
         // zwlr_layer_shell_v1.destroy is version 3's: before it, the proxy is only forgotten.
         if let layerShell { wl_proxy_destroy(layerShell) }
         if let shm { wl_shm_destroy(shm) }

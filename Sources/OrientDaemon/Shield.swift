@@ -5,7 +5,7 @@ import OrientCore
 import OrientService
 import OrientSystem
 
-/// One shield over one turning panel: the screencopy picture of the panel, the overlay it is
+/// One shield over one turning panel: the picture of the panel (`PanelCapture`), the overlay it is
 /// shown on (a layer-shell surface in the overlay layer, no input), and the transition's frames
 /// drawn into shared memory. It carries out what `PanelShield` (the core) says and reports what
 /// happened to it; every buffer exists only while the shield does.
@@ -29,10 +29,9 @@ final class Shield: CallbackOwner {
     private let onCut: (ShieldCut) -> Void
 
     // The capture, then the picture: raw panel pixels (the output's buffer as it is scanned out).
-    private var capture: OpaquePointer?
+    private var capture: PanelCapture?
     private var format: UInt32 = 0
     private var width = 0, height = 0, stride = 0
-    private var yInverted = false
     /// The shared memory every buffer is in (unmapped when it goes).
     private var shared: SharedMemory?
     private var memory: UnsafeMutableRawPointer? { shared?.base }
@@ -67,8 +66,8 @@ final class Shield: CallbackOwner {
     /// carried out removes it before the rest of the list, such as a wake-up, is reached).
     private var isGone = false
 
-    /// The wl_shm formats a screencopy buffer may have that the shield draws: ARGB8888 and XRGB8888.
-    private static let argb = WL_SHM_FORMAT_ARGB8888.rawValue, xrgb = WL_SHM_FORMAT_XRGB8888.rawValue
+    /// The wl_shm formats a captured picture may have that the shield draws: ARGB8888 and XRGB8888.
+    private static let argb = ShieldFormats.argb, xrgb = ShieldFormats.xrgb
 
     init(cover: HeadsReconciler.Cover, output: OpaquePointer, parts: ShieldParts, loop: OpaquePointer,
          covered: @escaping () -> Void, cut: @escaping (ShieldCut) -> Void, gone: @escaping (Shield) -> Void) {
@@ -114,7 +113,9 @@ final class Shield: CallbackOwner {
             case .showAhead(let transform): present(buffer: 0, under: transform, ahead: true)
             case .covered:
                 // For benchmarks/daemon_shield.py: the time the shield adds before the apply.
-                Events.emit(.shieldCovered(panel: panel, after: OrientEvent.microseconds(seconds: (monotonicMilliseconds() - startedMs) / 1000)))
+                // And which protocol took its picture (none when it was laid without one).
+                Events.emit(.shieldCovered(panel: panel, after: OrientEvent.microseconds(seconds: (monotonicMilliseconds() - startedMs) / 1000),
+                                           capture: captureProtocol?.rawValue))
                 onCovered()
             case .draw(let placement): draw(placement)
             case .wake(let afterMs):
@@ -130,19 +131,24 @@ final class Shield: CallbackOwner {
 
     // MARK: the picture
 
+    /// The protocol that took the picture, once it has.
+    private var captureProtocol: ShieldCapture?
+
     private func startCapture() {
-        guard let screencopy = parts.screencopy,
-              let frame = zwlr_screencopy_manager_v1_capture_output(screencopy, 0, output) else {
-            return report(.failed(.captureRefused))
-        }
-        capture = frame
-        zwlr_screencopy_frame_v1_add_listener(frame, Self.captureListener, callbackContext)
+        // Unowned: the capture is the shield's, destroyed before it goes.
+        let reports = CaptureReports(
+            wants: { [unowned self] in bufferKnown(format: $0, width: $1, height: $2, stride: $3) },
+            ready: { [unowned self] in captured(yInverted: $0) },
+            failed: { [unowned self] in report(.failed($0)) })
+        guard let capture = parts.capture(output, reports: reports) else { return report(.failed(.captureRefused)) }
+        self.capture = capture
+        captureProtocol = parts.capture
     }
 
     /// The compositor said which buffer it copies into: make it (and the frames' buffers beside).
     private func bufferKnown(format: UInt32, width: UInt32, height: UInt32, stride: UInt32) {
         guard buffers[0] == nil, let capture else { return }
-        guard format == Self.argb || format == Self.xrgb, width > 0, height > 0, stride >= width * 4, width <= 16384, height <= 16384 else {
+        guard ShieldFormats.drawn(format), width > 0, height > 0, stride >= width * 4, width <= 16384, height <= 16384 else {
             return report(.failed(.format(format)))
         }
         self.format = format
@@ -183,7 +189,7 @@ final class Shield: CallbackOwner {
             buffers[index] = buffer
             wl_buffer_add_listener(buffer, Self.bufferListener, callbackContext)
         }
-        zwlr_screencopy_frame_v1_copy(capture, copyTarget)
+        capture.copy(into: copyTarget)
     }
 
     /// Where buffer `index`'s pixels begin in the shared memory.
@@ -202,8 +208,8 @@ final class Shield: CallbackOwner {
         return pool != nil
     }
 
-    private func captured() {
-        if let capture { zwlr_screencopy_frame_v1_destroy(capture) }
+    private func captured(yInverted: Bool) {
+        capture?.destroy()
         capture = nil
         if let copyTarget { wl_buffer_destroy(copyTarget) }
         copyTarget = nil
@@ -371,7 +377,7 @@ final class Shield: CallbackOwner {
         isGone = true
         timer?.remove()
         timer = nil
-        if let capture { zwlr_screencopy_frame_v1_destroy(capture) }
+        capture?.destroy()
         capture = nil
         if let callback { wl_callback_destroy(callback) }
         callback = nil
@@ -394,28 +400,6 @@ final class Shield: CallbackOwner {
     }
 
     // MARK: listeners
-
-    nonisolated(unsafe) private static let captureListener = permanentListener(zwlr_screencopy_frame_v1_listener(
-        buffer: { data, _, format, width, height, stride in
-            guard let shield = owner(data) else { return }
-            // Version 3 lists every buffer type, then buffer_done; before it, this is the one.
-            shield.pending = (format, width, height, stride)
-            if shield.parts.screencopyVersion < 3 { shield.bufferDone() }
-        },
-        flags: { data, _, flags in owner(data)?.yInverted = flags & 1 != 0 },
-        ready: { data, _, _, _, _ in owner(data)?.captured() },
-        failed: { data, _ in owner(data)?.report(.failed(.captureFailed)) },
-        damage: { _, _, _, _, _, _ in },
-        linux_dmabuf: { _, _, _, _, _ in },
-        buffer_done: { data, _ in owner(data)?.bufferDone() }))
-
-    /// The shared-memory buffer the compositor offered, until it has offered them all.
-    private var pending: (format: UInt32, width: UInt32, height: UInt32, stride: UInt32)?
-
-    private func bufferDone() {
-        guard let pending else { return report(.failed(.noSharedPicture)) }
-        bufferKnown(format: pending.format, width: pending.width, height: pending.height, stride: pending.stride)
-    }
 
     nonisolated(unsafe) private static let bufferListener = permanentListener(wl_buffer_listener(release: { data, buffer in
         guard let shield = owner(data), let index = shield.buffers.firstIndex(where: { $0 == buffer }) else { return }

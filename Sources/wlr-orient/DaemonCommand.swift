@@ -19,8 +19,8 @@ struct DaemonCommand: ParsableCommand {
             rotate-when = "tablet-mode" it reads the tablet-mode switch itself (evdev, read \
             only; the `input` group may be needed).
 
-            It animates too where the compositor offers wlr-layer-shell, wlr-screencopy and \
-            wl_shm (sway, labwc, river, wayfire, Hyprland, niri, phoc): it shows a capture of \
+            It animates too where the compositor offers wlr-layer-shell, wl_shm and \
+            ext-image-copy-capture or wlr-screencopy (sway, labwc, river, wayfire, Hyprland, niri, phoc): it shows a capture of \
             the panel on an overlay that takes no input, turns the panel under it, holds the \
             picture for [transition] timeout-ms (from outside it cannot see when the apps have \
             redrawn), then plays the rotation or cross-fade and removes the overlay. Without \

@@ -13,7 +13,7 @@ import pytest
 from harness.compositor import Client
 from harness.fakeiio import LEFT_UP, NORMAL
 from test_daemon import Session
-from test_transitions import blend_fraction, coverage_steps, old_picture_direction, read_ppm, same
+from test_transitions import blend_fraction, coverage_steps, host_wlroots, old_picture_direction, read_ppm, same
 
 SHIELD = "wlr-orient-shield"
 
@@ -118,6 +118,42 @@ def test_a_rotation_from_outside_turns_the_old_picture_through_intermediate_angl
         assert all(b < a + 1 for a, b in zip(angles, angles[1:])), "the angle goes one way: %s" % angles
         assert sum(1 for a in angles if 10 < a < 80) >= 5, "intermediate angles: %s" % angles
         assert old_picture_direction(w, h, new) is None, "nothing of the old card is left"
+        assert no_overlay_left(s)
+    finally:
+        end(s)
+
+
+# The protocol the shield takes its picture with, as the daemon names it in shield-covered.
+CAPTURE_PROTOCOLS = {"screencopy": "wlr-screencopy-unstable-v1", "ext-image-copy": "ext-image-copy-capture-v1"}
+
+
+@pytest.mark.roots
+@pytest.mark.parametrize("capture", ["screencopy", "ext-image-copy"])
+def test_the_shield_takes_its_picture_with_whichever_capture_protocol_is_offered(client_binary, capture):
+    """The host offers one protocol that copies an output, and the held picture is taken with it:
+    the first frame under the new transform is the old picture, pixel for pixel. The host has
+    ext-image-copy-capture from wlroots 0.19; on an older one, asked for it alone, it offers no
+    capture at all, and the daemon says once what it lacks and turns the panel with a plain cut."""
+    s = session(client_binary, 'kind = "crossfade"\nduration-ms = 300\ntimeout-ms = 100\n', host_args=["--capture", capture])
+    try:
+        offered = [l.split(": ", 1)[1] for l in s.host.out.available() if l.startswith("capture: ")]
+        _, _, old = s.host.raw_panel()
+        if capture == "ext-image-copy" and host_wlroots() < (0, 19):
+            assert offered == ["none"], offered
+            s.fake.set(s.dev, *LEFT_UP)
+            s.events.wait_turned("left-up")
+            said = [e["lacking"] for e in s.events.seen("cannot-shield")]   # once, at the start
+            assert said == [["ext_image_copy_capture_manager_v1 (with its output sources) or zwlr_screencopy_manager_v1"]], said
+            assert not s.events.seen("shield-covered"), "a shield without a picture"
+            assert not any(l.startswith("layer-surface %s new" % SHIELD) for l in s.host.out.available())
+            return
+        assert offered == [capture], offered
+        frames = turn_recorded(s, LEFT_UP, "left-up", os.path.join(s.host.dir, "rec"))
+        assert [e["capture"] for e in s.events.seen("shield-covered")] == [CAPTURE_PROTOCOLS[capture]]
+        assert not s.events.seen("shield-cut"), s.events.seen("shield-cut")
+        turned = [rgb for transform, (_, _, rgb) in frames if transform == 1]
+        assert same(turned[0], old), "the first frame of the new transform shows the old picture as it was"
+        assert same(frames[-1][1][2], s.host.raw_panel()[2]), "it ends on the plain new orientation"
         assert no_overlay_left(s)
     finally:
         end(s)

@@ -12,7 +12,6 @@ it while the app has focus. A compositor that cannot do one of these is named in
 COMPOSITORS with why."""
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -442,7 +441,7 @@ def test_started_through_a_wrapper_the_compositor_turns_and_its_app_has_no_prelo
 
 
 # The compositors beside which `wlr-orient daemon` animates (they offer wlr-layer-shell and
-# wlr-screencopy); the others get a cut, and the daemon says so once.
+# ext-image-copy-capture or wlr-screencopy); the others get a cut, and the daemon says so once.
 WITHOUT_LAYER_SHELL = {"cage"}  # a kiosk: one app, no layer surfaces
 
 
@@ -466,6 +465,9 @@ def test_the_daemon_beside_it_crossfades_from_outside_or_says_why_it_cuts(name, 
             assert len(shots) < 200, "the shield stayed: %s" % log_tail(s.events)
             shots.append(s.screenshot())
         assert not s.events.seen("shield-cut"), s.events.seen("shield-cut")
+        # Which protocol took the picture: the standard one where the compositor offers it.
+        covered = s.events.seen("shield-covered")
+        assert covered and covered[0]["capture"] in ("ext-image-copy-capture-v1", "wlr-screencopy-unstable-v1"), covered
         assert s.randr_transform() == "90"
         if covers:
             # The card: green in landscape, blue in portrait; in the middle of the fade, a mix

@@ -25,7 +25,6 @@
 #include <wlr/types/wlr_compositor.h>
 #include <wlr/types/wlr_data_device.h>
 #include <wlr/types/wlr_input_device.h>
-#include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_xdg_output_v1.h>
 #include <wlr/util/log.h>
 #if ORIENT_WLR_HAS_SUBCOMPOSITOR
@@ -512,7 +511,6 @@ bool host_create(struct host *host) {
 	host->output_layout = wlr_output_layout_create();
 #endif
 	wlr_xdg_output_manager_v1_create(host->display, host->output_layout);
-	wlr_screencopy_manager_v1_create(host->display);
 	host->output_manager = wlr_output_manager_v1_create(host->display);
 	host->scene = wlr_scene_create();
 #if ORIENT_WLR_HAS_SCENE_OUTPUT_LAYOUT

@@ -11,7 +11,12 @@
  *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--debug]
  *                   [--second-output WxH] [--no-foreign-toplevel] [--destroy-plugin-last]
  *                   [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs]
- *                   [-s COMMAND]
+ *                   [--capture both|screencopy|ext-image-copy] [-s COMMAND]
+ *
+ * --capture: which protocols copying an output are offered: wlr-screencopy, ext-image-copy-capture
+ * (with its output sources; wlroots 0.19 and later), or both (the default; screencopy alone
+ * before 0.19). Asked for ext-image-copy where this wlroots has none, it offers neither, and
+ * prints "capture: none".
  *
  * --no-toplevel-outputs: no foreign-toplevel handle is told which output its toplevel is on (no
  * output_enter), as some compositors do.
@@ -97,6 +102,7 @@
 #include <wlr/types/wlr_foreign_toplevel_management_v1.h>
 #include <wlr/types/wlr_input_device.h>
 #include <wlr/types/wlr_layer_shell_v1.h>
+#include <wlr/types/wlr_screencopy_v1.h>
 #include <wlr/types/wlr_switch.h>
 #include <wlr/types/wlr_touch.h>
 #include <wlr/types/wlr_viewporter.h>
@@ -104,6 +110,10 @@
 #include <drm_fourcc.h>
 #if ORIENT_WLR_HAS_IDLE_NOTIFIER
 #include <wlr/types/wlr_idle_notify_v1.h>
+#endif
+#if ORIENT_WLR_HAS_EXT_IMAGE_COPY_CAPTURE
+#include <wlr/types/wlr_ext_image_capture_source_v1.h>
+#include <wlr/types/wlr_ext_image_copy_capture_v1.h>
 #endif
 #if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 #include <wlr/interfaces/wlr_switch.h>
@@ -1308,12 +1318,37 @@ static void finishing(struct host *host) {
 #endif
 }
 
+/* The protocols that copy an output (the daemon's shield takes its picture with one), as
+ * --capture says; false for an unknown word. */
+static bool offer_capture(struct host *host, const char *which) {
+	bool screencopy = strcmp(which, "both") == 0 || strcmp(which, "screencopy") == 0;
+	bool ext = strcmp(which, "both") == 0 || strcmp(which, "ext-image-copy") == 0;
+	if (!screencopy && !ext) {
+		return false;
+	}
+	if (screencopy) {
+		wlr_screencopy_manager_v1_create(host->display);
+	}
+#if ORIENT_WLR_HAS_EXT_IMAGE_COPY_CAPTURE
+	if (ext) {
+		wlr_ext_image_copy_capture_manager_v1_create(host->display, 1);
+		wlr_ext_output_image_capture_source_manager_v1_create(host->display, 1);
+	}
+#else
+	ext = false;
+#endif
+	printf("capture: %s\n", screencopy && ext ? "both" : screencopy ? "screencopy" : ext ? "ext-image-copy" : "none");
+	fflush(stdout);
+	return true;
+}
+
 int main(int argc, char *argv[]) {
 	const char *plugin = NULL, *command = NULL;
 	int width = 1280, height = 800;
 	int second_width = 0, second_height = 0;
 	bool touch = false, tablet_switch = false, debug = false, plugin_last = false, tile = false, foreign = true;
 	bool done_first = false;
+	const char *capture = "both";
 	static const struct option options[] = {
 		{ "plugin", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 'g' },
@@ -1327,6 +1362,7 @@ int main(int argc, char *argv[]) {
 		{ "done-before-succeeded", no_argument, NULL, 'D' },
 		{ "copied-environment", no_argument, NULL, 'E' },
 		{ "no-toplevel-outputs", no_argument, NULL, 'O' },
+		{ "capture", required_argument, NULL, 'C' },
 		{ 0 },
 	};
 	int c;
@@ -1344,9 +1380,10 @@ int main(int argc, char *argv[]) {
 		case 'D': done_first = true; break;
 		case 'E': copy_environment(); break;
 		case 'O': harness.no_toplevel_outputs = true; break;
+		case 'C': capture = optarg; break;
 		case 's': command = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs] [--debug] [-s COMMAND]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs] [--capture both|screencopy|ext-image-copy] [--debug] [-s COMMAND]\n", argv[0]);
 			return 1;
 		}
 	}
@@ -1375,6 +1412,10 @@ int main(int argc, char *argv[]) {
 	}
 	/* The daemon's shield draws its turning frames small and has them scaled up, as sway and labwc let it. */
 	wlr_viewporter_create(host->display);
+	if (!offer_capture(host, capture)) {
+		fprintf(stderr, "wlr-orient-host: --capture is both, screencopy or ext-image-copy, not %s\n", capture);
+		return 1;
+	}
 	harness.output_manager_apply.notify = handle_output_manager_apply;
 	wl_signal_add(&host->output_manager->events.apply, &harness.output_manager_apply);
 	harness.output_manager_test.notify = handle_output_manager_test;

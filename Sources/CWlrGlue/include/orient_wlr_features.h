@@ -123,5 +123,8 @@
 #else
 #define ORIENT_WLR_OUTPUT_BEGIN_RENDER_PASS(output, state, options) wlr_output_begin_render_pass(output, state, NULL, options)
 #endif
+/* ext-image-copy-capture-v1 and its output sources (wlr_ext_image_copy_capture_manager_v1,
+ * wlr_ext_output_image_capture_source_manager_v1): the standard capture beside wlr-screencopy. */
+#define ORIENT_WLR_HAS_EXT_IMAGE_COPY_CAPTURE (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(19))
 
 #endif

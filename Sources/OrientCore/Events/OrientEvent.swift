@@ -31,8 +31,9 @@ public enum OrientEvent: Sendable, Hashable {
     /// alone while a frame of the output is pending).
     case turnWaits(panel: String, Orientation)
     /// The daemon's shield covers a panel: the apply may go, `after` microseconds after the turn
-    /// asked for it (what the shield adds before the panel turns).
-    case shieldCovered(panel: String, after: Int)
+    /// asked for it (what the shield adds before the panel turns); `capture`: the protocol that
+    /// took its picture.
+    case shieldCovered(panel: String, after: Int, capture: String?)
     /// The shield drew a frame of its transition, at `at` (the monotonic clock), in `cpu`
     /// microseconds of the daemon's thread, `width`×`height` pixels on a canvas `divisor` times
     /// smaller each way than the panel (1: full size); `askedAt`: when the compositor's frame
@@ -157,8 +158,8 @@ public enum OrientEvent: Sendable, Hashable {
                        ("old_frame", oldFrame.map { .string($0.rawValue) } ?? .null), ("faded_unturned", .bool(faded))]
         case .turnWaits(let panel, let o):
             fields += [("panel", .string(panel)), ("orientation", .string(o.rawValue))]
-        case .shieldCovered(let panel, let after):
-            fields += [("panel", .string(panel)), ("after_us", .int(after))]
+        case .shieldCovered(let panel, let after, let capture):
+            fields += [("panel", .string(panel)), ("after_us", .int(after)), ("capture", capture.map(JSON.string) ?? .null)]
         case .shieldFrame(let panel, let at, let cpu, let width, let height, let divisor, let asked):
             fields += [("panel", .string(panel)), ("at", .int(at)), ("cpu_us", .int(cpu)), ("width", .int(width)),
                        ("height", .int(height)), ("divisor", .int(divisor)), ("asked_at", asked.map(JSON.int) ?? .null)]
