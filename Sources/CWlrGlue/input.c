@@ -150,6 +150,13 @@ static void pointer_handle_button(struct wl_listener *listener, void *data) {
 		pressed ? ORIENT_WLR_CONTACT_DOWN : ORIENT_WLR_CONTACT_UP, 0, 0, false);
 }
 
+/* A pointer frame ends each of its moves: the compositor has moved the cursor by then (its motion
+ * listener ran), so the point it reports is where the pointer now is (the hover on the target). */
+static void pointer_handle_frame(struct wl_listener *listener, void *data) {
+	struct input_watch *watch = wl_container_of(listener, watch, motion);
+	input_contact(watch, ORIENT_WLR_CONTACT_BUTTON, -1, ORIENT_WLR_CONTACT_MOTION, 0, 0, false);
+}
+
 struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device, struct wlr_cursor *cursor,
 		const struct orient_wlr_input_events *events) {
 	if (device == NULL || events == NULL) {
@@ -186,6 +193,7 @@ struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device,
 		struct wlr_pointer *pointer = device->pointer;
 #endif
 		listeners[count++] = (struct orient_wlr_watch_listener){ &pointer->events.button, offsetof(struct input_watch, down), pointer_handle_button };
+		listeners[count++] = (struct orient_wlr_watch_listener){ &pointer->events.frame, offsetof(struct input_watch, motion), pointer_handle_frame };
 		break;
 	}
 	default:

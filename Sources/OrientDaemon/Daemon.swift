@@ -354,7 +354,10 @@ public final class Daemon {
     /// compositor cannot have one (no layer-shell, as cage; a fractional scale), the offer stays
     /// in `status` and `watch`, and the log says so once.
     private func suggest(_ target: SuggestionTarget?, on key: HeadsReconciler.HeadKey) {
-        if let shown = targets[key], shown.target == target { return }
+        if let shown = targets[key] {
+            if shown.target == target { return }
+            if let target, let shm = globals.shieldParts.shm, shown.redraw(target, shm: shm) { return }
+        }
         targets.removeValue(forKey: key)?.destroy()
         guard let target else { return }
         let head = heads?.heads.values.first { Self.key($0.proxy) == key }

@@ -9,7 +9,7 @@ import OrientSystem
 /// its touches and clicks itself, so the app beneath never gets a tap meant for it; a tap that
 /// begins and ends on it (`Contacts`) is reported.
 final class TargetSurface: CallbackOwner {
-    let target: SuggestionTarget
+    private(set) var target: SuggestionTarget
     private var surface: OpaquePointer?
     private var layer: OpaquePointer?
     private var buffer: OpaquePointer?
@@ -27,6 +27,8 @@ final class TargetSurface: CallbackOwner {
     private var hovered = false
     private let tapped: () -> Void
     private let hover: (Bool) -> Void
+    /// The compositor has configured it (its buffer is attached from then on).
+    private var configured = false
 
     /// `size`: the panel's mode (its own pixels); `transform`, `scale`: the output's now.
     init?(target: SuggestionTarget, panel: String, output: OpaquePointer, size: (width: Int, height: Int), transform: Int32,
@@ -101,6 +103,7 @@ final class TargetSurface: CallbackOwner {
     private func configured(serial: UInt32) {
         guard let layer, let surface, let buffer else { return }
         zwlr_layer_surface_v1_ack_configure(layer, serial)
+        configured = true
         wl_surface_attach(surface, buffer, 0, 0)
         wl_surface_set_buffer_transform(surface, transform)
         wl_surface_set_buffer_scale(surface, scale)
@@ -110,6 +113,27 @@ final class TargetSurface: CallbackOwner {
             wl_callback_add_listener(frame, Self.frameListener, callbackContext)
         }
         wl_surface_commit(surface)
+    }
+
+    /// Draws `new` in place of the target it shows, where only its look differs (a pointer came to
+    /// rest on it or left it): the surface stays, and with it the pointer's focus on it, so the
+    /// click that follows lands. False when it cannot (then it is made anew).
+    func redraw(_ new: SuggestionTarget, shm: OpaquePointer) -> Bool {
+        guard new.differsOnlyInLook(from: target), let surface else { return false }
+        let (oldBuffer, oldShared) = (buffer, shared)
+        target = new
+        guard makeBuffer(shm: shm) else {
+            (buffer, shared) = (oldBuffer, oldShared)
+            return false
+        }
+        if configured {
+            wl_surface_attach(surface, buffer, 0, 0)
+            wl_surface_damage_buffer(surface, 0, 0, Int32.max, Int32.max)
+            wl_surface_commit(surface)
+        }
+        // The compositor keeps what it was given of the old one.
+        if let oldBuffer { wl_buffer_destroy(oldBuffer) }
+        return true
     }
 
     private func presented() {

@@ -18,8 +18,13 @@ final class Plugin: CallbackOwner {
     var positionalDevices: [PositionalDevice] = []
     /// The fingers, pens and buttons down on the panels.
     private var contacts = Contacts()
-    /// Keeps a tap on the target from the client under it, while a target shows.
+    /// How many pointers, touchscreens and pen tablets have come: each one's number in `contacts`.
+    private var devicesAdded = 0
+    /// Keep a tap or a click on the target from the client under it, while a target shows.
     private var touchShield: OpaquePointer?
+    private var pointerShield: OpaquePointer?
+    /// The pointer rests on a target (its stay is longer then).
+    private var pointerOnTarget = false
     private var protocolServer: ProtocolServer?
     /// Starts the control socket once the loop runs (the host has named its display by then).
     private var controlStart: LoopSource?
@@ -76,6 +81,7 @@ final class Plugin: CallbackOwner {
         }
         if let seat = host.seat {
             touchShield = glue_touch_shield_create(seat)
+            pointerShield = glue_pointer_shield_create(seat)
             var events = orient_wlr_seat_events(
                 context: context,
                 focus: { context, surface, nothing in Plugin.owner(context)?.focusChanged(to: surface, nothing: nothing) })
@@ -105,6 +111,7 @@ final class Plugin: CallbackOwner {
         runner.stop()
         protocolServer.take()?.destroy()
         glue_touch_shield_destroy(touchShield.take())
+        glue_pointer_shield_destroy(pointerShield.take())
         controlStart.take()?.remove()
         displayDestroy.take()?.remove()
         landings.forEach { $0.remove() }
@@ -340,7 +347,7 @@ final class Plugin: CallbackOwner {
     /// backend may announce them before it) or changes.
     /// A touch, a pen's tip or a button at a point of the layout: for the touch hold, and a tap on
     /// the suggestion's target where one shows.
-    private func contact(_ source: Contacts.Source, id: Int32, _ phase: Contacts.Phase, x: Double, y: Double) {
+    private func contact(_ source: Contacts.Source, device: Int, id: Int32, _ phase: Contacts.Phase, x: Double, y: Double) {
         var onTarget: Bool?
         if x.isFinite, y.isFinite {
             // A touch or a pen on the panel it is mapped to (the first), in its own axes; a
@@ -348,11 +355,22 @@ final class Plugin: CallbackOwner {
             onTarget = source == .button ? panels.contains { $0.targetContains(layout: host.output_layout, x: x, y: y) }
                                          : panels.first?.targetContains(normalizedX: x, y: y) ?? false
         }
+        if source == .button, phase == .motion {
+            // The pointer moved (no button need be down): it hovers on the target or not.
+            return hover(onTarget == true)
+        }
         if source == .finger, phase == .down {
             // Decided afresh at each touch's start: a claim the seat never ended goes with it.
             glue_touch_shield_claim(touchShield, id, onTarget == true)
         }
-        for outcome in contacts.contact(source, id: id, phase, onTarget: onTarget) {
+        if source == .button, phase == .down {
+            glue_pointer_shield_claim(pointerShield, UInt32(bitPattern: id), onTarget == true)
+        }
+        follow(contacts.contact(source, device: device, id: id, phase, onTarget: onTarget))
+    }
+
+    private func follow(_ outcomes: [Contacts.Outcome]) {
+        for outcome in outcomes {
             switch outcome {
             case .touching(let on): dispatch(.touch(on))
             case .tapped: dispatch(.control(.acceptSuggestion))
@@ -360,10 +378,20 @@ final class Plugin: CallbackOwner {
         }
     }
 
-    /// The touch grab holds while a target shows on some panel (its fade-out included: the tap
-    /// that took it ends after it began to fade).
+    private func hover(_ on: Bool) {
+        guard on != pointerOnTarget else { return }
+        pointerOnTarget = on
+        dispatch(.suggestionHovered(on))
+    }
+
+    /// The touch and pointer grabs hold while a target shows on some panel (its fade-out
+    /// included: the tap that took it ends after it began to fade).
     private func shieldTouches() {
-        glue_touch_shield_hold(touchShield, panels.contains { $0.target != nil })
+        let shows = panels.contains { $0.target != nil }
+        glue_touch_shield_hold(touchShield, shows)
+        glue_pointer_shield_hold(pointerShield, shows)
+        // A target that comes later is not hovered until the pointer moves onto it.
+        if !shows { pointerOnTarget = false }
     }
 
     private func mapPositionalDevices() {
@@ -376,10 +404,14 @@ final class Plugin: CallbackOwner {
         switch orient_wlr_input_kind(device) {
         case ORIENT_WLR_INPUT_POSITIONAL, ORIENT_WLR_INPUT_POINTER:
             let mapped = orient_wlr_input_kind(device) == ORIENT_WLR_INPUT_POSITIONAL
+            devicesAdded += 1
+            let number = devicesAdded
             let device = PositionalDevice(device: device, cursor: host.cursor, mapsToPanel: mapped,
-                                          contact: { [unowned self] in contact($0, id: $1, $2, x: $3, y: $4) }) { [unowned self] gone in
+                                          contact: { [unowned self] in contact($0, device: number, id: $1, $2, x: $3, y: $4) }) { [unowned self] gone in
                 gone.detach()
                 positionalDevices.removeAll { $0 === gone }
+                // Unplugged mid-touch: its fingers are lifted with it.
+                follow(contacts.removed(device: number))
             }
             positionalDevices.append(device)
             if let panel = panels.first { device.map(cursor: host.cursor, to: panel.output) }

@@ -198,6 +198,26 @@ def test_no_turn_under_a_finger_until_half_a_second_after_it_lifts():
 
 
 @pytest.mark.roots
+def test_a_touchscreen_unplugged_under_a_finger_lets_the_held_turn_come():
+    """Removed with a finger down, the touchscreen sends no up: its touches go with it, and the
+    turn held for them comes half a second later, not at the next touch."""
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = Compositor(fake)
+    try:
+        host.events.wait_status(lambda s: s["felt"] == "normal" and s["panels"], what="held normal")
+        host.command("touch-press 0.5 0.5", r"^touch-pressed$")
+        fake.set(dev, *LEFT_UP)
+        host.events.wait_status(lambda s: (s["waiting"] or {}).get("touching") is True, what="a turn waiting for the finger")
+        host.command("touch-unplug", r"^touch-unplugged$")
+        released = host.events.wait_status(lambda s: (s["waiting"] or {}).get("touching") is False, what="the finger gone with its device")
+        assert released["waiting"]["until_ms"] is not None, released
+        host.events.wait_turned("left-up", timeout=10)
+    finally:
+        assert host.stop() == 0
+
+
+@pytest.mark.roots
 def test_the_app_under_the_target_never_receives_a_tap_meant_for_it(client_binary):
     fake = FakeIIO()
     dev = fake.add_accel(raw=NORMAL)
@@ -221,6 +241,46 @@ def test_the_app_under_the_target_never_receives_a_tap_meant_for_it(client_binar
         assert client.wait_touch() == (400.0, 640.0)
         touches = [line for line in client.out.seen if line.startswith('{"touch"')]
         assert touches == ['{"touch": [400.0, 640.0]}'], touches
+    finally:
+        client.stop()
+        assert host.stop() == 0
+
+
+@pytest.mark.roots
+def test_a_click_on_the_target_turns_and_locks_and_the_app_under_it_hears_no_button(client_binary):
+    """A mouse: resting on the target keeps it longer (status: hovered), a click on it turns the
+    panel and locks it there, and the app under the target hears of no button; a click beside the
+    target changes nothing and reaches the app."""
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = locked_host(fake, extra_args=["--pointer"])
+    client = Client(client_binary, host.client_env)  # fills the panel, under the target
+    try:
+        client.wait_configure(1280, 800)
+        shown = offered(host, dev, fake)
+        x, y, side, _ = shown["box"]
+        host.command("pointer-move 0.5 0.5", r"^pointer-moved 640.0 400.0$")
+        host.command("pointer-click", r"^pointer-clicked$")
+        buttons = [json.loads(client.out.next(lambda l: l.startswith('{"button"')))["button"] for _ in range(2)]
+        assert buttons == [[0x110, 1, 640.0, 400.0], [0x110, 0, 640.0, 400.0]], buttons
+        before = host.status()
+        assert before["lock"] == "normal" and before["suggestion"]["hovered"] is False, before["suggestion"]
+        host.command("pointer-move %f %f" % ((x + side / 2) / 1280, (y + side / 2) / 800), r"^pointer-moved ")
+        hovered = host.events.wait_status(lambda s: (s["suggestion"] or {}).get("hovered") is True, what="hovered")
+        # 16 s from the hover instead of 5 s from the offer: at least 11 s more.
+        assert hovered["suggestion"]["until_ms"] - before["suggestion"]["until_ms"] >= 11000 - 1000, hovered["suggestion"]
+        host.command("pointer-click", r"^pointer-clicked$")
+        host.events.wait_turned("left-up", timeout=10)
+        assert host.status()["lock"] == "left-up"
+        client.wait_configure(800, 1280)
+        host.command("next-frame", r"^next-frame$")
+        # The click on the target reached no client: the next click, in the middle, is the third
+        # button event the app hears of.
+        host.command("pointer-move 0.5 0.5", r"^pointer-moved ")
+        host.command("pointer-click", r"^pointer-clicked$")
+        client.out.next(lambda l: l.startswith('{"button"'))
+        seen = [json.loads(line)["button"][:2] for line in client.out.seen if line.startswith('{"button"')]
+        assert seen == [[0x110, 1], [0x110, 0], [0x110, 1]], seen
     finally:
         client.stop()
         assert host.stop() == 0
@@ -274,6 +334,26 @@ def test_the_daemon_holds_a_turn_under_a_finger_where_the_compositor_tells_it_of
         assert waiting["waiting"]["felt"] == "left-up" and waiting["panels"][0]["shown"] == "normal", waiting
         s.events.wait_turned("left-up", timeout=15)
         s.host.command("touch-lift", r"^touch-lifted$")
+    finally:
+        s.stop()
+
+
+@pytest.mark.roots
+def test_beside_the_daemon_a_pointer_resting_on_the_target_keeps_it_and_a_click_turns_and_locks():
+    s = Session(state=LOCKED, host_args=["--pointer"])
+    try:
+        s.events.wait_status(lambda st: st["lock"] == "normal" and st["sensor"] == "running" and st["panels"],
+                             what="locked, reading")
+        s.fake.set(s.dev, *LEFT_UP)
+        shown = s.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
+        before = s.status()["suggestion"]
+        x, y, side, _ = shown["box"]
+        s.host.command("pointer-move %f %f" % ((x + side / 2) / 1280, (y + side / 2) / 800), r"^pointer-moved ")
+        hovered = s.events.wait_status(lambda st: (st["suggestion"] or {}).get("hovered") is True, what="hovered")
+        assert hovered["suggestion"]["until_ms"] - before["until_ms"] >= 10000, (before, hovered["suggestion"])
+        s.host.command("pointer-click", r"^pointer-clicked$")
+        s.events.wait_turned("left-up", timeout=10)
+        assert s.status()["lock"] == "left-up"
     finally:
         s.stop()
 

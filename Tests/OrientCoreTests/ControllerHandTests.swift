@@ -228,6 +228,31 @@ private let tablet = ControllerHarness.tablet
         #expect(c.contact(.finger, id: 3, .cancel, onTarget: nil) == [.touching(false)])
     }
 
+    @Test func aHoveredTargetIsTheSameTargetDrawnOtherwise() {
+        let plain = SuggestionTarget(orientation: .leftUp, held: .leftUp, corner: .bottomLeft)
+        var hovered = plain
+        hovered.hovered = true
+        #expect(hovered.differsOnlyInLook(from: plain) && plain.differsOnlyInLook(from: hovered))
+        #expect(plain.differsOnlyInLook(from: plain))
+        let elsewhere = SuggestionTarget(orientation: .rightUp, held: .rightUp, corner: .bottomLeft)
+        #expect(!elsewhere.differsOnlyInLook(from: plain))
+        let otherCorner = SuggestionTarget(orientation: .leftUp, held: .leftUp, corner: .topRight)
+        #expect(!otherCorner.differsOnlyInLook(from: plain))
+    }
+
+    @Test func aDeviceUnpluggedMidTouchTakesItsContactsWithIt() {
+        var c = Contacts()
+        #expect(c.contact(.finger, device: 1, id: 0, .down, onTarget: false) == [.touching(true)])
+        #expect(c.contact(.finger, device: 2, id: 0, .down, onTarget: false).isEmpty, "the same id on another device is another touch")
+        #expect(c.removed(device: 1).isEmpty, "the other device's finger still touches")
+        #expect(c.touching)
+        #expect(c.contact(.finger, device: 2, id: 0, .up, onTarget: nil) == [.touching(false)])
+        _ = c.contact(.pen, device: 3, id: 0, .down, onTarget: true)
+        #expect(c.removed(device: 3) == [.touching(false)])
+        #expect(c.contact(.pen, device: 3, id: 0, .up, onTarget: true).isEmpty, "no tap from a contact that went with its device")
+        #expect(c.removed(device: 9).isEmpty)
+    }
+
     @Test func theIconIsOpaqueInsideItsCircleAndItsArrowTurns() {
         let up = SuggestionIcon.pixels(side: 64, counterClockwiseQuarterTurns: 0)
         let left = SuggestionIcon.pixels(side: 64, counterClockwiseQuarterTurns: 1)

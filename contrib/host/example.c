@@ -9,7 +9,7 @@
  * compositor's objects, after its own listeners and before the backend starts; in host_finish,
  * wlr_orient_destroy first); handle_output_transformed (an output turned: the clients laid out
  * anew); render_output (the frame path, where the plugin draws its transitions); handle_new_input
- * (touchscreens and pen tablets on the cursor, which the plugin maps to the panel).
+ * (touchscreens and pen tablets on the cursor, which the plugin maps to the panel; a mouse too).
  *
  * The test harness (wlr-orient-host.c) adds what only tests need through the hooks of example.h;
  * with none set, this is a compositor on its own.
@@ -433,7 +433,10 @@ static void handle_new_input(struct wl_listener *listener, void *data) {
 	struct wlr_input_device *device = data;
 	if (device->type == WLR_INPUT_DEVICE_TOUCH || device->type == ORIENT_WLR_INPUT_DEVICE_TABLET) {
 		wlr_cursor_attach_input_device(host->cursor, device);
-		wlr_seat_set_capabilities(host->seat, WL_SEAT_CAPABILITY_TOUCH);
+		wlr_seat_set_capabilities(host->seat, host->seat->capabilities | WL_SEAT_CAPABILITY_TOUCH);
+	} else if (device->type == WLR_INPUT_DEVICE_POINTER) {
+		wlr_cursor_attach_input_device(host->cursor, device);
+		wlr_seat_set_capabilities(host->seat, host->seat->capabilities | WL_SEAT_CAPABILITY_POINTER);
 	}
 }
 

@@ -8,7 +8,7 @@
  * touchscreen and a switch of its own, the frames kept, dumped and recorded, and what it says on
  * standard output about each.
  *
- *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--debug]
+ *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--pointer] [--switch] [--tile] [--debug]
  *                   [--second-output WxH] [--no-foreign-toplevel] [--destroy-plugin-last]
  *                   [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs]
  *                   [--capture both|screencopy|ext-image-copy] [-s COMMAND]
@@ -50,6 +50,10 @@
  *   touch-press X Y    a finger put down there and kept down (answers "touch-pressed")
  *   touch-move X Y     the finger down moved there (answers "touch-moved")
  *   touch-lift         the finger lifted (answers "touch-lifted")
+ *   touch-unplug       the touchscreen removed, a finger down or not (answers "touch-unplugged")
+ *   pointer-move X Y   (--pointer) the mouse moved to normalized layout coordinates (answers
+ *                      "pointer-moved LX LY", the cursor's point of the layout)
+ *   pointer-click      (--pointer) its left button pressed and released there ("pointer-clicked")
  *   focus APP_ID       keyboard focus to the newest toplevel with this app_id
  *   tablet-mode on|off the tablet-mode switch (--switch) toggles
  *   front APP_ID|none  tells the plugin which toplevel is in front on the output itself
@@ -115,8 +119,12 @@
 #include <wlr/types/wlr_ext_image_capture_source_v1.h>
 #include <wlr/types/wlr_ext_image_copy_capture_v1.h>
 #endif
+#include <wlr/types/wlr_pointer.h>
 #if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+#include <wlr/interfaces/wlr_pointer.h>
 #include <wlr/interfaces/wlr_switch.h>
+#else
+#include <wlr/interfaces/wlr_input_device.h>
 #endif
 
 /* One committed frame, kept by "record". */
@@ -183,10 +191,12 @@ static struct harness {
 	struct wl_list layers; /* harness_layer.link */
 	struct wlr_input_device *touch;
 	struct wlr_input_device *tablet_switch;
+	struct wlr_input_device *pointer; /* --pointer */
 #if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
-	/* Input devices of our own (0.16 dropped the headless backend's): a touchscreen and a switch. */
+	/* Input devices of our own (0.16 dropped the headless backend's): a touchscreen, a switch, a mouse. */
 	struct wlr_touch touch_device;
 	struct wlr_switch switch_device;
+	struct wlr_pointer pointer_device;
 #endif
 	bool refuse_configurations; /* "refuse-configurations on": every test and apply fails */
 	bool layers_stay;           /* "layers-stay on": layer surfaces keep their size when an output
@@ -205,6 +215,9 @@ static struct harness {
 	struct wl_listener output_manager_test;
 	struct wl_listener touch_down;
 	struct wl_listener touch_up;
+	struct wl_listener cursor_motion_absolute;
+	struct wl_listener cursor_button;
+	struct wl_listener cursor_frame;
 	struct wl_event_source *stdin_source;
 } harness;
 
@@ -423,6 +436,83 @@ static void handle_touch_up(struct wl_listener *listener, void *data) {
 #endif
 	wlr_seat_touch_notify_up(host->seat, event->time_msec, event->touch_id);
 	wlr_seat_touch_notify_frame(host->seat);
+}
+
+/* The pointer, as tinywl moves it: the cursor warped to the point, the seat's pointer focus on
+ * the surface there; buttons and frames to the focused client. */
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+#define POINTER_MOTION_ABSOLUTE_EVENT struct wlr_pointer_motion_absolute_event
+#define POINTER_BUTTON_EVENT struct wlr_pointer_button_event
+#define POINTER_EVENT_DEVICE(event) (&(event)->pointer->base)
+#else
+#define POINTER_MOTION_ABSOLUTE_EVENT struct wlr_event_pointer_motion_absolute
+#define POINTER_BUTTON_EVENT struct wlr_event_pointer_button
+#define POINTER_EVENT_DEVICE(event) ((event)->device)
+#endif
+
+static void handle_cursor_motion_absolute(struct wl_listener *listener, void *data) {
+	struct host *host = &harness.host;
+	POINTER_MOTION_ABSOLUTE_EVENT *event = data;
+#if ORIENT_WLR_HAS_IDLE_NOTIFIER
+	wlr_idle_notifier_v1_notify_activity(harness.idle_notifier, host->seat);
+#endif
+	wlr_cursor_warp_absolute(host->cursor, POINTER_EVENT_DEVICE(event), event->x, event->y);
+	double sx, sy;
+	struct wlr_surface *surface = surface_at(host, host->cursor->x, host->cursor->y, &sx, &sy);
+	if (surface == NULL) {
+		wlr_seat_pointer_clear_focus(host->seat);
+		return;
+	}
+	wlr_seat_pointer_notify_enter(host->seat, surface, sx, sy);
+	wlr_seat_pointer_notify_motion(host->seat, event->time_msec, sx, sy);
+}
+
+static void handle_cursor_button(struct wl_listener *listener, void *data) {
+	struct host *host = &harness.host;
+	POINTER_BUTTON_EVENT *event = data;
+#if ORIENT_WLR_HAS_IDLE_NOTIFIER
+	wlr_idle_notifier_v1_notify_activity(harness.idle_notifier, host->seat);
+#endif
+	wlr_seat_pointer_notify_button(host->seat, event->time_msec, event->button, event->state);
+}
+
+static void handle_cursor_frame(struct wl_listener *listener, void *data) {
+	wlr_seat_pointer_notify_frame(harness.host.seat);
+}
+
+/* The pointer's own signals, which the cursor relays (as a mouse's driver sends them). */
+static struct wlr_pointer *harness_pointer(void) {
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+	return &harness.pointer_device;
+#else
+	return harness.pointer->pointer;
+#endif
+}
+
+/* The pointer moved to normalized layout coordinates (0..1 each way), then a frame. */
+static void pointer_move(double x, double y, uint32_t time_msec) {
+	POINTER_MOTION_ABSOLUTE_EVENT event = { .time_msec = time_msec, .x = x, .y = y };
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+	event.pointer = &harness.pointer_device;
+#else
+	event.device = harness.pointer;
+#endif
+	wl_signal_emit(&harness_pointer()->events.motion_absolute, &event);
+	wl_signal_emit(&harness_pointer()->events.frame, harness_pointer());
+}
+
+/* The left button pressed and released where the pointer is, each with its frame. */
+static void pointer_click(uint32_t time_msec) {
+	for (int pressed = 1; pressed >= 0; pressed--) {
+		POINTER_BUTTON_EVENT event = { .time_msec = time_msec, .button = 0x110 /* BTN_LEFT */, .state = pressed };
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+		event.pointer = &harness.pointer_device;
+#else
+		event.device = harness.pointer;
+#endif
+		wl_signal_emit(&harness_pointer()->events.button, &event);
+		wl_signal_emit(&harness_pointer()->events.frame, harness_pointer());
+	}
 }
 
 /* --- Timing the plugin's part of each frame --- */
@@ -1144,6 +1234,21 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		wl_signal_emit(&harness.touch->touch->events.frame, NULL);
 #endif
 		printf("touch-lifted\n");
+	} else if (sscanf(line, "pointer-move %lf %lf", &x, &y) == 2 && harness.pointer != NULL) {
+		pointer_move(x, y, now_ms());
+		printf("pointer-moved %.1f %.1f\n", host->cursor->x, host->cursor->y);
+	} else if (strncmp(line, "pointer-click", 13) == 0 && harness.pointer != NULL) {
+		pointer_click(now_ms());
+		printf("pointer-clicked\n");
+	} else if (strncmp(line, "touch-unplug", 12) == 0 && harness.touch != NULL) {
+		/* Gone as a USB touchscreen goes: its destroy signal, no up for a finger still down. */
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+		wlr_touch_finish(&harness.touch_device);
+#else
+		wlr_input_device_destroy(harness.touch);
+#endif
+		harness.touch = NULL;
+		printf("touch-unplugged\n");
 	} else if (sscanf(line, "focus %255s", word) == 1) {
 		struct host_toplevel *toplevel, *found = NULL;
 		wl_list_for_each(toplevel, &host->toplevels, link) {
@@ -1308,9 +1413,15 @@ static void finishing(struct host *host) {
 	wl_list_remove(&harness.new_layer_surface.link);
 	wl_list_remove(&harness.touch_down.link);
 	wl_list_remove(&harness.touch_up.link);
+	wl_list_remove(&harness.cursor_motion_absolute.link);
+	wl_list_remove(&harness.cursor_button.link);
+	wl_list_remove(&harness.cursor_frame.link);
 #if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
 	if (harness.touch != NULL) {
 		wlr_touch_finish(&harness.touch_device);
+	}
+	if (harness.pointer != NULL) {
+		wlr_pointer_finish(&harness.pointer_device);
 	}
 	if (harness.tablet_switch != NULL) {
 		wlr_switch_finish(&harness.switch_device);
@@ -1347,12 +1458,14 @@ int main(int argc, char *argv[]) {
 	int width = 1280, height = 800;
 	int second_width = 0, second_height = 0;
 	bool touch = false, tablet_switch = false, debug = false, plugin_last = false, tile = false, foreign = true;
+	bool pointer = false;
 	bool done_first = false;
 	const char *capture = "both";
 	static const struct option options[] = {
 		{ "plugin", required_argument, NULL, 'p' },
 		{ "size", required_argument, NULL, 'g' },
 		{ "touch", no_argument, NULL, 't' },
+		{ "pointer", no_argument, NULL, 'P' },
 		{ "switch", no_argument, NULL, 'w' },
 		{ "tile", no_argument, NULL, 'T' },
 		{ "second-output", required_argument, NULL, 'o' },
@@ -1371,6 +1484,7 @@ int main(int argc, char *argv[]) {
 		case 'p': plugin = optarg; break;
 		case 'g': sscanf(optarg, "%dx%d", &width, &height); break;
 		case 't': touch = true; break;
+		case 'P': pointer = true; break;
 		case 'w': tablet_switch = true; break;
 		case 'T': tile = true; break;
 		case 'o': sscanf(optarg, "%dx%d", &second_width, &second_height); break;
@@ -1383,7 +1497,7 @@ int main(int argc, char *argv[]) {
 		case 'C': capture = optarg; break;
 		case 's': command = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs] [--capture both|screencopy|ext-image-copy] [--debug] [-s COMMAND]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--pointer] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs] [--capture both|screencopy|ext-image-copy] [--debug] [-s COMMAND]\n", argv[0]);
 			return 1;
 		}
 	}
@@ -1437,6 +1551,12 @@ int main(int argc, char *argv[]) {
 	wl_signal_add(&host->cursor->events.touch_down, &harness.touch_down);
 	harness.touch_up.notify = handle_touch_up;
 	wl_signal_add(&host->cursor->events.touch_up, &harness.touch_up);
+	harness.cursor_motion_absolute.notify = handle_cursor_motion_absolute;
+	wl_signal_add(&host->cursor->events.motion_absolute, &harness.cursor_motion_absolute);
+	harness.cursor_button.notify = handle_cursor_button;
+	wl_signal_add(&host->cursor->events.button, &harness.cursor_button);
+	harness.cursor_frame.notify = handle_cursor_frame;
+	wl_signal_add(&host->cursor->events.frame, &harness.cursor_frame);
 
 	/* The plugin comes after the host's own listeners and before the backend starts; its frame
 	 * hooks are timed. */
@@ -1452,6 +1572,12 @@ int main(int argc, char *argv[]) {
 	/* Announced as the backend announces its own devices. */
 	static const struct wlr_touch_impl touch_impl = { .name = "wlr-orient-host-touch" };
 	static const struct wlr_switch_impl switch_impl = { .name = "wlr-orient-host-switch" };
+	static const struct wlr_pointer_impl pointer_impl = { .name = "wlr-orient-host-pointer" };
+	if (pointer) {
+		wlr_pointer_init(&harness.pointer_device, &pointer_impl, "mouse");
+		harness.pointer = &harness.pointer_device.base;
+		wl_signal_emit(&host->backend->events.new_input, harness.pointer);
+	}
 	if (touch) {
 		wlr_touch_init(&harness.touch_device, &touch_impl, "touchscreen");
 		harness.touch = &harness.touch_device.base;
@@ -1465,6 +1591,9 @@ int main(int argc, char *argv[]) {
 #else
 	if (touch) {
 		harness.touch = wlr_headless_add_input_device(host->backend, WLR_INPUT_DEVICE_TOUCH);
+	}
+	if (pointer) {
+		harness.pointer = wlr_headless_add_input_device(host->backend, WLR_INPUT_DEVICE_POINTER);
 	}
 	if (tablet_switch) {
 		harness.tablet_switch = wlr_headless_add_input_device(host->backend, WLR_INPUT_DEVICE_SWITCH);

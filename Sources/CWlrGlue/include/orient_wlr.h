@@ -220,7 +220,8 @@ enum orient_wlr_contact_source {
 /* An input device going away (a touchscreen kept to be mapped to a panel that comes later), and
  * its contacts: a touchscreen's touches and a pen tablet's tip at a point in the device's own axes
  * (0..1 each way, as the kernel gives it: the panel's own, for a touchscreen on it), a pointer's
- * buttons at the cursor's point of the layout (`cursor`); NAN for an up or a cancel, which have
+ * buttons at the cursor's point of the layout (`cursor`), and its moves there as a MOTION with
+ * id -1 at each pointer frame (no button need be down); NAN for an up or a cancel, which have
  * none. Heard before the cursor relays them to the compositor (the watch's listeners go first on
  * the device's signals), so before it turns them by the output's transform. */
 struct orient_wlr_input_events {
@@ -235,8 +236,8 @@ struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device,
  * claimed (it began on the target: the plugin hears each touch before the cursor relays it) reaches
  * no client; every other one goes on as the seat's default grab sends it. It is not started over
  * another grab (a drag, a popup's); one that replaces it ends it (a touch on the target then
- * reaches the client until the target shows again). Touches only: a pen's tip and a mouse click
- * are not held back. NULL without a seat. */
+ * reaches the client until the target shows again). Touches only (a pen's tip is not held back;
+ * a click has the pointer shield below). NULL without a seat. */
 struct glue_touch_shield;
 struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat);
 /* Starts the grab (false when another grab holds the seat's touches), or ends it. */
@@ -245,6 +246,14 @@ bool glue_touch_shield_hold(struct glue_touch_shield *shield, bool hold);
 void glue_touch_shield_claim(struct glue_touch_shield *shield, int32_t touch_id, bool claimed);
 /* Ends the grab and frees the shield. NULL is fine. */
 void glue_touch_shield_destroy(struct glue_touch_shield *shield);
+/* The same for the pointer: while the target shows, a button pressed on it (claimed by the plugin,
+ * which hears it first) reaches no client, nor does its release; motion, scrolling and every other
+ * button go on as the default grab sends them. */
+struct glue_pointer_shield;
+struct glue_pointer_shield *glue_pointer_shield_create(struct wlr_seat *seat);
+bool glue_pointer_shield_hold(struct glue_pointer_shield *shield, bool hold);
+void glue_pointer_shield_claim(struct glue_pointer_shield *shield, uint32_t button, bool claimed);
+void glue_pointer_shield_destroy(struct glue_pointer_shield *shield);
 
 /* Where a point of the layout falls in `output`'s buffer (its pixels, as the panel shows them
  * unturned); false when the point is outside the output. */

@@ -97,6 +97,15 @@
 /* The headless backend sends a frame event only after a commit or when one is scheduled (0.15: on
  * a timer, whether or not anything changed), and the present event follows the commit event. */
 #define ORIENT_WLR_HAS_HEADLESS_FRAMES_ON_DEMAND (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(18))
+/* Pointer events and grabs speak Wayland's own enums (wl_pointer_button_state, wl_pointer_axis…,
+ * and an axis event carries its relative direction); 0.15: wlr_button_state, wlr_axis_orientation,
+ * wlr_axis_source. */
+#define ORIENT_WLR_HAS_WL_POINTER_ENUMS (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(18))
+#if ORIENT_WLR_HAS_WL_POINTER_ENUMS
+#define ORIENT_WLR_BUTTON_STATE enum wl_pointer_button_state
+#else
+#define ORIENT_WLR_BUTTON_STATE enum wlr_button_state
+#endif
 /* The touch and tablet input devices' type: renamed from WLR_INPUT_DEVICE_TABLET_TOOL in 0.18. */
 #if WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(18)
 #define ORIENT_WLR_INPUT_DEVICE_TABLET WLR_INPUT_DEVICE_TABLET

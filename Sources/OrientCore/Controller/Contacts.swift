@@ -42,15 +42,17 @@ public struct Contacts: Sendable {
         case tapped
     }
 
-    private struct Key: Hashable { let source: Source; let id: Int32 }
+    /// A contact is its device's (touch ids are per device) and its id there.
+    private struct Key: Hashable { let device: Int; let source: Source; let id: Int32 }
     /// Contacts down now, and whether each is still a tap on the target.
     private var down: [Key: Bool] = [:]
 
     public init() {}
 
-    /// One contact's step, at `onTarget` (nil: not known, as for an up, which has no point).
-    public mutating func contact(_ source: Source, id: Int32, _ phase: Phase, onTarget: Bool?) -> [Outcome] {
-        let key = Key(source: source, id: id)
+    /// One contact's step on `device` (the caller's number for it), at `onTarget` (nil: not known,
+    /// as for an up, which has no point).
+    public mutating func contact(_ source: Source, device: Int = 0, id: Int32, _ phase: Phase, onTarget: Bool?) -> [Outcome] {
+        let key = Key(device: device, source: source, id: id)
         let touchingBefore = touching
         var out: [Outcome] = []
         switch phase {
@@ -65,6 +67,14 @@ public struct Contacts: Sendable {
         }
         if touching != touchingBefore { out.insert(.touching(touching), at: 0) }
         return out
+    }
+
+    /// `device` was removed: what was down on it is no longer (unplugged mid-touch, it sends no
+    /// up or cancel, and the touch hold would otherwise last until the next contact).
+    public mutating func removed(device: Int) -> [Outcome] {
+        let touchingBefore = touching
+        down = down.filter { $0.key.device != device }
+        return touching != touchingBefore ? [.touching(touching)] : []
     }
 
     /// Whether a finger or pen touches a panel now (a button held is no touch).

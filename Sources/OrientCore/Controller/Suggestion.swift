@@ -70,4 +70,12 @@ public struct SuggestionTarget: Sendable, Hashable {
         self.counterClockwiseQuarterTurns = k
         self.hovered = hovered
     }
+
+    /// Whether `other` is this target in the same place, drawn only otherwise (hovered or not):
+    /// a host redraws it where it is rather than making it anew.
+    public func differsOnlyInLook(from other: SuggestionTarget) -> Bool {
+        var same = other
+        same.hovered = hovered
+        return same == self
+    }
 }

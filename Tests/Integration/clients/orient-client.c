@@ -1,6 +1,7 @@
 /*
  * orient-client: a small xdg-shell client for the end-to-end tests. It logs each configure it
- * receives, each touch and each wlr-orient event as JSON lines on stdout, and draws its buffer
+ * receives, each touch, each pointer button (where the pointer is) and each wlr-orient event as
+ * JSON lines on stdout, and draws its buffer
  * white with a red band along its top edge, so that a test reading the panel's raw pixels can
  * tell where "up" is.
  *
@@ -161,6 +162,32 @@ static const struct wl_touch_listener touch_listener = {
 	.down = touch_down, .up = touch_up, .motion = touch_motion, .frame = touch_frame, .cancel = touch_cancel,
 };
 
+/* Where the pointer is over the surface, for the button events that carry no point. */
+static double pointer_x, pointer_y;
+static void pointer_enter(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s, wl_fixed_t x, wl_fixed_t y) {
+	pointer_x = wl_fixed_to_double(x);
+	pointer_y = wl_fixed_to_double(y);
+}
+static void pointer_leave(void *d, struct wl_pointer *p, uint32_t serial, struct wl_surface *s) {}
+static void pointer_motion(void *d, struct wl_pointer *p, uint32_t time, wl_fixed_t x, wl_fixed_t y) {
+	pointer_x = wl_fixed_to_double(x);
+	pointer_y = wl_fixed_to_double(y);
+}
+static void pointer_button(void *d, struct wl_pointer *p, uint32_t serial, uint32_t time, uint32_t button, uint32_t state) {
+	printf("{\"button\": [%u, %u, %.1f, %.1f]}\n", button, state, pointer_x, pointer_y);
+	fflush(stdout);
+}
+static void pointer_axis(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis, wl_fixed_t value) {}
+static void pointer_frame(void *d, struct wl_pointer *p) {}
+static void pointer_axis_source(void *d, struct wl_pointer *p, uint32_t source) {}
+static void pointer_axis_stop(void *d, struct wl_pointer *p, uint32_t time, uint32_t axis) {}
+static void pointer_axis_discrete(void *d, struct wl_pointer *p, uint32_t axis, int32_t discrete) {}
+static const struct wl_pointer_listener pointer_listener = {
+	.enter = pointer_enter, .leave = pointer_leave, .motion = pointer_motion, .button = pointer_button,
+	.axis = pointer_axis, .frame = pointer_frame, .axis_source = pointer_axis_source, .axis_stop = pointer_axis_stop,
+	.axis_discrete = pointer_axis_discrete,
+};
+
 static void orient_output_orientation(void *data, struct wlr_orient_toplevel_v1 *object, uint32_t orientation) {
 	printf("{\"output_orientation\": %u}\n", orientation);
 	fflush(stdout);
@@ -217,6 +244,11 @@ static void run_command(struct wl_display *display, const char *line) {
 
 static void seat_capabilities(void *data, struct wl_seat *s, uint32_t caps) {
 	static struct wl_touch *touch;
+	static struct wl_pointer *pointer;
+	if ((caps & WL_SEAT_CAPABILITY_POINTER) && pointer == NULL) {
+		pointer = wl_seat_get_pointer(s);
+		wl_pointer_add_listener(pointer, &pointer_listener, NULL);
+	}
 	if ((caps & WL_SEAT_CAPABILITY_TOUCH) && touch == NULL) {
 		touch = wl_seat_get_touch(s);
 		wl_touch_add_listener(touch, &touch_listener, NULL);

@@ -1,0 +1,153 @@
+/* A seat pointer grab that keeps the button presses the plugin claimed (a click on the suggestion's
+ * target), and their releases, from the client under the pointer, and passes everything else on
+ * as the default grab would. Mechanism only: which press is claimed is the plugin's. */
+#include <stdlib.h>
+#include "internal.h"
+
+#define SHIELD_CLAIMS 8
+
+struct glue_pointer_shield {
+	struct wlr_seat_pointer_grab grab;
+	struct wlr_seat *seat; /* NULL once the seat is destroyed */
+	struct wl_listener seat_destroy;
+	bool holding;
+	uint32_t claimed[SHIELD_CLAIMS];
+	size_t count;
+};
+
+static bool shield_claims(struct glue_pointer_shield *shield, uint32_t button) {
+	for (size_t i = 0; i < shield->count; i++) {
+		if (shield->claimed[i] == button) {
+			return true;
+		}
+	}
+	return false;
+}
+
+static void shield_enter(struct wlr_seat_pointer_grab *grab, struct wlr_surface *surface, double sx, double sy) {
+	wlr_seat_pointer_enter(grab->seat, surface, sx, sy);
+}
+
+static void shield_clear_focus(struct wlr_seat_pointer_grab *grab) {
+	wlr_seat_pointer_clear_focus(grab->seat);
+}
+
+static void shield_motion(struct wlr_seat_pointer_grab *grab, uint32_t time_msec, double sx, double sy) {
+	wlr_seat_pointer_send_motion(grab->seat, time_msec, sx, sy);
+}
+
+static uint32_t shield_button(struct wlr_seat_pointer_grab *grab, uint32_t time_msec, uint32_t button,
+		ORIENT_WLR_BUTTON_STATE state) {
+	struct glue_pointer_shield *shield = grab->data;
+	if (shield_claims(shield, button)) {
+		/* Pressed is 1 in both releases' enums. */
+		if ((int)state != 1) {
+			glue_pointer_shield_claim(shield, button, false);
+		}
+		return 0;
+	}
+	return wlr_seat_pointer_send_button(grab->seat, time_msec, button, state);
+}
+
+#if ORIENT_WLR_HAS_WL_POINTER_ENUMS
+static void shield_axis(struct wlr_seat_pointer_grab *grab, uint32_t time_msec, enum wl_pointer_axis orientation,
+		double value, int32_t value_discrete, enum wl_pointer_axis_source source,
+		enum wl_pointer_axis_relative_direction relative_direction) {
+	wlr_seat_pointer_send_axis(grab->seat, time_msec, orientation, value, value_discrete, source, relative_direction);
+}
+#else
+static void shield_axis(struct wlr_seat_pointer_grab *grab, uint32_t time_msec, enum wlr_axis_orientation orientation,
+		double value, int32_t value_discrete, enum wlr_axis_source source) {
+	wlr_seat_pointer_send_axis(grab->seat, time_msec, orientation, value, value_discrete, source);
+}
+#endif
+
+static void shield_frame(struct wlr_seat_pointer_grab *grab) {
+	wlr_seat_pointer_send_frame(grab->seat);
+}
+
+static void shield_cancel(struct wlr_seat_pointer_grab *grab) {
+	/* Another grab took the seat's pointer: ours is over. */
+	struct glue_pointer_shield *shield = grab->data;
+	shield->holding = false;
+}
+
+static const struct wlr_pointer_grab_interface shield_interface = {
+	.enter = shield_enter,
+	.clear_focus = shield_clear_focus,
+	.motion = shield_motion,
+	.button = shield_button,
+	.axis = shield_axis,
+	.frame = shield_frame,
+	.cancel = shield_cancel,
+};
+
+static void shield_handle_seat_destroy(struct wl_listener *listener, void *data) {
+	struct glue_pointer_shield *shield = wl_container_of(listener, shield, seat_destroy);
+	orient_wlr_unlisten(&shield->seat_destroy);
+	shield->seat = NULL;
+	shield->holding = false;
+}
+
+struct glue_pointer_shield *glue_pointer_shield_create(struct wlr_seat *seat) {
+	if (seat == NULL) {
+		return NULL;
+	}
+	struct glue_pointer_shield *shield = calloc(1, sizeof(*shield));
+	if (shield != NULL) {
+		shield->seat = seat;
+		shield->grab.interface = &shield_interface;
+		shield->grab.data = shield;
+		orient_wlr_listen(&seat->events.destroy, &shield->seat_destroy, shield_handle_seat_destroy);
+	}
+	return shield;
+}
+
+bool glue_pointer_shield_hold(struct glue_pointer_shield *shield, bool hold) {
+	if (shield == NULL || shield->seat == NULL) {
+		return false;
+	}
+	/* Another grab (a popup's, a move) may have replaced ours without cancelling it. */
+	shield->holding = shield->holding && shield->seat->pointer_state.grab == &shield->grab;
+	if (hold && !shield->holding) {
+		/* Over another grab we would end it: leave the pointer to it. */
+		if (wlr_seat_pointer_has_grab(shield->seat)) {
+			return false;
+		}
+		wlr_seat_pointer_start_grab(shield->seat, &shield->grab);
+		shield->holding = true;
+	} else if (!hold && shield->holding) {
+		shield->holding = false;
+		if (shield->seat->pointer_state.grab == &shield->grab) {
+			wlr_seat_pointer_end_grab(shield->seat);
+		}
+	}
+	return shield->holding;
+}
+
+void glue_pointer_shield_claim(struct glue_pointer_shield *shield, uint32_t button, bool claimed) {
+	if (shield == NULL) {
+		return;
+	}
+	for (size_t i = 0; i < shield->count; i++) {
+		if (shield->claimed[i] == button) {
+			if (!claimed) {
+				shield->claimed[i] = shield->claimed[--shield->count];
+			}
+			return;
+		}
+	}
+	if (claimed && shield->count < SHIELD_CLAIMS) {
+		shield->claimed[shield->count++] = button;
+	}
+}
+
+void glue_pointer_shield_destroy(struct glue_pointer_shield *shield) {
+	if (shield != NULL) {
+		glue_pointer_shield_hold(shield, false);
+		if (shield->seat != NULL) {
+			orient_wlr_unlisten(&shield->seat_destroy);
+		}
+		free(shield);
+	}
+}
