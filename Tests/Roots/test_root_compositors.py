@@ -468,6 +468,7 @@ def test_the_daemon_beside_it_crossfades_from_outside_or_says_why_it_cuts(name, 
         # Which protocol took the picture: the standard one where the compositor offers it.
         covered = s.events.seen("shield-covered")
         assert covered and covered[0]["capture"] in ("ext-image-copy-capture-v1", "wlr-screencopy-unstable-v1"), covered
+        print("capture beside %s on %s: %s" % (name, WLROOTS, covered[0]["capture"]))
         assert s.randr_transform() == "90"
         if covers:
             # The card: green in landscape, blue in portrait; in the middle of the fade, a mix
