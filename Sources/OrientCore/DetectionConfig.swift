@@ -34,4 +34,12 @@ public struct DetectionConfig: Sendable, Hashable {
     public var touchHoldMs: Double = 500
 
     public init() {}
+
+    /// Whether `other` reads and perceives alike: only what the controller applies afterwards (the
+    /// touch hold) may differ, which needs no new sensor or detector.
+    public func readsAlike(_ other: DetectionConfig) -> Bool {
+        var same = other
+        same.touchHoldMs = touchHoldMs
+        return same == self
+    }
 }

@@ -158,6 +158,10 @@ private let landscapeBits = ContentOrientations([.landscape, .invertedLandscape]
         var config = h.controller.config
         config.apps = [.rule("foot", "landscape")]
         #expect(!h.send(.configLoaded(config, DesktopIndex(), errors: [])).contains { if case .runner(.replaceSensor) = $0 { true } else { false } })
+        // The touch hold is the controller's own: a new one needs no new sensor or detector.
+        config.detection.touchHoldMs = 900
+        #expect(!h.send(.configLoaded(config, DesktopIndex(), errors: [])).contains { if case .runner(.replaceSensor) = $0 { true } else { false } })
+        #expect(h.controller.config.detection.touchHoldMs == 900)
         config.detection.settleMs = 80
         #expect(h.send(.configLoaded(config, DesktopIndex(), errors: [])).contains(.replaceSensor(config.device, config.detection)))
     }

@@ -275,6 +275,16 @@ private let tablet = ControllerHarness.tablet
                 "right-up, undone at 6.2 before the hold ended at 6.6, never turned: \(turns)")
     }
 
+    @Test func twoFingersAtOnceAndBackToBackTouchesHoldAsOne() {
+        // A second finger down while the first stays, lifted first; then a touch that begins as
+        // the last one lifts: the hold lasts until the last lift, 0.5 s more.
+        let turns = TouchHoldReplay.turns(changes: [(0, .normal), (2, .leftUp)],
+                                          touches: [1...4, 2...3, 4...5], holdSeconds: 0.5)
+        #expect(turns == [.init(t: 0, orientation: .normal, decidedAt: 0), .init(t: 5.5, orientation: .leftUp, decidedAt: 2)],
+                "\(turns)")
+        #expect(TouchHoldReplay.touching([3...4, 1...2, 1.5...2.5, 5...6]) == [1...2.5, 3...4, 5...6])
+    }
+
     @Test func theTouchesFileIsCheckedLineByLine() throws {
         #expect(try TouchesReader.parse("# wlr-orient-touches v1\nstart,end\n1.0,1.5\n# a comment\n2,2.25\n", file: "f").get() == [1...1.5, 2...2.25])
         guard case .failure(let e) = TouchesReader.parse("# wlr-orient-touches v1\n2,1\n", file: "f") else {

@@ -211,7 +211,7 @@ public struct Controller: Sendable {
                 // A config with errors is never applied: the one in use stays.
                 return errors.map { .log(.error, "config: \($0); keeping the config in use") }
             }
-            if config.device != self.config.device || config.detection != self.config.detection {
+            if config.device != self.config.device || !config.detection.readsAlike(self.config.detection) {
                 perception = Perception(detection: config.detection, savedFelt: state.lastFelt)
                 sensor.forgetPace()
                 out.append(.replaceSensor(config.device, config.detection))

@@ -53,13 +53,28 @@ public enum TouchHoldReplay {
         public var decidedAt: Double
     }
 
+    /// The spans during which something touches: overlapping and back-to-back touches merged.
+    public static func touching(_ touches: [ClosedRange<Double>]) -> [ClosedRange<Double>] {
+        var merged: [ClosedRange<Double>] = []
+        for span in touches.sorted(by: { $0.lowerBound < $1.lowerBound }) {
+            if let last = merged.last, span.lowerBound <= last.upperBound {
+                merged[merged.count - 1] = last.lowerBound...max(last.upperBound, span.upperBound)
+            } else {
+                merged.append(span)
+            }
+        }
+        return merged
+    }
+
     /// `changes` and `touches` in time order (seconds on one time line); `holdSeconds` after each
     /// lift. A change the device undid before the hold ended never turns the screen.
     public static func turns(changes: [(t: Double, orientation: Orientation)], touches: [ClosedRange<Double>],
                              holdSeconds: Double) -> [Turn] {
         enum Step { case down, up, felt(Orientation) }
         var steps: [(t: Double, order: Int, step: Step)] = []
-        for span in touches {
+        // What matters is whether anything touches: two fingers at once, or one put down as the
+        // other lifts, are one touch (TouchHold counts no fingers).
+        for span in touching(touches) {
             steps.append((span.lowerBound, 0, .down))
             steps.append((span.upperBound, 1, .up))
         }
