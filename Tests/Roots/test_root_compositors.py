@@ -483,6 +483,92 @@ def test_the_daemon_beside_it_crossfades_from_outside_or_says_why_it_cuts(name, 
         s.stop()
 
 
+SWAY_COMPOSITOR_HERE = [c for c in HERE if c[0] == "sway"]
+
+
+@pytest.mark.parametrize("name,command,covers", SWAY_COMPOSITOR_HERE, ids=names(SWAY_COMPOSITOR_HERE))
+def test_beside_sway_fifty_quarter_turns_are_each_shielded_and_end_on_the_new_orientation(name, command, covers, client):
+    """The daemon beside sway, 50 quarter turns cross-faded (sway 1.12 offers ext-image-copy-capture;
+    10 beside 1.10, which offers only screencopy, for the suite's time): each is shielded with the capture the compositor offers, none is cut,
+    and each ends with the card filling the turned panel in its new shape (blue when portrait,
+    green when landscape, read at the centre of a screenshot)."""
+    s = Session(command, client, daemon=True,
+                config='[transition]\nkind = "crossfade"\nduration-ms = 150\ntimeout-ms = 100\n[detection]\nsettle-ms = 0\n')
+    try:
+        s.until(lambda st: bool(st["panels"]) and st["felt"] == "normal", "held normal")
+        turns = 50 if WLROOTS == "wlroots-0.20" else 10
+        for i in range(turns):
+            pose, shown, transform, colour = ((LEFT_UP, "left-up", "90", (0, 0, 255)) if i % 2 == 0
+                                              else (NORMAL, "normal", "normal", (0, 255, 0)))
+            s.fake.set(s.dev, *pose)
+            s.events.wait_turned(shown, timeout=20)
+            s.events.wait("shield-gone", timeout=20)
+            assert s.randr_transform() == transform, "turn %d" % i
+            shots = 0
+            while True:
+                shot = s.screenshot()
+                if shot.getpixel((shot.size[0] // 2, shot.size[1] // 2)) == colour:
+                    break
+                shots += 1
+                assert shots < 40, "turn %d: the card never filled the panel as %s" % (i, shown)
+        covered = s.events.seen("shield-covered")
+        assert len(covered) == turns and not s.events.seen("shield-cut"), (len(covered), s.events.seen("shield-cut"))
+        print("captures beside %s on %s: %s" % (name, WLROOTS, sorted({c["capture"] for c in covered})))
+        assert s.daemon.poll() is None and s.p.poll() is None
+    finally:
+        s.stop()
+
+
+# The target's fill (SuggestionIcon): opaque, the same over any picture.
+TARGET_FILL = (40, 40, 40)
+
+
+def shows_target(shot, box):
+    """The target's fill at four points of its circle off the arrow, on a screenshot of the panel
+    as it shows normal (its own pixels then)."""
+    x, y, side, _ = box
+    points = [(x + side // 4 + dx, y + side // 4 + dy) for dx in (0, side // 2) for dy in (0, side // 2)]
+    return all(max(abs(a - b) for a, b in zip(shot.getpixel(p), TARGET_FILL)) <= 2 for p in points)
+
+
+# Under `run`: sway and labwc; beside the daemon: phoc, labwc, and cage (no layer-shell).
+OFFERS_HERE = ([c + (False,) for c in HERE if c[0] in ("sway", "labwc")]
+               + [c + (True,) for c in HERE if c[0] in ("phoc", "labwc", "cage")])
+
+
+@pytest.mark.parametrize("name,command,covers,daemon", OFFERS_HERE,
+                         ids=["%s-%s" % (c[0], "daemon" if c[3] else "run") for c in OFFERS_HERE])
+def test_a_turn_the_lock_keeps_is_offered_with_its_target_and_taken_by_accept(name, command, covers, daemon, client):
+    """Locked, then held left-up: the turn is offered, its target drawn in the corner bottom-left
+    as held (read from a screenshot), and `suggestion accept` turns the panel and locks it there,
+    under `run` and beside the daemon. A compositor without layer-shell (cage) shows the daemon's
+    offer in `status` only, and the daemon says so."""
+    s = Session(command, client, daemon=daemon)
+    try:
+        s.until(lambda st: bool(st["panels"]) and st["felt"] == "normal" and st["sensor"] == "running", "held normal")
+        r = s.cli("lock", "normal")
+        assert r.returncode == 0, r.stderr
+        s.fake.set(s.dev, *LEFT_UP)
+        offer = s.until(lambda st: st["suggestion"] is not None, "the offer")["suggestion"]
+        assert offer["orientation"] == "left-up", offer
+        if daemon and name in WITHOUT_LAYER_SHELL:
+            assert not s.events.seen("suggestion-shown"), "no target where no layer surface can be"
+        else:
+            shown = s.events.wait("suggestion-shown", timeout=20, orientation="left-up")
+            shots = 0
+            while not shows_target(s.screenshot(), shown["box"]):
+                shots += 1
+                assert shots < 40, "the target never showed at %s" % shown["box"]
+        r = s.cli("suggestion", "accept")
+        assert r.returncode == 0, r.stderr
+        status = s.shown("left-up")
+        assert status["lock"] == "left-up" and status["suggestion"] is None, status
+        assert s.randr_transform() == "90"
+        assert s.p.poll() is None and (s.daemon is None or s.daemon.poll() is None)
+    finally:
+        s.stop()
+
+
 def test_this_root_has_its_compositors():
     """What the tests above run in: each compositor is installed and on this wlroots."""
     assert WLROOTS in COMPOSITORS, "WLR_ORIENT_WLROOTS=%r: run these through scripts/test-roots.sh" % WLROOTS
