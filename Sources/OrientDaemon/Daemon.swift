@@ -368,7 +368,8 @@ public final class Daemon {
                                           scale: head.scale / 256, parts: globals.shieldParts, seat: globals.seat,
                                           capabilities: globals.seatCapabilities,
                                           tapped: { [unowned self] in dispatch(.controller(.control(.acceptSuggestion))) },
-                                          hover: { [unowned self] in dispatch(.controller(.suggestionHovered($0))) })
+                                          hover: { [unowned self] in dispatch(.controller(.suggestionHovered($0))) },
+                                          closed: { [unowned self] in targets[key] = nil })
         else {
             if !saidTargetUnshown {
                 saidTargetUnshown = true

@@ -27,13 +27,15 @@ final class TargetSurface: CallbackOwner {
     private var hovered = false
     private let tapped: () -> Void
     private let hover: (Bool) -> Void
+    /// The compositor closed it: its owner forgets it (a target offered again is made anew).
+    private let closed: () -> Void
     /// The compositor has configured it (its buffer is attached from then on).
     private var configured = false
 
     /// `size`: the panel's mode (its own pixels); `transform`, `scale`: the output's now.
     init?(target: SuggestionTarget, panel: String, output: OpaquePointer, size: (width: Int, height: Int), transform: Int32,
           scale: Int32, parts: ShieldParts, seat: OpaquePointer?, capabilities: UInt32,
-          tapped: @escaping () -> Void, hover: @escaping (Bool) -> Void) {
+          tapped: @escaping () -> Void, hover: @escaping (Bool) -> Void, closed: @escaping () -> Void) {
         guard let compositor = parts.compositor, let layerShell = parts.layerShell, let shm = parts.shm, scale >= 1
         else { return nil }
         self.target = target
@@ -43,6 +45,7 @@ final class TargetSurface: CallbackOwner {
         self.transform = transform
         self.tapped = tapped
         self.hover = hover
+        self.closed = closed
         guard box.width % Int(scale) == 0, let surface = wl_compositor_create_surface(compositor) else { return nil }
         self.surface = surface
         guard let layer = zwlr_layer_shell_v1_get_layer_surface(layerShell, surface, output, ZWLR_LAYER_SHELL_V1_LAYER_OVERLAY.rawValue,
@@ -176,7 +179,11 @@ final class TargetSurface: CallbackOwner {
 
     nonisolated(unsafe) private static let layerListener = permanentListener(zwlr_layer_surface_v1_listener(
         configure: { data, _, serial, _, _ in owner(data)?.configured(serial: serial) },
-        closed: { data, _ in owner(data)?.destroy() }))
+        closed: { data, _ in
+            guard let self_ = owner(data) else { return }
+            self_.destroy()
+            self_.closed()
+        }))
 
     nonisolated(unsafe) private static let frameListener = permanentListener(wl_callback_listener(done: { data, _, _ in owner(data)?.presented() }))
 

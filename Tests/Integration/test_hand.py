@@ -287,6 +287,36 @@ def test_a_click_on_the_target_turns_and_locks_and_the_app_under_it_hears_no_but
 
 
 @pytest.mark.roots
+def test_a_finger_on_the_target_when_it_goes_lifts_unseen_by_the_app_and_the_next_touch_reaches_it(client_binary):
+    """A finger put down on the target, which goes before the finger lifts (the turn taken from
+    the command line): the app hears neither its touch nor its lift, and the next touch, in the
+    middle, reaches the app (the grab let go once that finger was up)."""
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = locked_host(fake)
+    client = Client(client_binary, host.client_env)  # fills the panel, under the target
+    try:
+        client.wait_configure(1280, 800)
+        shown = offered(host, dev, fake)
+        x, y, side, _ = shown["box"]
+        host.command("touch-press %f %f" % ((x + side / 2) / 1280, (y + side / 2) / 800), r"^touch-pressed$")
+        assert host.cli("suggestion", "accept").returncode == 0
+        host.events.wait_turned("left-up", timeout=10)
+        host.events.wait("suggestion-hidden", panel="HEADLESS-1")
+        host.command("touch-lift", r"^touch-lifted$")
+        client.wait_configure(800, 1280)
+        host.command("next-frame", r"^next-frame$")
+        host.command("touch-down 0.5 0.5", r"^touch-down layout")
+        assert client.wait_touch() == (400.0, 640.0)
+        client.out.next(lambda l: l.startswith('{"touch_up"'))
+        touches = [line for line in client.out.seen if line.startswith('{"touch')]
+        assert touches == ['{"touch": [400.0, 640.0]}', '{"touch_up": 0}'], touches
+    finally:
+        client.stop()
+        assert host.stop() == 0
+
+
+@pytest.mark.roots
 def test_a_tap_on_the_target_of_a_turned_panel_lands_in_its_own_axes():
     # Locked right-up (portrait) and held upright: the target is in the panel's bottom-left
     # corner, and the touchscreen speaks in the panel's own axes, whatever the panel shows.
@@ -334,6 +364,25 @@ def test_the_daemon_holds_a_turn_under_a_finger_where_the_compositor_tells_it_of
         assert waiting["waiting"]["felt"] == "left-up" and waiting["panels"][0]["shown"] == "normal", waiting
         s.events.wait_turned("left-up", timeout=15)
         s.host.command("touch-lift", r"^touch-lifted$")
+    finally:
+        s.stop()
+
+
+def test_a_target_the_compositor_closes_is_forgotten_and_the_next_offer_shows_again():
+    s = Session(state=LOCKED)
+    try:
+        s.events.wait_status(lambda st: st["lock"] == "normal" and st["sensor"] == "running" and st["panels"],
+                             what="locked, reading")
+        s.fake.set(s.dev, *LEFT_UP)
+        s.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
+        s.host.command("close-layers", r"^closed-layers 1$")
+        s.events.wait("suggestion-hidden", panel="HEADLESS-1")
+        s.fake.set(s.dev, *NORMAL)
+        s.events.wait_status(lambda st: st["suggestion"] is None, what="the offer withdrawn")
+        s.fake.set(s.dev, *LEFT_UP)
+        s.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
+        hidden = s.events.seen("suggestion-hidden")
+        assert len(hidden) == 1, "hidden once when closed, not again when withdrawn: %s" % hidden
     finally:
         s.stop()
 

@@ -154,7 +154,10 @@ static void touch_down(void *data, struct wl_touch *touch, uint32_t serial, uint
 	printf("{\"touch\": [%.1f, %.1f]}\n", wl_fixed_to_double(x), wl_fixed_to_double(y));
 	fflush(stdout);
 }
-static void touch_up(void *d, struct wl_touch *t, uint32_t serial, uint32_t time, int32_t id) {}
+static void touch_up(void *d, struct wl_touch *t, uint32_t serial, uint32_t time, int32_t id) {
+	printf("{\"touch_up\": %d}\n", id);
+	fflush(stdout);
+}
 static void touch_motion(void *d, struct wl_touch *t, uint32_t time, int32_t id, wl_fixed_t x, wl_fixed_t y) {}
 static void touch_frame(void *d, struct wl_touch *t) {}
 static void touch_cancel(void *d, struct wl_touch *t) {}
