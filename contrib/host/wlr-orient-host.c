@@ -11,11 +11,11 @@
  *   wlr-orient-host [--plugin PATH] [--size WxH] [--touch] [--pointer] [--switch] [--tile] [--debug]
  *                   [--second-output WxH] [--no-foreign-toplevel] [--destroy-plugin-last]
  *                   [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs]
- *                   [--capture both|screencopy|ext-image-copy] [-s COMMAND]
+ *                   [--capture both|screencopy|ext-image-copy|none] [-s COMMAND]
  *
  * --capture: which protocols copying an output are offered: wlr-screencopy, ext-image-copy-capture
- * (with its output sources; wlroots 0.19 and later), or both (the default; screencopy alone
- * before 0.19). Asked for ext-image-copy where this wlroots has none, it offers neither, and
+ * (with its output sources; wlroots 0.19 and later), both (the default; screencopy alone
+ * before 0.19), or none. Asked for ext-image-copy where this wlroots has none, it offers neither, and
  * prints "capture: none".
  *
  * --no-toplevel-outputs: no foreign-toplevel handle is told which output its toplevel is on (no
@@ -1434,7 +1434,7 @@ static void finishing(struct host *host) {
 static bool offer_capture(struct host *host, const char *which) {
 	bool screencopy = strcmp(which, "both") == 0 || strcmp(which, "screencopy") == 0;
 	bool ext = strcmp(which, "both") == 0 || strcmp(which, "ext-image-copy") == 0;
-	if (!screencopy && !ext) {
+	if (!screencopy && !ext && strcmp(which, "none") != 0) {
 		return false;
 	}
 	if (screencopy) {
@@ -1497,7 +1497,7 @@ int main(int argc, char *argv[]) {
 		case 'C': capture = optarg; break;
 		case 's': command = optarg; break;
 		default:
-			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--pointer] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs] [--capture both|screencopy|ext-image-copy] [--debug] [-s COMMAND]\n", argv[0]);
+			fprintf(stderr, "usage: %s [--plugin PATH] [--size WxH] [--touch] [--pointer] [--switch] [--tile] [--second-output WxH] [--no-foreign-toplevel] [--done-before-succeeded] [--copied-environment] [--no-toplevel-outputs] [--capture both|screencopy|ext-image-copy|none] [--debug] [-s COMMAND]\n", argv[0]);
 			return 1;
 		}
 	}
@@ -1527,7 +1527,7 @@ int main(int argc, char *argv[]) {
 	/* The daemon's shield draws its turning frames small and has them scaled up, as sway and labwc let it. */
 	wlr_viewporter_create(host->display);
 	if (!offer_capture(host, capture)) {
-		fprintf(stderr, "wlr-orient-host: --capture is both, screencopy or ext-image-copy, not %s\n", capture);
+		fprintf(stderr, "wlr-orient-host: --capture is both, screencopy, ext-image-copy or none, not %s\n", capture);
 		return 1;
 	}
 	harness.output_manager_apply.notify = handle_output_manager_apply;
