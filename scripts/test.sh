@@ -55,7 +55,7 @@ scripts/install-deps.sh test
 expected=("$results/swift-swift-testing.xml" "$results/integration.xml")
 
 # The Debian roots and packages (parts 3 and 4) run beside this machine's build and tests (parts
-# 1 and 2): most of both is waiting on the archive, compositors and builds (the suite used a third
+# 1 and 2), and beside each other once the roots are made: most of both is waiting on the archive, compositors and builds (the suite used a third
 # of the two cores), and the tests hold up on a machine this busy (scripts/flake-hunt.sh). Their
 # lines are shown when both are done.
 if ! $quick; then
@@ -64,13 +64,24 @@ if ! $quick; then
     beside=$results/roots-and-debs.log
     (
         set +e
+        # The roots first, each made once (nearly all of it waits on the archive); then the roots'
+        # tests and the packages (built in sid's root, which they only read) side by side.
         begun=$(date +%s)
-        part roots bash scripts/test-roots.sh </dev/null >"$results/roots.log" 2>&1
-        echo "roots $? $(( $(date +%s) - begun ))"
-        begun=$(date +%s)
-        { part debs-build bash scripts/build-debs.sh sid && part debs-test bash scripts/test-debs.sh sid; } \
-            </dev/null >"$results/debs.log" 2>&1
-        echo "debs $? $(( $(date +%s) - begun ))"
+        part roots-make bash -c 'for release in $(python3 scripts/support-matrix.py roots | cut -d " " -f 1 | sort -u); do
+            bash scripts/debian-root.sh path "$release" || exit 1; done' </dev/null >"$results/roots-make.log" 2>&1
+        echo "roots-make $? $(( $(date +%s) - begun ))"
+        (
+            begun=$(date +%s)
+            part roots bash scripts/test-roots.sh </dev/null >"$results/roots.log" 2>&1
+            echo "roots $? $(( $(date +%s) - begun ))"
+        ) &
+        (
+            begun=$(date +%s)
+            { part debs-build bash scripts/build-debs.sh sid && part debs-test bash scripts/test-debs.sh sid; } \
+                </dev/null >"$results/debs.log" 2>&1
+            echo "debs $? $(( $(date +%s) - begun ))"
+        ) &
+        wait
     ) >"$beside" &
     beside_pid=$!
 fi
@@ -113,6 +124,7 @@ if ! $quick; then
 fi
 if ! $quick; then
     wait "$beside_pid"
+    grep -E 'debian-root.sh|left a process|left behind' "$results/roots-make.log"
     grep -E '^(roots|test-roots|a C program|built for|FAILED|ERROR )|left a process|left behind' "$results/roots.log"
     grep -E '^(built|lintian|piuparts|installed|ok|FAILED|debs |test-debs|build-debs)|left a process|left behind' "$results/debs.log"
     while read -r name status seconds; do
