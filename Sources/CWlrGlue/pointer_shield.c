@@ -11,9 +11,6 @@ struct glue_pointer_shield {
 	struct wlr_seat *seat; /* NULL once the seat is destroyed */
 	struct wl_listener seat_destroy;
 	bool holding;
-	/* Asked to let go while a claimed press was still down: it lets go when that one ends (else
-	 * the client would get the release of a press it never had). */
-	bool letting_go;
 	uint32_t claimed[SHIELD_CLAIMS];
 	size_t count;
 };
@@ -119,16 +116,11 @@ bool glue_pointer_shield_hold(struct glue_pointer_shield *shield, bool hold) {
 		}
 		wlr_seat_pointer_start_grab(shield->seat, &shield->grab);
 		shield->holding = true;
-	} else if (!hold && shield->holding && shield->count > 0) {
-		shield->letting_go = true;
 	} else if (!hold && shield->holding) {
 		shield->holding = false;
 		if (shield->seat->pointer_state.grab == &shield->grab) {
 			wlr_seat_pointer_end_grab(shield->seat);
 		}
-	}
-	if (hold) {
-		shield->letting_go = false;
 	}
 	return shield->holding;
 }
@@ -141,11 +133,6 @@ void glue_pointer_shield_claim(struct glue_pointer_shield *shield, uint32_t butt
 		if (shield->claimed[i] == button) {
 			if (!claimed) {
 				shield->claimed[i] = shield->claimed[--shield->count];
-				if (shield->letting_go && shield->count == 0) {
-					/* The last claimed press ended: now it lets go, as it was asked to. */
-					shield->letting_go = false;
-					glue_pointer_shield_hold(shield, false);
-				}
 			}
 			return;
 		}
@@ -157,8 +144,6 @@ void glue_pointer_shield_claim(struct glue_pointer_shield *shield, uint32_t butt
 
 void glue_pointer_shield_destroy(struct glue_pointer_shield *shield) {
 	if (shield != NULL) {
-		/* Going: it lets go now, whatever press is still down. */
-		shield->count = 0;
 		glue_pointer_shield_hold(shield, false);
 		if (shield->seat != NULL) {
 			orient_wlr_unlisten(&shield->seat_destroy);

@@ -240,8 +240,7 @@ struct orient_wlr_watch *orient_wlr_watch_input(struct wlr_input_device *device,
  * a click has the pointer shield below). NULL without a seat. */
 struct glue_touch_shield;
 struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat);
-/* Starts the grab (false when another grab holds the seat's touches), or ends it: once the
- * touches it claimed have ended, so that no client gets the end of a touch it never had. */
+/* Starts the grab (false when another grab holds the seat's touches), or ends it. */
 bool glue_touch_shield_hold(struct glue_touch_shield *shield, bool hold);
 /* Claims a touch for the target (true) or lets it go. */
 void glue_touch_shield_claim(struct glue_touch_shield *shield, int32_t touch_id, bool claimed);
