@@ -9,10 +9,11 @@ public struct StateFile {
     public var path: String { directory + "/" + PersistentState.fileName }
 
     /// Writes what `make` returns, holding the writers' lock while it runs (it reads the file as it
-    /// is now) and while the file is replaced. Succeeds with whether the lock was had.
-    public func save(_ make: () -> PersistentState) -> Result<Bool, Problem> {
+    /// is now) and while the file is replaced; waiting for the lock `wait` seconds at most.
+    /// Succeeds with whether the lock was had.
+    public func save(waitingAtMost wait: Double = FileLock.longestWait, _ make: () -> PersistentState) -> Result<Bool, Problem> {
         if case .failure(let error) = makeDirectories(directory) { return .failure(Problem("cannot create \(directory): \(error.reason)")) }
-        let (written, locked) = FileLock(path: directory + "/" + PersistentState.lockFileName).holding {
+        let (written, locked) = FileLock(path: directory + "/" + PersistentState.lockFileName).holding(waitingAtMost: wait) {
             writeFileAtomically(path, Array(make().fileText.utf8)).mapError { Problem("cannot write \(path): \($0.reason)") }
         }
         return written.map { locked }

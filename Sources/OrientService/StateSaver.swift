@@ -48,7 +48,8 @@ public final class StateSaver: @unchecked Sendable {
     /// Queues `state` to be written; returns at once.
     public func save(_ state: PersistentState) {
         guard thread != nil else {
-            write(state).forEach(Log.error)
+            // On the compositor's thread: another writer's lock is waited on only briefly.
+            write(state, lockWait: Self.endingLockWait).forEach(Log.error)
             return
         }
         monitor.locked {
@@ -83,6 +84,8 @@ public final class StateSaver: @unchecked Sendable {
 
     /// How long a save waits for others (and for the frame of the turn that asked for it).
     static let settleSeconds = 0.1
+    /// How long a save made while the compositor waits for it waits for the writers' lock.
+    static let endingLockWait = 0.5
 
     private func run() {
         while true {
@@ -93,7 +96,9 @@ public final class StateSaver: @unchecked Sendable {
                 defer { pending = nil }
                 return (pending, stopping)
             }
-            state.map(write)?.forEach(report)
+            // While the compositor ends (it waits for this), another writer's lock is waited on
+            // only briefly.
+            state.map { write($0, lockWait: stop ? Self.endingLockWait : FileLock.longestWait) }?.forEach(report)
             if stop, state == nil { return }
         }
     }
@@ -105,10 +110,10 @@ public final class StateSaver: @unchecked Sendable {
     }
 
     /// `state` merged with the file as it is now, written; what there is to log about it.
-    private func write(_ state: PersistentState) -> [String] {
+    private func write(_ state: PersistentState, lockWait: Double) -> [String] {
         defer { known = state }
         var unread = false
-        let outcome = file.save {
+        let outcome = file.save(waitingAtMost: lockWait) {
             guard let onDisk = readDisk() else {
                 unread = true
                 return state
@@ -120,7 +125,7 @@ public final class StateSaver: @unchecked Sendable {
         case .failure(let why):
             lines.append("cannot save the state: \(why)")
         case .success(false):
-            lines.append("saved the state without its writers' lock (another writer held it for \(Int(FileLock.longestWait)) s): what another session saved at that moment may be lost")
+            lines.append("saved the state without its writers' lock (another writer held it too long): what another session saved at that moment may be lost")
         case .success(true):
             break
         }

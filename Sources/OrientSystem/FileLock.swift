@@ -8,10 +8,11 @@ public struct FileLock {
     public let path: String
     public init(path: String) { self.path = path }
 
-    /// How long a writer waits for the lock before it writes without it: holders only read and
-    /// write a few lines, so a lock held longer belongs to a stuck process, and waiting on it would
-    /// hold up a compositor that is ending.
-    public static let longestWait = 2.0
+    /// How long a writer waits for the lock before it writes without it. A holder reads the file
+    /// through a helper that may take up to 5 s (`PluginInputsReader.timeout`), then writes and
+    /// flushes a few lines: a lock held longer belongs to a stuck process. A compositor that is
+    /// ending waits less (`StateSaver`).
+    public static let longestWait = 7.0
 
     /// Runs `body` holding the lock. `locked` is false when the lock file could not be opened or the
     /// lock was not had within `wait` seconds; `body` runs all the same (the write matters more).
