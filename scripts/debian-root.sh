@@ -68,11 +68,14 @@ inside() {
     shift
     local swift_dir mirror_dir=/opt/swift-packages
     swift_dir=$(dirname "$(dirname "$(readlink -f "$(command -v swift)")")")
-    cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
-    rm -f "$root/etc/gitconfig"
+    # Each written beside and renamed into place: two commands may run in one root at once (the
+    # roots' tests and the packages), and neither may find the file half written or gone.
+    cp /etc/resolv.conf "$root/etc/resolv.conf.$$" 2>/dev/null && mv -f "$root/etc/resolv.conf.$$" "$root/etc/resolv.conf" || true
+    rm -f "$root/etc/gitconfig.$$"
     git config --system --list 2>/dev/null | grep -i insteadof | while IFS='=' read -r key value; do
-        git config --file "$root/etc/gitconfig" --add "$key" "$value"
+        git config --file "$root/etc/gitconfig.$$" --add "$key" "$value"
     done
+    if [ -f "$root/etc/gitconfig.$$" ]; then mv -f "$root/etc/gitconfig.$$" "$root/etc/gitconfig"; else rm -f "$root/etc/gitconfig"; fi
     unshare -m --propagation private /bin/bash -s "$root" "$swift_dir" "$mirror_dir" "$here" "$@" <<'IN_NAMESPACE'
 set -e
 root=$1 swift_dir=$2 mirror_dir=$3 repo=$4

@@ -69,19 +69,28 @@ if ! $quick; then
         begun=$(date +%s)
         part roots-make bash -c 'for release in $(python3 scripts/support-matrix.py roots | cut -d " " -f 1 | sort -u); do
             bash scripts/debian-root.sh path "$release" || exit 1; done' </dev/null >"$results/roots-make.log" 2>&1
-        echo "roots-make $? $(( $(date +%s) - begun ))"
-        (
-            begun=$(date +%s)
+        made=$?
+        echo "roots-make $made $(( $(date +%s) - begun ))"
+        roots() {
+            local begun=$(date +%s)
             part roots bash scripts/test-roots.sh </dev/null >"$results/roots.log" 2>&1
             echo "roots $? $(( $(date +%s) - begun ))"
-        ) &
-        (
-            begun=$(date +%s)
+        }
+        debs() {
+            local begun=$(date +%s)
             { part debs-build bash scripts/build-debs.sh sid && part debs-test bash scripts/test-debs.sh sid; } \
                 </dev/null >"$results/debs.log" 2>&1
             echo "debs $? $(( $(date +%s) - begun ))"
-        ) &
-        wait
+        }
+        if [ "$made" -eq 0 ]; then
+            roots &
+            debs &
+            wait
+        else
+            # A root not made would be made by both at once: one after the other, as they fail.
+            roots
+            debs
+        fi
     ) >"$beside" &
     beside_pid=$!
 fi
