@@ -7,6 +7,7 @@ import json
 import math
 import os
 import pathlib
+import re
 import shutil
 import subprocess
 import tempfile
@@ -16,6 +17,7 @@ import time
 import pytest
 
 from harness.fakeiio import AS_NOBODY, AS_SEAT_USER, BIN, NOBODY, FakeIIO, Program, read_trace
+from harness.udevstandin import UdevStandIn, private_udev
 
 pytestmark = pytest.mark.slow
 
@@ -360,6 +362,78 @@ def test_hwdb_as_a_user_says_it_needs_root_before_anything_is_held():
     assert not [l for l in p.out.seen if l.startswith("Hold the device")], p.out.seen
     said = p.err.drain()
     assert any("only root may" in l and "nothing was written" in l for l in said), said
+
+
+def hwdb_as_root(scratch, local_files=()):
+    """`calibrate --json --hwdb` as root over a device mounted by MOUNTS[1], in a mount namespace
+    whose /etc/udev is a copy under `scratch` (with `local_files`, (name, text), added to its
+    hwdb.d) and with udev's part played as harness/udevstandin.py says: its exit status, its
+    result, the stand-in, the device."""
+    for tool in ("systemd-hwdb", "udevadm", "unshare", "nsenter"):
+        assert shutil.which(tool), "%s is installed by scripts/install-deps.sh test (udev, util-linux)" % tool
+    mount = matrix(MOUNTS[1])
+    fake = FakeIIO()
+    device = fake.add_accel(raw=upright_counts(mount), scale=str(SCALE),
+                            bus=("i2c", "i2c-BOSC0200:00", "acpi:BOSC0200:BOSC0200:"))
+    fake.add_machine(BUSH_DMI, "BUSH", "BUSH WINDOWS TABLET")
+    fake.as_the_kernel_makes_it()
+    prefix = private_udev(str(scratch))
+    for name, content in local_files:
+        (scratch / "etc-udev" / "hwdb.d").mkdir(exist_ok=True)
+        (scratch / "etc-udev" / "hwdb.d" / name).write_text(content)
+    person = Person(fake, mount, device=device)
+    p = Program(["calibrate", "--json", "--hwdb"], fake.env(), prefix=prefix, pass_fds=fake.pass_fds)
+    udev = UdevStandIn(fake, device, p.p.pid)
+    try:
+        result = take_poses(p, person, face_up=True)
+        status = p.p.wait(timeout=90)
+    finally:
+        person.stop()
+        udev.stop()
+        p.stop()
+    assert udev.problems == [], udev.problems
+    return status, result, p, udev, fake, device
+
+
+def test_hwdb_as_root_udev_reports_the_new_matrix_for_the_device(tmp_path):
+    """`calibrate --hwdb` as root, with udev's own tools over a scratch /etc/udev: the entry goes
+    into the local hwdb file, `systemd-hwdb update` compiles it, `udevadm trigger` has udev run its
+    installed rules over the device again, and `udevadm info` reports the new matrix. udevd cannot
+    run here (no kernel IIO device): the rules run through `udevadm test` and their result is kept
+    in umockdev's udev database (harness/udevstandin.py)."""
+    machines = os.path.exists("/etc/udev/hwdb.d/61-sensor-local.hwdb")
+    status, result, p, udev, fake, device = hwdb_as_root(tmp_path)
+    assert status == 0, p.err.available()[-5:]
+    assert result["face_up"] == "confirmed" and result["hwdb"].endswith(" ACCEL_MOUNT_MATRIX=" + MOUNTS[1]), result
+    written = (tmp_path / "etc-udev" / "hwdb.d" / "61-sensor-local.hwdb").read_text()
+    assert written == result["hwdb"] + "\n", written
+    assert (tmp_path / "etc-udev" / "hwdb.bin").exists(), "systemd-hwdb update compiled it"
+    # One trigger, for this device, with the UUID `--settle` waits for; the rules, run for it,
+    # found the entry through 60-sensor.rules' own key.
+    assert len(udev.triggers) == 1 and re.fullmatch(r"change [0-9a-f-]{36}", udev.triggers[0]), udev.triggers
+    assert udev.rules_runs[0].get("ACCEL_MOUNT_MATRIX") == MOUNTS[1], udev.rules_runs
+    installed = [e for e in p.events if e.get("event") == "log"]
+    assert any("ACCEL_MOUNT_MATRIX=" + MOUNTS[1] in e["message"] for e in installed), installed
+    # What udev keeps: its own database where the rules' run wrote it (`udevadm test` writes it
+    # as udevd does, in systemd 252), and umockdev's, which udevadm reads through its preload.
+    database = tmp_path / "run-udev" / "data" / "+iio:iio:device0"
+    if database.exists():
+        assert "E:ACCEL_MOUNT_MATRIX=" + MOUNTS[1] in database.read_text().splitlines()
+    info = subprocess.run(["udevadm", "info", "--query=property", device], env=fake.env(),
+                          capture_output=True, text=True, timeout=20)
+    assert "ACCEL_MOUNT_MATRIX=" + MOUNTS[1] in info.stdout.splitlines(), info.stdout
+    assert os.path.exists("/etc/udev/hwdb.d/61-sensor-local.hwdb") == machines, "the machine's /etc is untouched"
+
+
+def test_hwdb_as_root_an_entry_that_udev_does_not_take_is_said(tmp_path):
+    """A later hwdb file with the same match (a vendor's, or an old fix) overrides ours: udev
+    reports its matrix, and calibrate says so and fails rather than claim the fix holds."""
+    rival = "sensor:modalias:acpi:BOSC0200*:dmi:*:svnBUSH:pnBUSHWINDOWSTABLET:*\n ACCEL_MOUNT_MATRIX=" + MOUNTS[2] + "\n"
+    status, result, p, udev, fake, device = hwdb_as_root(tmp_path, [("90-vendor.hwdb", rival)])
+    assert status == 1
+    assert udev.rules_runs and udev.rules_runs[0].get("ACCEL_MOUNT_MATRIX") == MOUNTS[2], udev.rules_runs
+    said = p.err.drain()
+    assert any("udev does not report the new matrix" in l and MOUNTS[2] in l for l in said), said
 
 
 def test_written_into_the_daemons_config_the_next_turn_is_right():

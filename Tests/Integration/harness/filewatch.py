@@ -25,32 +25,49 @@ def _read(path):
         return ""
 
 
+class DirectoryWatch:
+    """inotify on one directory: the names of its entries that had one of `mask`'s events."""
+
+    def __init__(self, directory, mask):
+        self.fd = _libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
+        if self.fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1")
+        if _libc.inotify_add_watch(self.fd, os.fsencode(directory), mask) < 0:
+            error = ctypes.get_errno()
+            os.close(self.fd)
+            raise OSError(error, "inotify_add_watch " + directory)
+
+    def names(self, timeout):
+        """The names of the events that came within `timeout` s (none: an empty set)."""
+        if not select.select([self.fd], [], [], max(0.0, timeout))[0]:
+            return set()
+        data = os.read(self.fd, 65536)
+        names = set()
+        offset = 0
+        while offset < len(data):
+            _, _, _, length = _EVENT.unpack_from(data, offset)
+            names.add(os.fsdecode(data[offset + _EVENT.size:offset + _EVENT.size + length].rstrip(b"\0")))
+            offset += _EVENT.size + length
+        return names
+
+    def close(self):
+        os.close(self.fd)
+
+
 def wait_for_text(path, has, timeout=10.0):
     """The file's text once it contains `has`; raises AssertionError with the last text when it
     does not within `timeout` s."""
-    directory = os.path.dirname(path) or "."
-    fd = _libc.inotify_init1(IN_NONBLOCK | IN_CLOEXEC)
-    if fd < 0:
-        raise OSError(ctypes.get_errno(), "inotify_init1")
+    watch = DirectoryWatch(os.path.dirname(path) or ".", IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE)
     try:
-        if _libc.inotify_add_watch(fd, os.fsencode(directory), IN_CLOSE_WRITE | IN_MOVED_TO | IN_CREATE) < 0:
-            raise OSError(ctypes.get_errno(), "inotify_add_watch " + directory)
         # Watching first, then reading: a change between the two is seen either way.
         text = _read(path)
         deadline = time.monotonic() + timeout
         while has not in text:
             left = deadline - time.monotonic()
-            if left <= 0 or not select.select([fd], [], [], left)[0]:
+            if left <= 0:
                 raise AssertionError("%s never held %r within %s s; it holds: %r" % (path, has, timeout, text))
-            data = os.read(fd, 65536)
-            names = set()
-            offset = 0
-            while offset < len(data):
-                _, _, _, length = _EVENT.unpack_from(data, offset)
-                names.add(data[offset + _EVENT.size:offset + _EVENT.size + length].rstrip(b"\0"))
-                offset += _EVENT.size + length
-            if os.fsencode(os.path.basename(path)) in names:
+            if os.path.basename(path) in watch.names(left):
                 text = _read(path)
         return text
     finally:
-        os.close(fd)
+        watch.close()
