@@ -93,10 +93,11 @@ public final class ConfigReloader {
         if complete {
             let text = String(decoding: output, as: UTF8.self)
             done(PluginInputs.decode(text).mapError { Problem("\(arguments[0]) plugin-inputs: unreadable answer (\($0))") })
-        } else if output.count > PluginInputsReader.largestAnswer {
-            done(.failure(Problem("\(arguments[0]) plugin-inputs: its answer passed \(PluginInputsReader.largestAnswer >> 20) MiB; stopped it")))
         } else {
-            done(.failure(Problem("\(arguments[0]) plugin-inputs: no complete answer within \(PluginInputsReader.timeout / 1000) s; stopped it")))
+            let failure: ChildProcess.RunFailure = output.count > PluginInputsReader.largestAnswer
+                ? .tooLarge(largest: PluginInputsReader.largestAnswer)
+                : .unfinished(seconds: Double(PluginInputsReader.timeout) / 1000)
+            done(.failure(Problem("\(arguments[0]) plugin-inputs: \(failure)")))
         }
         output = []
         if again, !stopping {

@@ -49,61 +49,17 @@ public enum PluginInputsReader {
     /// Starts `args` (searching `$PATH` for a bare name) with a pipe as its standard output;
     /// returns its pid and the pipe's read end (close-on-exec; the caller closes it).
     static func spawn(_ args: [String]) -> Result<(pid: ProcessID, output: FileDescriptor), Problem> {
-        switch ChildProcess.start(args, name: args.first == thisProgram ? "wlr-orient" : nil) {
-        case .success(let child):
-            return .success((child.pid, child.output))
-        case .failure(let error) where error.operation == "spawn":
-            return .failure(Problem("cannot start it (\(error.reason))"))
-        case .failure(let error):
-            return .failure(Problem(error.description))
-        }
+        ChildProcess.start(args, name: args.first == thisProgram ? "wlr-orient" : nil)
+            .map { ($0.pid, $0.output) }
+            .mapError { Problem(ChildProcess.RunFailure.cannotStart($0).description) }
     }
 
-    /// Runs `args` and returns its standard output, waiting at most `timeout` (at start only).
+    /// Runs `args` and returns its standard output, waiting at most `timeout` (at start only):
+    /// a helper that stays would otherwise hold the compositor here.
     private static func run(_ args: [String]) -> Result<String, Problem> {
-        let pid: ProcessID, readEnd: FileDescriptor
-        switch spawn(args) {
-        case .failure(let why): return .failure(why)
-        case .success(let child): (pid, readEnd) = child
-        }
-        defer { readEnd.close() }
-
-        var output: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 4096)
-        var finished = false
-        let deadline = monotonicSeconds() + Double(timeout) / 1000
-        reading: while true {
-            let left = Int32(max(0, (deadline - monotonicSeconds()) * 1000))
-            guard case .success(true) = readEnd.waitReadable(milliseconds: left) else { break }
-            let n: Int
-            switch buffer.withUnsafeMutableBytes({ readEnd.read(into: $0) }) {
-            case .success(let count) where count > 0: n = count
-            case .success:
-                finished = true   // the end of its output
-                break reading
-            case .failure:
-                break reading
-            }
-            output += buffer[..<n]
-            if output.count > largestAnswer { break }   // something is wrong
-        }
-        guard finished else {
-            ChildProcess.kill(pid)
-            return .failure(Problem(output.count > largestAnswer
-                ? "its answer passed \(largestAnswer >> 20) MiB; stopped it"
-                : "no complete answer within \(timeout / 1000) s; stopped it"))
-        }
-        // A helper that has closed its output is waited for until the same deadline, never longer:
-        // one that stays would otherwise hold the compositor here. When the compositor reaps its
-        // children itself, the output decides.
-        let exit = ChildProcess.reap(pid, until: deadline)
-        if exit == .running {
-            ChildProcess.kill(pid)
-            return .failure(Problem("it closed its output but did not exit within \(timeout / 1000) s; stopped it"))
-        }
-        if case .exited(let status) = exit, !exit.succeeded {
-            return .failure(Problem("it failed (wait status \(status))"))
-        }
-        return .success(String(decoding: output, as: UTF8.self))
+        ChildProcess.run(args, name: args.first == thisProgram ? "wlr-orient" : nil,
+                         timeout: Double(timeout) / 1000, largest: largestAnswer)
+            .map { String(decoding: $0, as: UTF8.self) }
+            .mapError { Problem($0.description) }
     }
 }

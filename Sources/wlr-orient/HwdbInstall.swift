@@ -40,35 +40,19 @@ enum HwdbInstall {
             return .failure(.write(error))
         }
         let device = "/sys/bus/iio/devices/\(id)"
+        // Each within a minute: udev answers a trigger in milliseconds, but a machine without a
+        // running udevd would leave `--settle` waiting for good.
         for command in [["systemd-hwdb", "update"], ["udevadm", "trigger", "--settle", "--action=change", device]] {
-            if case .failure(let failed) = run(command) { return .failure(.command(command, failed.why)) }
+            if case .failure(let failed) = ChildProcess.run(command, timeout: 60) { return .failure(.command(command, failed.description)) }
         }
         let query = ["udevadm", "info", "--query=property", "--property=ACCEL_MOUNT_MATRIX", "--value", device]
-        switch run(query) {
-        case .failure(let failed): return .failure(.command(query, failed.why))
+        switch ChildProcess.run(query, timeout: 60) {
+        case .failure(let failed): return .failure(.command(query, failed.description))
         case .success(let output):
-            let found = output.split(separator: "\n").first.map(String.init)
+            let found = String(decoding: output, as: UTF8.self).split(separator: "\n").first.map(String.init)
             guard let found, MountMatrix(parsing: found) == entry.matrix else { return .failure(.notTaken(found: found, wanted: entry.matrix)) }
             return .success("\(localFile): written; udev now reports ACCEL_MOUNT_MATRIX=\(found) for \(id). "
                             + "It holds for every user and every program (iio-sensor-proxy too); remove the config's own line if you wrote one.")
-        }
-    }
-
-    struct Failed: Error { var why: String }
-
-    /// Runs a program (its errors to ours); its output, or why it failed.
-    private static func run(_ arguments: [String]) -> Result<String, Failed> {
-        switch ChildProcess.start(arguments) {
-        case .failure(let error): return .failure(Failed(why: error.reason))
-        case .success(let child):
-            let output = String(decoding: (try? child.output.readToEnd().get()) ?? [], as: UTF8.self)
-            child.output.close()
-            let exit = ChildProcess.reap(child.pid, until: monotonicSeconds() + 60)
-            if exit == .running {
-                ChildProcess.kill(child.pid)
-                return .failure(Failed(why: "it did not finish within 60 s"))
-            }
-            return exit.succeeded ? .success(output) : .failure(Failed(why: "it exited with \(exit)"))
         }
     }
 }

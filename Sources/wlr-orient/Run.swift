@@ -101,10 +101,9 @@ struct Run: ParsableCommand {
                 .map { "\($0)/\(command)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
         guard let path, FileManager.default.isExecutableFile(atPath: path) else { return nil }
         // ldd's complaints (a script, not a dynamic executable) are not the user's business here.
-        guard case .success(let ldd) = ChildProcess.start(["/bin/sh", "-c", "exec /usr/bin/ldd \"$1\" 2>/dev/null", "sh", path]) else { return nil }
-        let text = String(decoding: (try? ldd.output.readToEnd().get()) ?? [], as: UTF8.self)
-        ldd.output.close()
-        _ = ChildProcess.reap(ldd.pid, until: monotonicSeconds() + 5)
+        guard case .success(let output) = ChildProcess.run(["/bin/sh", "-c", "exec /usr/bin/ldd \"$1\" 2>/dev/null", "sh", path],
+                                                            timeout: 5) else { return nil }
+        let text = String(decoding: output, as: UTF8.self)
         // Lines like "\tlibwlroots.so.10 => /usr/lib/x86_64-linux-gnu/libwlroots.so.10 (0x…)".
         return text.split(whereSeparator: \.isWhitespace).map(String.init).first { $0.hasPrefix("libwlroots") }
     }
