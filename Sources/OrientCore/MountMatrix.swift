@@ -55,6 +55,12 @@ public struct MountMatrix: Sendable, Hashable, CustomStringConvertible {
         return MountMatrix(unchecked: numbers)
     }
 
+    /// What `MountMatrixChoice` uses in place of a matrix refused only for its third row: its
+    /// first two rows with a third made from them; nil for any other matrix.
+    public static func repairedForItsThirdRow(_ text: String) -> MountMatrix? {
+        refusedForItsThirdRow(text)?.withThirdRowFromTheFirstTwo
+    }
+
     /// Why a matrix cannot be a mount.
     public enum Problem: Error, Sendable, Hashable, CustomStringConvertible {
         case shape

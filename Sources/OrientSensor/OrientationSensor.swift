@@ -166,12 +166,14 @@ public final class OrientationSensor {
             }
             guard let due = nextDue, now >= due else { return }
             if let check = streamCheckDue, now >= check {
-                // Its buffer still on, or its node still held (a reader of its events, or one that
-                // has not switched its buffer on yet, or is still going away): look again later.
-                if Accelerometer.bufferOn(id) || probeOpen("/dev/\(id)")?.busy == true {
-                    streamCheckDue = now + Backoff.streamCheckPeriod
-                } else {
-                    // That reader ended, or stopped its stream: the buffer can be ours.
+                // The node is tried only with the buffer off: opening it takes it for a moment,
+                // and the reader that streams it would find it busy.
+                let bufferOn = Accelerometer.bufferOn(id)
+                let nodeHeld = !bufferOn && probeOpen("/dev/\(id)")?.busy == true
+                switch ReadingModeChoice.afterBusyLook(bufferOn: bufferOn, nodeHeld: nodeHeld) {
+                case .lookAgain(let delay):
+                    streamCheckDue = now + delay
+                case .openAgain:
                     events.append(.log("\(id): the other reader let it go; opening it again"))
                     close()
                     openDevice(now: now, into: &events)

@@ -42,14 +42,7 @@ struct Calibrate: ParsableCommand {
     var seconds: Double = 120
 
     func run() throws {
-        var config = try loadConfig(config)
-        // At the full rate throughout: a pose is the mean of a second's readings, and the three a
-        // still device is read at otherwise leave a hand's tremor in it (a few degrees).
-        config.detection.heldHz = config.detection.rateHz
-        config.detection.aloneHz = config.detection.rateHz
-        // Read on that schedule: a buffer that reports only a change, or motion events, say
-        // nothing while the device is still, which is when a pose is taken.
-        config.device.buffered = false
+        let config = MountCalibration.reading(try loadConfig(config))
         // Said before the person holds anything.
         if hwdb, !actsAsRoot {
             printError(HwdbInstall.Problem.notRoot.description)
@@ -183,14 +176,10 @@ struct CalibrationReport {
     /// others, and the entry printed is the one to propose in its place.
     var udevRepaired: Bool {
         guard device.matrixSource == .udev, let udevMatrix else { return false }
-        return MountMatrix(parsing: udevMatrix) == nil
+        return MountMatrix.repairedForItsThirdRow(udevMatrix) != nil
     }
 
-    /// The matrix in use is not the one found (by more than a hand can tell: a few degrees),
-    /// whether or not it turns the screen wrong.
-    var differs: Bool {
-        zip(device.calibration.mountMatrix.m, solution.matrix.m).contains { abs($0 - $1) > 0.07 }
-    }
+    var differs: Bool { MountSolver.differs(inUse: device.calibration.mountMatrix, found: solution.matrix) }
 
     var changes: [(held: Orientation, today: Orientation?)] {
         MountSolver.changes(from: device.calibration.mountMatrix, to: solution.matrix)

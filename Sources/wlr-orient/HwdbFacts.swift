@@ -20,20 +20,14 @@ extension HwdbEntry {
         return "its DMI data names no vendor and product"
     }
 
-    /// What 60-sensor.rules puts before `modalias:`: the device's label, or a ChromeOS EC
-    /// accelerometer's place.
+    /// The sysfs facts `HwdbEntry.ruleLabel` decides by, as 60-sensor.rules reads them (not the
+    /// candidate's location, which udev's ACCEL_LOCATION may have set).
     static func label(_ id: String) -> String? {
         let directory = "/sys/bus/iio/devices/\(id)"
         func read(_ name: String) -> String? {
             readSmallFile("\(directory)/\(name)").map { String($0.prefix { $0 != "\n" }) }.flatMap { $0.isEmpty ? nil : $0 }
         }
-        if let label = read("label") { return label }
-        guard let name = read("name"), name == "cros-ec-accel" || name == "cros-ec-accel-legacy" else { return nil }
-        switch read("location") {
-        case "base": return "accel-base"
-        case "lid": return "accel-display"
-        default: return nil
-        }
+        return HwdbEntry.ruleLabel(label: read("label"), name: read("name"), location: read("location"))
     }
 
     /// The modalias of the nearest device above the accelerometer on one of `buses`.

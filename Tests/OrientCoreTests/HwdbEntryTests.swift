@@ -17,6 +17,14 @@ struct HwdbEntryTests {
             """)
     }
 
+    @Test func theRulesLabelIsTheDevicesLabelElseAChromeOSECAccelerometersPlace() {
+        #expect(HwdbEntry.ruleLabel(label: "accel-display", name: "bmc150_accel", location: nil) == "accel-display")
+        #expect(HwdbEntry.ruleLabel(label: nil, name: "cros-ec-accel", location: "base") == "accel-base")
+        #expect(HwdbEntry.ruleLabel(label: nil, name: "cros-ec-accel-legacy", location: "lid") == "accel-display")
+        #expect(HwdbEntry.ruleLabel(label: nil, name: "bmc150_accel", location: "lid") == nil, "only the EC's by place")
+        #expect(HwdbEntry.ruleLabel(label: nil, name: "cros-ec-accel", location: nil) == nil)
+    }
+
     @Test func aHIDSensorHubOnThePlatformBusKeepsItsWholeModalias() throws {
         let entry = try #require(HwdbEntry(busModalias: "platform:HID-SENSOR-200073", dmiModalias: Self.dmi,
                                            vendor: nil, product: nil, matrix: Self.matrix))

@@ -242,4 +242,28 @@ struct MountCalibrationTests {
         let flipped = MountSolver.changes(from: .identity, to: Self.mounts[5])
         #expect(flipped.map(\.held) == [.leftUp, .rightUp])
     }
+
+    @Test func itReadsAtTheFullRateOnTheScheduleNeverFromABuffer() {
+        var config = Config()
+        config.detection.heldHz = 5
+        config.detection.aloneHz = 1
+        config.device.buffered = true
+        let reading = MountCalibration.reading(config)
+        #expect(reading.detection.heldHz == config.detection.rateHz && reading.detection.aloneHz == config.detection.rateHz)
+        #expect(reading.device.buffered == false)
+        #expect(SamplingPlan(reading.detection).aloneHz == config.detection.rateHz)
+    }
+
+    @Test func aMatrixAFewDegreesTruerDiffersButAHandsNoiseDoesNot() {
+        let right = Self.mounts[1]
+        #expect(!MountSolver.differs(inUse: right, found: right))
+        #expect(MountSolver.differs(inUse: .identity, found: right))
+        // Turned 2° (entries 0.035 apart): what a still hand cannot tell. 6° (0.105): truer.
+        func turned(_ degrees: Double) -> MountMatrix {
+            let c = cos(degrees * .pi / 180), s = sin(degrees * .pi / 180)
+            return MountMatrix([c, -s, 0, s, c, 0, 0, 0, 1])!
+        }
+        #expect(!MountSolver.differs(inUse: .identity, found: turned(2)))
+        #expect(MountSolver.differs(inUse: .identity, found: turned(6)))
+    }
 }

@@ -93,11 +93,15 @@ import Testing
         let (matrix, source, warnings) = MountMatrixChoice.resolve(config: nil, udev: udev, sysfs: nil)
         #expect(source == .udev && matrix.description == used, "\(matrix)")
         #expect(warnings.count == 1 && warnings[0].contains("for its third row only"), "\(warnings)")
+        // `calibrate` asks the same of udev's text, to print the entry to propose in its place.
+        #expect(MountMatrix.repairedForItsThirdRow(udev) == matrix)
+        #expect(MountMatrix.repairedForItsThirdRow(used) == nil, "a sound matrix is no repair")
         // What the sensor reads held upright (in its own, wrongly mounted axes) reads upright.
         let (x, y, _) = matrix.apply(upright[0], upright[1], upright[2])
         #expect(abs(x) < 1e-9 && y < 0, "\(x), \(y)")
         // One whose first two rows are no mount either is still refused.
         #expect(MountMatrixChoice.resolve(config: nil, udev: "1, 2, 3; 2, 4, 6; 0, 0, 1", sysfs: nil).source == .identity)
+        #expect(MountMatrix.repairedForItsThirdRow("1, 2, 3; 2, 4, 6; 0, 0, 1") == nil)
         #expect(MountMatrixChoice.resolve(config: nil, udev: "1, 0, 0; 0, 1, 0; 0, 0, 0", sysfs: nil).source == .identity,
                 "a row of zeros, which systemd's checker refuses, is refused")
     }

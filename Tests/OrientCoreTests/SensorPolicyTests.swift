@@ -28,6 +28,13 @@ import Testing
         #expect(both.warnings.count == 2)
     }
 
+    @Test func aDeviceLeftToAnotherReaderIsOpenedAgainOnceItsBufferIsOffAndItsNodeFree() {
+        let again = ReadingModeChoice.BusyLook.lookAgain(in: Backoff.streamCheckPeriod)
+        #expect(ReadingModeChoice.afterBusyLook(bufferOn: true, nodeHeld: false) == again)
+        #expect(ReadingModeChoice.afterBusyLook(bufferOn: false, nodeHeld: true) == again, "a reader of its events")
+        #expect(ReadingModeChoice.afterBusyLook(bufferOn: false, nodeHeld: false) == .openAgain)
+    }
+
     @Test func theDisplayAccelerometerIsPreferred() {
         let base = AccelerometerCandidate(id: "iio:device0", name: "bmc150", label: "accel-base")
         let lid = AccelerometerCandidate(id: "iio:device1", name: "bmc150", label: "accel-display")

@@ -34,6 +34,19 @@ public struct HwdbEntry: Sendable, Hashable {
         self.matrix = matrix
     }
 
+    /// What 60-sensor.rules puts before `modalias:`, from the IIO device's sysfs `label`, `name`
+    /// and `location` (as the rules read them, udev's own ACCEL_LOCATION aside): its label, else a
+    /// ChromeOS EC accelerometer's place (`accel-base`, `accel-display` for the lid), else none.
+    public static func ruleLabel(label: String?, name: String?, location: String?) -> String? {
+        if let label, !label.isEmpty { return label }
+        guard name == "cros-ec-accel" || name == "cros-ec-accel-legacy" else { return nil }
+        switch location {
+        case "base": return "accel-base"
+        case "lid": return "accel-display"
+        default: return nil
+        }
+    }
+
     /// The bus device's part of the match: an ACPI device by its first ID (`acpi:BOSC0200:BOSC0200:`
     /// → `acpi:BOSC0200*`), any other by its whole modalias, as udev writes it into the key
     /// (`udev_replace_chars` with the rule's `"/ $%?,"`: a character other than those, letters,

@@ -14,6 +14,19 @@ public struct MountCalibration: Sendable {
         case faceUp = "face-up"
     }
 
+    /// How the sensor is read while calibrating: at the full rate throughout (a pose is the mean
+    /// of a second's readings, and the slower rates a still device is read at otherwise leave a
+    /// hand's tremor in it, a few degrees), and on that schedule, never from a buffer that reports
+    /// only a change or from motion events: both say nothing while the device is still, which is
+    /// when a pose is taken.
+    public static func reading(_ config: Config) -> Config {
+        var config = config
+        config.detection.heldHz = config.detection.rateHz
+        config.detection.aloneHz = config.detection.rateHz
+        config.device.buffered = false
+        return config
+    }
+
     public enum Problem: Sendable, Hashable {
         /// Not still for `movingAfter` seconds.
         case moving

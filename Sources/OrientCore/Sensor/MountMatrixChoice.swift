@@ -24,7 +24,7 @@ public enum MountMatrixChoice {
             switch MountMatrix.parse(trimmed) {
             case .success(let m): return (m, source, warnings)
             case .failure(let problem):
-                if let repaired = MountMatrix.refusedForItsThirdRow(trimmed)?.withThirdRowFromTheFirstTwo {
+                if let repaired = MountMatrix.repairedForItsThirdRow(trimmed) {
                     warnings.append("\(what) \"\(trimmed)\" cannot be a mount for its third row only (\(problem)): "
                                     + "using \"\(repaired)\", its first two rows (which say how the device is held, "
                                     + "as iio-sensor-proxy reads them) with a third made from them")

@@ -100,6 +100,16 @@ public enum MountSolver {
         return .unclear
     }
 
+    /// How far apart two matrices' entries may be and still read alike: a few degrees, what a
+    /// hand held still cannot tell.
+    public static let handTolerance = 0.07
+
+    /// The matrix in use is not the one found by more than a hand can tell, whether or not it
+    /// turns the screen wrong.
+    public static func differs(inUse: MountMatrix, found: MountMatrix) -> Bool {
+        zip(inUse.m, found.m).contains { abs($0 - $1) > handTolerance }
+    }
+
     /// Which way a display-frame reading is held, if it is held upright enough to say
     /// (within 45° of the screen's plane); nil when it lies nearer flat.
     public static func orientation(of v: Vector3) -> Orientation? {

@@ -138,6 +138,20 @@ public enum ReadingModeChoice {
         }
     }
 
+    /// What the look every `Backoff.streamCheckPeriod` at a device read polled because another
+    /// program held it (`ReadingLimit.busy`) leads to.
+    public enum BusyLook: Sendable, Hashable {
+        /// Its buffer is still on, or its node still held (a reader of its events, one that has not
+        /// switched its buffer on yet, or one still going away): look again then.
+        case lookAgain(in: Double)
+        /// That reader ended, or stopped its stream: open it again, to read it as well as it can be.
+        case openAgain
+    }
+
+    public static func afterBusyLook(bufferOn: Bool, nodeHeld: Bool) -> BusyLook {
+        bufferOn || nodeHeld ? .lookAgain(in: Backoff.streamCheckPeriod) : .openAgain
+    }
+
     /// Polled, for a device that offers a buffer or motion events this user cannot have now.
     private static func limited(_ can: ReadingCapabilities, offers: String) -> ReadingChoice {
         let polled = "read from its raw values on the sampling schedule"
