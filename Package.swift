@@ -123,6 +123,7 @@ let package = Package(
                 "OrientConfig",
                 "OrientJSON",
                 "OrientSensor",
+                "OrientService",
                 "OrientSystem",
                 "OrientDesktop",
                 "OrientDaemon",
@@ -146,7 +147,7 @@ let package = Package(
         // Reading config.toml and state.toml, and the parser shield it runs behind.
         .testTarget(
             name: "OrientConfigTests",
-            dependencies: ["OrientCore", "OrientConfig", "TestSupport",
+            dependencies: ["OrientCore", "OrientConfig", "OrientSystem", "TestSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "OrientDesktopTests", dependencies: ["OrientCore", "OrientDesktop", "TestSupport"]),

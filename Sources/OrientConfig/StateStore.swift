@@ -2,17 +2,15 @@ import OrientCore
 import OrientSystem
 import TOMLKit
 
-/// Reads and writes `state.toml` in the state directory.
+/// Reads `state.toml` in the state directory (every writer saves through OrientService's
+/// `StateFile`, under the writers' lock).
 ///
-/// Saving is atomic (a temporary file renamed over the old one), so a crash or a full disk
-/// leaves the previous state. A missing file is the default state; a corrupt or unreadable
-/// one is the default state plus a warning — never a crash, never an error that stops the caller.
+/// A missing file is the default state; a corrupt or unreadable one is the default state plus a
+/// warning — never a crash, never an error that stops the caller.
 public struct StateStore: Sendable {
     public let directory: String
     public let shield: ParserShield
     public var file: String { directory + "/" + PersistentState.fileName }
-    /// Held while the state is read, changed and written back, as the sessions' savers hold it.
-    public var writersLock: FileLock { FileLock(path: directory + "/" + PersistentState.lockFileName) }
 
     public init(directory: String, shield: ParserShield = NoParserShield()) {
         self.directory = directory
@@ -65,10 +63,5 @@ public struct StateStore: Sendable {
             }
         }
         return (state, warnings)
-    }
-
-    public func save(_ state: PersistentState) throws {
-        try makeDirectories(directory).get()
-        try writeFileAtomically(file, Array(state.fileText.utf8)).get()
     }
 }

@@ -55,7 +55,7 @@ import Testing
             // which reads back the same once saved; every warning names the file.
             #expect(warnings.allSatisfy { $0.hasPrefix(store.file + ":") }, "\(warnings)")
             if warnings.isEmpty {
-                try? store.save(state)
+                try? store.write(state)
                 #expect(store.load().state == state)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import OrientSystem
 import TestSupport
 import Testing
 @testable import OrientConfig
@@ -16,12 +17,12 @@ import Testing
         let dir = try makeTemporaryDirectory() + "/wlr-orient"
         let store = StateStore(directory: dir)
         let saved = PersistentState(lock: MaskSpec([.landscape]), lastFelt: .leftUp)
-        try store.save(saved)
-        try store.save(saved)
+        try store.write(saved)
+        try store.write(saved)
         #expect(store.load().state == saved)
         #expect(store.load().warnings.isEmpty)
         #expect(try FileManager.default.contentsOfDirectory(atPath: dir) == ["state.toml"])
-        try store.save(PersistentState())
+        try store.write(PersistentState())
         #expect(store.load().state == PersistentState())
     }
 
@@ -54,5 +55,14 @@ import Testing
         #expect(state.lastFelt == .rightUp)
         #expect(state.lock == nil)
         #expect(warnings.count == 1)
+    }
+}
+
+extension StateStore {
+    /// What a save puts there (OrientService's `StateFile`, which this target does not link):
+    /// the state's text, renamed into place.
+    func write(_ state: PersistentState) throws {
+        try makeDirectories(directory).get()
+        try writeFileAtomically(file, Array(state.fileText.utf8)).get()
     }
 }

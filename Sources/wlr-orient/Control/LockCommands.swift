@@ -2,6 +2,7 @@ import ArgumentParser
 import FoundationEssentials
 import OrientConfig
 import OrientCore
+import OrientService
 import OrientSystem
 
 /// `lock`, `unlock`, `toggle`: to the running compositor, or, with none running, to the saved
@@ -74,29 +75,30 @@ private func runLockCommand(_ command: ControlCommand, _ connection: ConnectionO
 private func saveOffline(_ command: ControlCommand, because why: ControlClient.Failure) throws {
     let paths = XDGPaths(environment: ProcessInfo.processInfo.environment)
     let store = StateStore(directory: paths.stateDirectory, shield: ForkedParseShield())
-    // A session starting meanwhile may save too: read and write under the writers' lock.
-    _ = makeDirectories(paths.stateDirectory)
-    let (_, locked) = try store.writersLock.holding { try saveOffline(command, because: why, in: store) }
-    if !locked { printError("\(store.file) was written without its writers' lock; a session starting now may not see the change") }
-}
-
-private func saveOffline(_ command: ControlCommand, because why: ControlClient.Failure, in store: StateStore) throws {
-    var (state, warnings) = store.load()
-    warnings.forEach(printError)
-    // With nothing running, what is shown is taken to be the last orientation the device was held in.
-    switch command.lockChange(from: state.lock, shown: state.lastFelt) {
-    case .set(let lock): state.lock = lock
-    case .nothingShown:
-        printError("\(why) Nothing was saved either: there is no last orientation to lock to.")
-        throw ExitCode(1)
-    case .none: return
+    // A session starting meanwhile may save too: read and write under the writers' lock, as it does.
+    var saved: PersistentState?
+    let outcome = try StateFile(directory: paths.stateDirectory).save { () throws -> PersistentState? in
+        var (state, warnings) = store.load()
+        warnings.forEach(printError)
+        // With nothing running, what is shown is taken to be the last orientation the device was held in.
+        switch command.lockChange(from: state.lock, shown: state.lastFelt) {
+        case .set(let lock): state.lock = lock
+        case .nothingShown:
+            printError("\(why) Nothing was saved either: there is no last orientation to lock to.")
+            throw ExitCode(1)
+        case .none: return nil
+        }
+        saved = state
+        return state
     }
-    do {
-        try store.save(state)
-    } catch {
-        printError("\(why) Saving the lock in \(store.file) failed too: \(error)")
+    switch outcome {
+    case .failure(let problem):
+        printError("\(why) Saving the lock in \(store.file) failed too: \(problem)")
         throw ExitCode(1)
+    case .success(let locked):
+        if !locked { printError("\(store.file) was written without its writers' lock; a session starting now may not see the change") }
     }
-    print("\(why) " + (state.lock.map { "The lock to \($0) is saved in \(store.file) and applies when it starts." }
+    guard let saved else { return }
+    print("\(why) " + (saved.lock.map { "The lock to \($0) is saved in \(store.file) and applies when it starts." }
                           ?? "The lock is removed from \(store.file); the screen follows the device when it starts."))
 }
