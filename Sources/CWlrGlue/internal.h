@@ -103,4 +103,36 @@ static inline void orient_wlr_unlisten(struct wl_listener *listener) {
 	wl_list_init(&listener->link);
 }
 
+/* What both seat shields (touch_shield.c, pointer_shield.c) share: the seat their grab is on,
+ * forgotten when it goes; whether their grab holds the seat now; and what the plugin claimed (a
+ * touch's id, a pointer button), kept from the client until it ends. Mechanism only. */
+#define ORIENT_WLR_SHIELD_CLAIMS 10
+
+struct orient_wlr_seat_shield {
+	struct wlr_seat *seat; /* NULL once the seat is destroyed */
+	struct wl_listener seat_destroy;
+	bool holding;
+	int64_t claimed[ORIENT_WLR_SHIELD_CLAIMS];
+	size_t count;
+};
+
+/* The seat's grab calls of one kind (touch or pointer), for orient_wlr_seat_shield_hold. */
+struct orient_wlr_seat_grab_kind {
+	const void *(*current)(struct wlr_seat *seat); /* the seat's grab of this kind now */
+	bool (*taken)(struct wlr_seat *seat);          /* a grab other than the default holds it */
+	void (*start)(struct wlr_seat *seat, void *grab);
+	void (*end)(struct wlr_seat *seat);
+};
+
+void orient_wlr_seat_shield_init(struct orient_wlr_seat_shield *shield, struct wlr_seat *seat);
+/* Starts or ends `grab` on the seat; whether it holds the seat now. Never over another grab (a
+ * drag's, a popup's, a move): ending it would break what the person is doing. */
+bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, const struct orient_wlr_seat_grab_kind *kind,
+	void *grab, bool hold);
+bool orient_wlr_seat_shield_claims(const struct orient_wlr_seat_shield *shield, int64_t id);
+void orient_wlr_seat_shield_claim(struct orient_wlr_seat_shield *shield, int64_t id, bool claimed);
+/* Ends the grab and removes the seat's listener. */
+void orient_wlr_seat_shield_finish(struct orient_wlr_seat_shield *shield, const struct orient_wlr_seat_grab_kind *kind,
+	void *grab);
+
 #endif

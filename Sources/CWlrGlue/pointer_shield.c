@@ -4,25 +4,10 @@
 #include <stdlib.h>
 #include "internal.h"
 
-#define SHIELD_CLAIMS 8
-
 struct glue_pointer_shield {
 	struct wlr_seat_pointer_grab grab;
-	struct wlr_seat *seat; /* NULL once the seat is destroyed */
-	struct wl_listener seat_destroy;
-	bool holding;
-	uint32_t claimed[SHIELD_CLAIMS];
-	size_t count;
+	struct orient_wlr_seat_shield base;
 };
-
-static bool shield_claims(struct glue_pointer_shield *shield, uint32_t button) {
-	for (size_t i = 0; i < shield->count; i++) {
-		if (shield->claimed[i] == button) {
-			return true;
-		}
-	}
-	return false;
-}
 
 static void shield_enter(struct wlr_seat_pointer_grab *grab, struct wlr_surface *surface, double sx, double sy) {
 	wlr_seat_pointer_enter(grab->seat, surface, sx, sy);
@@ -39,7 +24,7 @@ static void shield_motion(struct wlr_seat_pointer_grab *grab, uint32_t time_msec
 static uint32_t shield_button(struct wlr_seat_pointer_grab *grab, uint32_t time_msec, uint32_t button,
 		ORIENT_WLR_BUTTON_STATE state) {
 	struct glue_pointer_shield *shield = grab->data;
-	if (shield_claims(shield, button)) {
+	if (orient_wlr_seat_shield_claims(&shield->base, button)) {
 		/* Pressed is 1 in both releases' enums. */
 		if ((int)state != 1) {
 			glue_pointer_shield_claim(shield, button, false);
@@ -69,7 +54,7 @@ static void shield_frame(struct wlr_seat_pointer_grab *grab) {
 static void shield_cancel(struct wlr_seat_pointer_grab *grab) {
 	/* Another grab took the seat's pointer: ours is over. */
 	struct glue_pointer_shield *shield = grab->data;
-	shield->holding = false;
+	shield->base.holding = false;
 }
 
 static const struct wlr_pointer_grab_interface shield_interface = {
@@ -82,12 +67,20 @@ static const struct wlr_pointer_grab_interface shield_interface = {
 	.cancel = shield_cancel,
 };
 
-static void shield_handle_seat_destroy(struct wl_listener *listener, void *data) {
-	struct glue_pointer_shield *shield = wl_container_of(listener, shield, seat_destroy);
-	orient_wlr_unlisten(&shield->seat_destroy);
-	shield->seat = NULL;
-	shield->holding = false;
+static const void *pointer_grab_now(struct wlr_seat *seat) {
+	return seat->pointer_state.grab;
 }
+
+static void pointer_grab_start(struct wlr_seat *seat, void *grab) {
+	wlr_seat_pointer_start_grab(seat, grab);
+}
+
+static const struct orient_wlr_seat_grab_kind pointer_grab = {
+	.current = pointer_grab_now,
+	.taken = wlr_seat_pointer_has_grab,
+	.start = pointer_grab_start,
+	.end = wlr_seat_pointer_end_grab,
+};
 
 struct glue_pointer_shield *glue_pointer_shield_create(struct wlr_seat *seat) {
 	if (seat == NULL) {
@@ -95,59 +88,26 @@ struct glue_pointer_shield *glue_pointer_shield_create(struct wlr_seat *seat) {
 	}
 	struct glue_pointer_shield *shield = calloc(1, sizeof(*shield));
 	if (shield != NULL) {
-		shield->seat = seat;
 		shield->grab.interface = &shield_interface;
 		shield->grab.data = shield;
-		orient_wlr_listen(&seat->events.destroy, &shield->seat_destroy, shield_handle_seat_destroy);
+		orient_wlr_seat_shield_init(&shield->base, seat);
 	}
 	return shield;
 }
 
 bool glue_pointer_shield_hold(struct glue_pointer_shield *shield, bool hold) {
-	if (shield == NULL || shield->seat == NULL) {
-		return false;
-	}
-	/* Another grab (a popup's, a move) may have replaced ours without cancelling it. */
-	shield->holding = shield->holding && shield->seat->pointer_state.grab == &shield->grab;
-	if (hold && !shield->holding) {
-		/* Over another grab we would end it: leave the pointer to it. */
-		if (wlr_seat_pointer_has_grab(shield->seat)) {
-			return false;
-		}
-		wlr_seat_pointer_start_grab(shield->seat, &shield->grab);
-		shield->holding = true;
-	} else if (!hold && shield->holding) {
-		shield->holding = false;
-		if (shield->seat->pointer_state.grab == &shield->grab) {
-			wlr_seat_pointer_end_grab(shield->seat);
-		}
-	}
-	return shield->holding;
+	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, &pointer_grab, &shield->grab, hold);
 }
 
 void glue_pointer_shield_claim(struct glue_pointer_shield *shield, uint32_t button, bool claimed) {
-	if (shield == NULL) {
-		return;
-	}
-	for (size_t i = 0; i < shield->count; i++) {
-		if (shield->claimed[i] == button) {
-			if (!claimed) {
-				shield->claimed[i] = shield->claimed[--shield->count];
-			}
-			return;
-		}
-	}
-	if (claimed && shield->count < SHIELD_CLAIMS) {
-		shield->claimed[shield->count++] = button;
+	if (shield != NULL) {
+		orient_wlr_seat_shield_claim(&shield->base, button, claimed);
 	}
 }
 
 void glue_pointer_shield_destroy(struct glue_pointer_shield *shield) {
 	if (shield != NULL) {
-		glue_pointer_shield_hold(shield, false);
-		if (shield->seat != NULL) {
-			orient_wlr_unlisten(&shield->seat_destroy);
-		}
+		orient_wlr_seat_shield_finish(&shield->base, &pointer_grab, &shield->grab);
 		free(shield);
 	}
 }

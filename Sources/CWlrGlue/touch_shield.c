@@ -4,24 +4,13 @@
 #include <stdlib.h>
 #include "internal.h"
 
-#define SHIELD_CLAIMS 10
-
 struct glue_touch_shield {
 	struct wlr_seat_touch_grab grab;
-	struct wlr_seat *seat; /* NULL once the seat is destroyed */
-	struct wl_listener seat_destroy;
-	bool holding;
-	int32_t claimed[SHIELD_CLAIMS];
-	size_t count;
+	struct orient_wlr_seat_shield base;
 };
 
 static bool shield_claims(struct glue_touch_shield *shield, int32_t id) {
-	for (size_t i = 0; i < shield->count; i++) {
-		if (shield->claimed[i] == id) {
-			return true;
-		}
-	}
-	return false;
+	return orient_wlr_seat_shield_claims(&shield->base, id);
 }
 
 static uint32_t shield_down(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
@@ -70,7 +59,7 @@ static void shield_frame(struct wlr_seat_touch_grab *grab) {
 static void shield_cancel(struct wlr_seat_touch_grab *grab) {
 	/* Another grab took the seat's touches: ours is over. */
 	struct glue_touch_shield *shield = grab->data;
-	shield->holding = false;
+	shield->base.holding = false;
 }
 
 #if ORIENT_WLR_TOUCH_GRAB_UP_HAS_SERIAL
@@ -93,12 +82,20 @@ static const struct wlr_touch_grab_interface shield_interface = {
 	.wl_cancel = shield_wl_cancel,
 };
 
-static void shield_handle_seat_destroy(struct wl_listener *listener, void *data) {
-	struct glue_touch_shield *shield = wl_container_of(listener, shield, seat_destroy);
-	orient_wlr_unlisten(&shield->seat_destroy);
-	shield->seat = NULL;
-	shield->holding = false;
+static const void *touch_grab_now(struct wlr_seat *seat) {
+	return seat->touch_state.grab;
 }
+
+static void touch_grab_start(struct wlr_seat *seat, void *grab) {
+	wlr_seat_touch_start_grab(seat, grab);
+}
+
+static const struct orient_wlr_seat_grab_kind touch_grab = {
+	.current = touch_grab_now,
+	.taken = wlr_seat_touch_has_grab,
+	.start = touch_grab_start,
+	.end = wlr_seat_touch_end_grab,
+};
 
 struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat) {
 	if (seat == NULL) {
@@ -106,59 +103,26 @@ struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat) {
 	}
 	struct glue_touch_shield *shield = calloc(1, sizeof(*shield));
 	if (shield != NULL) {
-		shield->seat = seat;
 		shield->grab.interface = &shield_interface;
 		shield->grab.data = shield;
-		orient_wlr_listen(&seat->events.destroy, &shield->seat_destroy, shield_handle_seat_destroy);
+		orient_wlr_seat_shield_init(&shield->base, seat);
 	}
 	return shield;
 }
 
 bool glue_touch_shield_hold(struct glue_touch_shield *shield, bool hold) {
-	if (shield == NULL || shield->seat == NULL) {
-		return false;
-	}
-	/* Another grab (a popup's) may have replaced ours without cancelling it. */
-	shield->holding = shield->holding && shield->seat->touch_state.grab == &shield->grab;
-	if (hold && !shield->holding) {
-		/* Over another grab (a drag, a popup's) we would end it: leave the touches to it. */
-		if (wlr_seat_touch_has_grab(shield->seat)) {
-			return false;
-		}
-		wlr_seat_touch_start_grab(shield->seat, &shield->grab);
-		shield->holding = true;
-	} else if (!hold && shield->holding) {
-		shield->holding = false;
-		if (shield->seat->touch_state.grab == &shield->grab) {
-			wlr_seat_touch_end_grab(shield->seat);
-		}
-	}
-	return shield->holding;
+	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, &touch_grab, &shield->grab, hold);
 }
 
 void glue_touch_shield_claim(struct glue_touch_shield *shield, int32_t touch_id, bool claimed) {
-	if (shield == NULL) {
-		return;
-	}
-	for (size_t i = 0; i < shield->count; i++) {
-		if (shield->claimed[i] == touch_id) {
-			if (!claimed) {
-				shield->claimed[i] = shield->claimed[--shield->count];
-			}
-			return;
-		}
-	}
-	if (claimed && shield->count < SHIELD_CLAIMS) {
-		shield->claimed[shield->count++] = touch_id;
+	if (shield != NULL) {
+		orient_wlr_seat_shield_claim(&shield->base, touch_id, claimed);
 	}
 }
 
 void glue_touch_shield_destroy(struct glue_touch_shield *shield) {
 	if (shield != NULL) {
-		glue_touch_shield_hold(shield, false);
-		if (shield->seat != NULL) {
-			orient_wlr_unlisten(&shield->seat_destroy);
-		}
+		orient_wlr_seat_shield_finish(&shield->base, &touch_grab, &shield->grab);
 		free(shield);
 	}
 }
