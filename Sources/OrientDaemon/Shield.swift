@@ -66,9 +66,6 @@ final class Shield: CallbackOwner {
     /// carried out removes it before the rest of the list, such as a wake-up, is reached).
     private var isGone = false
 
-    /// The wl_shm formats a captured picture may have that the shield draws: ARGB8888 and XRGB8888.
-    private static let argb = ShieldFormats.argb, xrgb = ShieldFormats.xrgb
-
     init(cover: HeadsReconciler.Cover, output: OpaquePointer, parts: ShieldParts, loop: OpaquePointer,
          covered: @escaping () -> Void, cut: @escaping (ShieldCut) -> Void, gone: @escaping (Shield) -> Void) {
         key = cover.key
@@ -175,7 +172,7 @@ final class Shield: CallbackOwner {
         self.copyTarget = copyTarget
         for index in 0..<3 {
             guard let buffer = wl_shm_pool_create_buffer(pool, Int32(one * index), Int32(width), Int32(height), Int32(stride),
-                                                   Self.argb) else {
+                                                   ShieldFormats.argb) else {
                 return report(.failed(.noSharedMemory))
             }
             buffers[index] = buffer
@@ -183,7 +180,7 @@ final class Shield: CallbackOwner {
         }
         for index in 3..<5 where divisor > 1 {
             guard let buffer = wl_shm_pool_create_buffer(pool, Int32(offset(of: index)), Int32(canvasWidth), Int32(canvasHeight),
-                                                         Int32(canvasWidth * 4), Self.argb) else {
+                                                         Int32(canvasWidth * 4), ShieldFormats.argb) else {
                 return report(.failed(.noSharedMemory))
             }
             buffers[index] = buffer
@@ -214,7 +211,7 @@ final class Shield: CallbackOwner {
         if let copyTarget { wl_buffer_destroy(copyTarget) }
         copyTarget = nil
         if yInverted, let memory { pixels_flip_rows(memory, stride, Int32(height)) }
-        if format == Self.xrgb, let memory { pixels_make_opaque(memory, stride, Int32(width), Int32(height)) }
+        if format == ShieldFormats.xrgb, let memory { pixels_make_opaque(memory, stride, Int32(width), Int32(height)) }
         report(.captured)
     }
 

@@ -1,6 +1,7 @@
 """The person's hand, on the reference host with the plugin: a turn offered while the screen is
 locked (a target in the corner bottom-left as the device is held, read from the panel's pixels),
 taken by a tap or `wlr-orient suggestion accept`, and no turn under a finger."""
+import contextlib
 import json
 import os
 import subprocess
@@ -42,6 +43,23 @@ def locked_host(fake, **kwargs):
 def offered(host, dev, fake):
     fake.set(dev, *LEFT_UP)
     return host.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
+
+
+@contextlib.contextmanager
+def offered_over_an_app(client_binary, **host_args):
+    """A locked host with an app filling the panel (under the target), the turn offered: the host,
+    the app, and the target's centre as the host's touch and pointer commands take it."""
+    fake = FakeIIO()
+    dev = fake.add_accel(raw=NORMAL)
+    host = locked_host(fake, **host_args)
+    client = Client(client_binary, host.client_env)
+    try:
+        client.wait_configure(1280, 800)
+        x, y, side, _ = offered(host, dev, fake)["box"]
+        yield host, client, ((x + side / 2) / 1280, (y + side / 2) / 800)
+    finally:
+        client.stop()
+        assert host.stop() == 0
 
 
 @pytest.mark.roots
@@ -219,15 +237,7 @@ def test_a_touchscreen_unplugged_under_a_finger_lets_the_held_turn_come():
 
 @pytest.mark.roots
 def test_the_app_under_the_target_never_receives_a_tap_meant_for_it(client_binary):
-    fake = FakeIIO()
-    dev = fake.add_accel(raw=NORMAL)
-    host = locked_host(fake)
-    client = Client(client_binary, host.client_env)  # fills the panel, under the target
-    try:
-        client.wait_configure(1280, 800)
-        shown = offered(host, dev, fake)
-        x, y, side, _ = shown["box"]
-        cx, cy = (x + side / 2) / 1280, (y + side / 2) / 800
+    with offered_over_an_app(client_binary) as (host, client, (cx, cy)):
         # A touch that begins on it and slides off, then a tap on it: neither reaches the client.
         host.command("touch-press %f %f" % (cx, cy), r"^touch-pressed$")
         host.command("touch-move 0.5 0.5", r"^touch-moved$")
@@ -241,9 +251,6 @@ def test_the_app_under_the_target_never_receives_a_tap_meant_for_it(client_binar
         assert client.wait_touch() == (400.0, 640.0)
         touches = [line for line in client.out.seen if line.startswith('{"touch"')]
         assert touches == ['{"touch": [400.0, 640.0]}'], touches
-    finally:
-        client.stop()
-        assert host.stop() == 0
 
 
 @pytest.mark.roots
@@ -251,21 +258,14 @@ def test_a_click_on_the_target_turns_and_locks_and_the_app_under_it_hears_no_but
     """A mouse: resting on the target keeps it longer (status: hovered), a click on it turns the
     panel and locks it there, and the app under the target hears of no button; a click beside the
     target changes nothing and reaches the app."""
-    fake = FakeIIO()
-    dev = fake.add_accel(raw=NORMAL)
-    host = locked_host(fake, extra_args=["--pointer"])
-    client = Client(client_binary, host.client_env)  # fills the panel, under the target
-    try:
-        client.wait_configure(1280, 800)
-        shown = offered(host, dev, fake)
-        x, y, side, _ = shown["box"]
+    with offered_over_an_app(client_binary, extra_args=["--pointer"]) as (host, client, (cx, cy)):
         host.command("pointer-move 0.5 0.5", r"^pointer-moved 640.0 400.0$")
         host.command("pointer-click", r"^pointer-clicked$")
         buttons = [json.loads(client.out.next(lambda l: l.startswith('{"button"')))["button"] for _ in range(2)]
         assert buttons == [[0x110, 1, 640.0, 400.0], [0x110, 0, 640.0, 400.0]], buttons
         before = host.status()
         assert before["lock"] == "normal" and before["suggestion"]["hovered"] is False, before["suggestion"]
-        host.command("pointer-move %f %f" % ((x + side / 2) / 1280, (y + side / 2) / 800), r"^pointer-moved ")
+        host.command("pointer-move %f %f" % (cx, cy), r"^pointer-moved ")
         hovered = host.events.wait_status(lambda s: (s["suggestion"] or {}).get("hovered") is True, what="hovered")
         # 16 s from the hover instead of 5 s from the offer: at least 11 s more.
         assert hovered["suggestion"]["until_ms"] - before["suggestion"]["until_ms"] >= 11000 - 1000, hovered["suggestion"]
@@ -281,9 +281,6 @@ def test_a_click_on_the_target_turns_and_locks_and_the_app_under_it_hears_no_but
         client.out.next(lambda l: l.startswith('{"button"'))
         seen = [json.loads(line)["button"][:2] for line in client.out.seen if line.startswith('{"button"')]
         assert seen == [[0x110, 1], [0x110, 0], [0x110, 1]], seen
-    finally:
-        client.stop()
-        assert host.stop() == 0
 
 
 @pytest.mark.roots
@@ -291,15 +288,8 @@ def test_a_finger_on_the_target_when_it_goes_never_reaches_the_app_and_the_next_
     """A finger put down on the target, which goes before the finger lifts (the turn taken from
     the command line): the app never hears of that touch going down, and the next touch, in the
     middle, reaches the app (the grab let go)."""
-    fake = FakeIIO()
-    dev = fake.add_accel(raw=NORMAL)
-    host = locked_host(fake)
-    client = Client(client_binary, host.client_env)  # fills the panel, under the target
-    try:
-        client.wait_configure(1280, 800)
-        shown = offered(host, dev, fake)
-        x, y, side, _ = shown["box"]
-        host.command("touch-press %f %f" % ((x + side / 2) / 1280, (y + side / 2) / 800), r"^touch-pressed$")
+    with offered_over_an_app(client_binary) as (host, client, (cx, cy)):
+        host.command("touch-press %f %f" % (cx, cy), r"^touch-pressed$")
         assert host.cli("suggestion", "accept").returncode == 0
         host.events.wait_turned("left-up", timeout=10)
         host.events.wait("suggestion-hidden", panel="HEADLESS-1")
@@ -310,9 +300,6 @@ def test_a_finger_on_the_target_when_it_goes_never_reaches_the_app_and_the_next_
         assert client.wait_touch() == (400.0, 640.0)
         downs = [line for line in client.out.seen if line.startswith('{"touch":')]
         assert downs == ['{"touch": [400.0, 640.0]}'], downs
-    finally:
-        client.stop()
-        assert host.stop() == 0
 
 
 @pytest.mark.roots

@@ -489,14 +489,17 @@ static struct wlr_pointer *harness_pointer(void) {
 #endif
 }
 
+/* Names the harness's pointer as an event's source, in the field this wlroots has for it. */
+#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
+#define FROM_HARNESS_POINTER(event) ((event).pointer = &harness.pointer_device)
+#else
+#define FROM_HARNESS_POINTER(event) ((event).device = harness.pointer)
+#endif
+
 /* The pointer moved to normalized layout coordinates (0..1 each way), then a frame. */
 static void pointer_move(double x, double y, uint32_t time_msec) {
 	POINTER_MOTION_ABSOLUTE_EVENT event = { .time_msec = time_msec, .x = x, .y = y };
-#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
-	event.pointer = &harness.pointer_device;
-#else
-	event.device = harness.pointer;
-#endif
+	FROM_HARNESS_POINTER(event);
 	wl_signal_emit(&harness_pointer()->events.motion_absolute, &event);
 	wl_signal_emit(&harness_pointer()->events.frame, harness_pointer());
 }
@@ -505,11 +508,7 @@ static void pointer_move(double x, double y, uint32_t time_msec) {
 static void pointer_click(uint32_t time_msec) {
 	for (int pressed = 1; pressed >= 0; pressed--) {
 		POINTER_BUTTON_EVENT event = { .time_msec = time_msec, .button = 0x110 /* BTN_LEFT */, .state = pressed };
-#if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
-		event.pointer = &harness.pointer_device;
-#else
-		event.device = harness.pointer;
-#endif
+		FROM_HARNESS_POINTER(event);
 		wl_signal_emit(&harness_pointer()->events.button, &event);
 		wl_signal_emit(&harness_pointer()->events.frame, harness_pointer());
 	}
