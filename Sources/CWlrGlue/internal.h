@@ -105,18 +105,14 @@ static inline void orient_wlr_unlisten(struct wl_listener *listener) {
 
 /* What both seat shields (touch_shield.c, pointer_shield.c) share: the seat their grab is on,
  * forgotten when it goes; whether their grab holds the seat now; and what the plugin claimed (a
- * touch's id, a pointer button), kept from the client until it ends. Mechanism only. */
+ * touch's id, a pointer button), kept from the client. Let go while a claimed press is still down,
+ * a shield keeps the seat until it ends, for ORIENT_WLR_SHIELD_RELEASE_MS at most: its release
+ * would otherwise reach the client, which never had the press; and one that never ends (kept by
+ * the compositor, its device gone) must not keep the seat for good. Mechanism only. */
 #define ORIENT_WLR_SHIELD_CLAIMS 10
+#define ORIENT_WLR_SHIELD_RELEASE_MS 1000
 
-struct orient_wlr_seat_shield {
-	struct wlr_seat *seat; /* NULL once the seat is destroyed */
-	struct wl_listener seat_destroy;
-	bool holding;
-	int64_t claimed[ORIENT_WLR_SHIELD_CLAIMS];
-	size_t count;
-};
-
-/* The seat's grab calls of one kind (touch or pointer), for orient_wlr_seat_shield_hold. */
+/* The seat's grab calls of one kind (touch or pointer). */
 struct orient_wlr_seat_grab_kind {
 	const void *(*current)(struct wlr_seat *seat); /* the seat's grab of this kind now */
 	bool (*taken)(struct wlr_seat *seat);          /* a grab other than the default holds it */
@@ -124,15 +120,29 @@ struct orient_wlr_seat_grab_kind {
 	void (*end)(struct wlr_seat *seat);
 };
 
-void orient_wlr_seat_shield_init(struct orient_wlr_seat_shield *shield, struct wlr_seat *seat);
-/* Starts or ends `grab` on the seat; whether it holds the seat now. Never over another grab (a
- * drag's, a popup's, a move): ending it would break what the person is doing. */
-bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, const struct orient_wlr_seat_grab_kind *kind,
-	void *grab, bool hold);
+struct orient_wlr_seat_shield {
+	const struct orient_wlr_seat_grab_kind *kind;
+	void *grab;
+	struct wlr_seat *seat; /* NULL once the seat is destroyed */
+	struct wl_listener seat_destroy;
+	struct wl_event_source *release_timer; /* NULL: none could be made (then it lets go at once) */
+	bool holding;
+	bool releasing; /* let go of, holding on until the claimed presses end */
+	int64_t claimed[ORIENT_WLR_SHIELD_CLAIMS];
+	size_t count;
+};
+
+void orient_wlr_seat_shield_init(struct orient_wlr_seat_shield *shield, struct wlr_seat *seat,
+	const struct orient_wlr_seat_grab_kind *kind, void *grab);
+/* Starts or lets go of the grab; whether it holds the seat now. Never over another grab (a drag's,
+ * a popup's, a move): ending it would break what the person is doing. */
+bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, bool hold);
 bool orient_wlr_seat_shield_claims(const struct orient_wlr_seat_shield *shield, int64_t id);
+/* Claims or frees `id`; the last claimed one freed while letting go ends the grab. */
 void orient_wlr_seat_shield_claim(struct orient_wlr_seat_shield *shield, int64_t id, bool claimed);
-/* Ends the grab and removes the seat's listener. */
-void orient_wlr_seat_shield_finish(struct orient_wlr_seat_shield *shield, const struct orient_wlr_seat_grab_kind *kind,
-	void *grab);
+/* The grab was ended by another (its interface's cancel). */
+void orient_wlr_seat_shield_cancelled(struct orient_wlr_seat_shield *shield);
+/* Ends the grab, removes the timer and the seat's listener. */
+void orient_wlr_seat_shield_finish(struct orient_wlr_seat_shield *shield);
 
 #endif

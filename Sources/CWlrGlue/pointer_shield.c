@@ -54,7 +54,7 @@ static void shield_frame(struct wlr_seat_pointer_grab *grab) {
 static void shield_cancel(struct wlr_seat_pointer_grab *grab) {
 	/* Another grab took the seat's pointer: ours is over. */
 	struct glue_pointer_shield *shield = grab->data;
-	shield->base.holding = false;
+	orient_wlr_seat_shield_cancelled(&shield->base);
 }
 
 static const struct wlr_pointer_grab_interface shield_interface = {
@@ -90,13 +90,13 @@ struct glue_pointer_shield *glue_pointer_shield_create(struct wlr_seat *seat) {
 	if (shield != NULL) {
 		shield->grab.interface = &shield_interface;
 		shield->grab.data = shield;
-		orient_wlr_seat_shield_init(&shield->base, seat);
+		orient_wlr_seat_shield_init(&shield->base, seat, &pointer_grab, &shield->grab);
 	}
 	return shield;
 }
 
 bool glue_pointer_shield_hold(struct glue_pointer_shield *shield, bool hold) {
-	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, &pointer_grab, &shield->grab, hold);
+	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, hold);
 }
 
 void glue_pointer_shield_claim(struct glue_pointer_shield *shield, uint32_t button, bool claimed) {
@@ -107,7 +107,7 @@ void glue_pointer_shield_claim(struct glue_pointer_shield *shield, uint32_t butt
 
 void glue_pointer_shield_destroy(struct glue_pointer_shield *shield) {
 	if (shield != NULL) {
-		orient_wlr_seat_shield_finish(&shield->base, &pointer_grab, &shield->grab);
+		orient_wlr_seat_shield_finish(&shield->base);
 		free(shield);
 	}
 }

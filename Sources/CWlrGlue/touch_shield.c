@@ -9,13 +9,13 @@ struct glue_touch_shield {
 	struct orient_wlr_seat_shield base;
 };
 
-static bool shield_claims(struct glue_touch_shield *shield, int32_t id) {
-	return orient_wlr_seat_shield_claims(&shield->base, id);
-}
-
+/* A claimed touch is kept from the client at its down, and that is all: wlroots drops a touch
+ * point whose down a grab did not send, so no motion or lift of it comes. Its claim goes with it,
+ * and the shield lets go of the seat at once when the target goes. */
 static uint32_t shield_down(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
 	struct glue_touch_shield *shield = grab->data;
-	if (shield_claims(shield, point->touch_id)) {
+	if (orient_wlr_seat_shield_claims(&shield->base, point->touch_id)) {
+		orient_wlr_seat_shield_claim(&shield->base, point->touch_id, false);
 		return 0;
 	}
 	return wlr_seat_touch_send_down(grab->seat, point->surface, time_msec, point->touch_id, point->sx, point->sy);
@@ -23,29 +23,16 @@ static uint32_t shield_down(struct wlr_seat_touch_grab *grab, uint32_t time_msec
 
 #if ORIENT_WLR_TOUCH_GRAB_UP_HAS_SERIAL
 static uint32_t shield_up(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
-	struct glue_touch_shield *shield = grab->data;
-	if (shield_claims(shield, point->touch_id)) {
-		glue_touch_shield_claim(shield, point->touch_id, false);
-		return 0;
-	}
 	return wlr_seat_touch_send_up(grab->seat, time_msec, point->touch_id);
 }
 #else
 static void shield_up(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
-	struct glue_touch_shield *shield = grab->data;
-	if (shield_claims(shield, point->touch_id)) {
-		glue_touch_shield_claim(shield, point->touch_id, false);
-		return;
-	}
 	wlr_seat_touch_send_up(grab->seat, time_msec, point->touch_id);
 }
 #endif
 
 static void shield_motion(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
-	struct glue_touch_shield *shield = grab->data;
-	if (!shield_claims(shield, point->touch_id)) {
-		wlr_seat_touch_send_motion(grab->seat, time_msec, point->touch_id, point->sx, point->sy);
-	}
+	wlr_seat_touch_send_motion(grab->seat, time_msec, point->touch_id, point->sx, point->sy);
 }
 
 static void shield_enter(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
@@ -59,7 +46,7 @@ static void shield_frame(struct wlr_seat_touch_grab *grab) {
 static void shield_cancel(struct wlr_seat_touch_grab *grab) {
 	/* Another grab took the seat's touches: ours is over. */
 	struct glue_touch_shield *shield = grab->data;
-	shield->base.holding = false;
+	orient_wlr_seat_shield_cancelled(&shield->base);
 }
 
 #if ORIENT_WLR_TOUCH_GRAB_UP_HAS_SERIAL
@@ -105,13 +92,13 @@ struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat) {
 	if (shield != NULL) {
 		shield->grab.interface = &shield_interface;
 		shield->grab.data = shield;
-		orient_wlr_seat_shield_init(&shield->base, seat);
+		orient_wlr_seat_shield_init(&shield->base, seat, &touch_grab, &shield->grab);
 	}
 	return shield;
 }
 
 bool glue_touch_shield_hold(struct glue_touch_shield *shield, bool hold) {
-	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, &touch_grab, &shield->grab, hold);
+	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, hold);
 }
 
 void glue_touch_shield_claim(struct glue_touch_shield *shield, int32_t touch_id, bool claimed) {
@@ -122,7 +109,7 @@ void glue_touch_shield_claim(struct glue_touch_shield *shield, int32_t touch_id,
 
 void glue_touch_shield_destroy(struct glue_touch_shield *shield) {
 	if (shield != NULL) {
-		orient_wlr_seat_shield_finish(&shield->base, &touch_grab, &shield->grab);
+		orient_wlr_seat_shield_finish(&shield->base);
 		free(shield);
 	}
 }

@@ -306,6 +306,28 @@ def test_a_finger_on_the_target_when_it_goes_never_reaches_the_app_and_the_next_
 
 
 @pytest.mark.roots
+def test_a_button_held_on_the_target_when_it_goes_never_reaches_the_app_and_the_next_click_does(client_binary):
+    """The mouse's button pressed on the target, which goes before the button is released (the
+    turn taken from the command line): the app hears neither the press nor its release (a release
+    of a press it never had), and the next click, in the middle, reaches it whole."""
+    with offered_over_an_app(client_binary, extra_args=["--pointer"]) as (host, client, (cx, cy)):
+        host.command("pointer-move %f %f" % (cx, cy), r"^pointer-moved ")
+        host.command("pointer-press", r"^pointer-pressed$")
+        assert host.cli("suggestion", "accept").returncode == 0
+        host.events.wait_turned("left-up", timeout=10)
+        host.events.wait("suggestion-hidden", panel="HEADLESS-1")
+        host.command("pointer-release", r"^pointer-released$")
+        client.wait_configure(800, 1280)
+        host.command("next-frame", r"^next-frame$")
+        host.command("pointer-move 0.5 0.5", r"^pointer-moved ")
+        host.command("pointer-click", r"^pointer-clicked$")
+        for _ in range(2):
+            client.out.next(lambda l: l.startswith('{"button"'))
+        seen = [json.loads(line)["button"][:2] for line in client.out.seen if line.startswith('{"button"')]
+        assert seen == [[0x110, 1], [0x110, 0]], seen
+
+
+@pytest.mark.roots
 def test_a_tap_on_the_target_of_a_turned_panel_lands_in_its_own_axes():
     # Locked right-up (portrait) and held upright: the target is in the panel's bottom-left
     # corner, and the touchscreen speaks in the panel's own axes, whatever the panel shows.

@@ -54,6 +54,8 @@
  *   pointer-move X Y   (--pointer) the mouse moved to normalized layout coordinates (answers
  *                      "pointer-moved LX LY", the cursor's point of the layout)
  *   pointer-click      (--pointer) its left button pressed and released there ("pointer-clicked")
+ *   pointer-press, pointer-release   (--pointer) the same in two steps ("pointer-pressed",
+ *                      "pointer-released")
  *   focus APP_ID       keyboard focus to the newest toplevel with this app_id
  *   tablet-mode on|off the tablet-mode switch (--switch) toggles
  *   front APP_ID|none  tells the plugin which toplevel is in front on the output itself
@@ -504,14 +506,12 @@ static void pointer_move(double x, double y, uint32_t time_msec) {
 	wl_signal_emit(&harness_pointer()->events.frame, harness_pointer());
 }
 
-/* The left button pressed and released where the pointer is, each with its frame. */
-static void pointer_click(uint32_t time_msec) {
-	for (int pressed = 1; pressed >= 0; pressed--) {
-		POINTER_BUTTON_EVENT event = { .time_msec = time_msec, .button = 0x110 /* BTN_LEFT */, .state = pressed };
-		FROM_HARNESS_POINTER(event);
-		wl_signal_emit(&harness_pointer()->events.button, &event);
-		wl_signal_emit(&harness_pointer()->events.frame, harness_pointer());
-	}
+/* The left button pressed (1) or released (0) where the pointer is, then a frame. */
+static void pointer_button(int pressed, uint32_t time_msec) {
+	POINTER_BUTTON_EVENT event = { .time_msec = time_msec, .button = 0x110 /* BTN_LEFT */, .state = pressed };
+	FROM_HARNESS_POINTER(event);
+	wl_signal_emit(&harness_pointer()->events.button, &event);
+	wl_signal_emit(&harness_pointer()->events.frame, harness_pointer());
 }
 
 /* --- Timing the plugin's part of each frame --- */
@@ -1237,8 +1237,15 @@ static int handle_stdin(int fd, uint32_t mask, void *data) {
 		pointer_move(x, y, now_ms());
 		printf("pointer-moved %.1f %.1f\n", host->cursor->x, host->cursor->y);
 	} else if (strncmp(line, "pointer-click", 13) == 0 && harness.pointer != NULL) {
-		pointer_click(now_ms());
+		pointer_button(1, now_ms());
+		pointer_button(0, now_ms());
 		printf("pointer-clicked\n");
+	} else if (strncmp(line, "pointer-press", 13) == 0 && harness.pointer != NULL) {
+		pointer_button(1, now_ms());
+		printf("pointer-pressed\n");
+	} else if (strncmp(line, "pointer-release", 15) == 0 && harness.pointer != NULL) {
+		pointer_button(0, now_ms());
+		printf("pointer-released\n");
 	} else if (strncmp(line, "touch-unplug", 12) == 0 && harness.touch != NULL) {
 		/* Gone as a USB touchscreen goes: its destroy signal, no up for a finger still down. */
 #if ORIENT_WLR_HAS_TYPED_INPUT_DEVICES
