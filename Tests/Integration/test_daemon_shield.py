@@ -7,7 +7,7 @@ panel's raw pixels while the transition runs. The transitions are slowed down (s
 a capture, which takes tens of milliseconds here, lands in each phase."""
 import os
 
-from harness.debian_compositors import BLUE, GREEN, PHOC_ENV, RED, SCREENCOPY, Session, phoc
+from harness.debian_compositors import BLUE, GREEN, PHOC_ENV, SCREENCOPY, Session, phoc
 from harness.fakeiio import LEFT_UP
 from test_compositors import require
 from test_daemon_compositors import start_beside

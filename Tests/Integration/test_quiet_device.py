@@ -59,7 +59,7 @@ def test_the_daemon_turns_with_a_device_that_says_when_it_moves(kind):
     env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"])
     daemon = subprocess.Popen([BIN, "daemon", "--config", host.config_path], env=env, stdin=subprocess.DEVNULL,
                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, pass_fds=fake.pass_fds)
-    log = Lines(daemon.stderr)
+    Lines(daemon.stderr)  # read, so that the daemon never blocks on a full pipe
     try:
         host.events.wait_for("sensor-opened", lambda e: re.search(KINDS[kind], e["description"]), what=KINDS[kind])
         turn(host, moving)

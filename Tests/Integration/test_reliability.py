@@ -19,7 +19,7 @@ def test_a_client_leaving_with_16000_objects_does_not_freeze_the_compositor(clie
     guards against the old cost (4 s to release 8,000, 18 s for 16,000) and checks that the
     plugin still serves a client afterwards."""
     fake = FakeIIO()
-    dev = fake.add_accel(raw=LEFT_UP)
+    fake.add_accel(raw=LEFT_UP)
     host = Compositor(fake)
     ping = flood = game = None
     try:

@@ -1,7 +1,6 @@
 """The sensor layer against fake accelerometers under umockdev."""
 import os
 import subprocess
-import tempfile
 import time
 
 import pytest

@@ -289,7 +289,7 @@ def test_the_daemon_as_the_user_turns_a_hub_it_may_not_open_and_says_why():
     env = dict(host.env, WAYLAND_DISPLAY=host.client_env["WAYLAND_DISPLAY"])
     daemon = subprocess.Popen(list(AS_NOBODY) + [BIN, "daemon", "--config", host.config_path], env=env,
                               stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
-    log = Lines(daemon.stderr)
+    Lines(daemon.stderr)  # read, so that the daemon never blocks on a full pipe
     try:
         opened = host.events.wait("sensor-opened", device="iio:device0", timeout=30)
         assert re.search(r"read: polled \(this user may not open the device's node", opened["description"]), opened

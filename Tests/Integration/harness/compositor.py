@@ -11,7 +11,6 @@ import re
 import struct
 import subprocess
 import tempfile
-import time
 
 from .fakeiio import BIN, BUILD, NOBODY, ROOT, Lines
 from .events import Events
