@@ -106,11 +106,10 @@ static inline void orient_wlr_unlisten(struct wl_listener *listener) {
 /* What both seat shields (touch_shield.c, pointer_shield.c) share: the seat their grab is on,
  * forgotten when it goes; whether their grab holds the seat now; and what the plugin claimed (a
  * touch's id, a pointer button), kept from the client. Let go while a claimed press is still down,
- * a shield keeps the seat until it ends, for ORIENT_WLR_SHIELD_RELEASE_MS at most: its release
- * would otherwise reach the client, which never had the press; and one that never ends (kept by
- * the compositor, its device gone) must not keep the seat for good. Mechanism only. */
+ * a shield can keep the seat until it ends, for the time its owner gives: its release would
+ * otherwise reach the client, which never had the press; and one that never ends (kept by the
+ * compositor, its device gone) must not keep the seat for good. Mechanism only. */
 #define ORIENT_WLR_SHIELD_CLAIMS 10
-#define ORIENT_WLR_SHIELD_RELEASE_MS 1000
 
 /* The seat's grab calls of one kind (touch or pointer). */
 struct orient_wlr_seat_grab_kind {
@@ -135,8 +134,9 @@ struct orient_wlr_seat_shield {
 void orient_wlr_seat_shield_init(struct orient_wlr_seat_shield *shield, struct wlr_seat *seat,
 	const struct orient_wlr_seat_grab_kind *kind, void *grab);
 /* Starts or lets go of the grab; whether it holds the seat now. Never over another grab (a drag's,
- * a popup's, a move): ending it would break what the person is doing. */
-bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, bool hold);
+ * a popup's, a move): ending it would break what the person is doing. Let go while a claimed press
+ * is down, it holds on until that press ends, `release_ms` at most (0: lets go at once). */
+bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, bool hold, int release_ms);
 bool orient_wlr_seat_shield_claims(const struct orient_wlr_seat_shield *shield, int64_t id);
 /* Claims or frees `id`; the last claimed one freed while letting go ends the grab. */
 void orient_wlr_seat_shield_claim(struct orient_wlr_seat_shield *shield, int64_t id, bool claimed);

@@ -95,8 +95,8 @@ struct glue_pointer_shield *glue_pointer_shield_create(struct wlr_seat *seat) {
 	return shield;
 }
 
-bool glue_pointer_shield_hold(struct glue_pointer_shield *shield, bool hold) {
-	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, hold);
+bool glue_pointer_shield_hold(struct glue_pointer_shield *shield, bool hold, int release_ms) {
+	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, hold, release_ms);
 }
 
 void glue_pointer_shield_claim(struct glue_pointer_shield *shield, uint32_t button, bool claimed) {

@@ -3,9 +3,10 @@
  * claims. */
 #include "internal.h"
 
-/* Lets go of the seat now. */
+/* Lets go of the seat now; what was claimed goes with it (the plugin claims afresh at each press). */
 static void shield_release(struct orient_wlr_seat_shield *shield) {
 	shield->releasing = false;
+	shield->count = 0;
 	if (shield->release_timer != NULL) {
 		wl_event_source_timer_update(shield->release_timer, 0);
 	}
@@ -51,7 +52,7 @@ void orient_wlr_seat_shield_init(struct orient_wlr_seat_shield *shield, struct w
 	orient_wlr_listen(&seat->events.destroy, &shield->seat_destroy, shield_handle_seat_destroy);
 }
 
-bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, bool hold) {
+bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, bool hold, int release_ms) {
 	if (shield->seat == NULL) {
 		return false;
 	}
@@ -72,11 +73,11 @@ bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, bool hol
 			shield->holding = true;
 		}
 	} else if (shield->holding && !shield->releasing) {
-		if (shield->count == 0 || shield->release_timer == NULL) {
+		if (shield->count == 0 || release_ms <= 0 || shield->release_timer == NULL) {
 			shield_release(shield);
 		} else {
 			shield->releasing = true;
-			wl_event_source_timer_update(shield->release_timer, ORIENT_WLR_SHIELD_RELEASE_MS);
+			wl_event_source_timer_update(shield->release_timer, release_ms);
 		}
 	}
 	return shield->holding;
@@ -111,6 +112,7 @@ void orient_wlr_seat_shield_claim(struct orient_wlr_seat_shield *shield, int64_t
 void orient_wlr_seat_shield_cancelled(struct orient_wlr_seat_shield *shield) {
 	shield->holding = false;
 	shield->releasing = false;
+	shield->count = 0;
 	if (shield->release_timer != NULL) {
 		wl_event_source_timer_update(shield->release_timer, 0);
 	}

@@ -10,8 +10,7 @@ struct glue_touch_shield {
 };
 
 /* A claimed touch is kept from the client at its down, and that is all: wlroots drops a touch
- * point whose down a grab did not send, so no motion or lift of it comes. Its claim goes with it,
- * and the shield lets go of the seat at once when the target goes. */
+ * point whose down a grab did not send, so no motion or lift of it comes. Its claim goes with it. */
 static uint32_t shield_down(struct wlr_seat_touch_grab *grab, uint32_t time_msec, struct wlr_touch_point *point) {
 	struct glue_touch_shield *shield = grab->data;
 	if (orient_wlr_seat_shield_claims(&shield->base, point->touch_id)) {
@@ -98,7 +97,8 @@ struct glue_touch_shield *glue_touch_shield_create(struct wlr_seat *seat) {
 }
 
 bool glue_touch_shield_hold(struct glue_touch_shield *shield, bool hold) {
-	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, hold);
+	/* A claimed touch is over at its down (above): nothing to wait for. */
+	return shield != NULL && orient_wlr_seat_shield_hold(&shield->base, hold, 0);
 }
 
 void glue_touch_shield_claim(struct glue_touch_shield *shield, int32_t touch_id, bool claimed) {

@@ -18,6 +18,11 @@ public struct SuggestionConfig: Sendable, Hashable {
     /// How long the target stays while a pointer rests on it (Android's 16 s): whoever aims at it
     /// slowly still gets to tap it.
     public static let hoveredSeconds: Double = 16
+    /// How long a button pressed on the target, which then goes (its time up, the device turned
+    /// back, the turn taken another way), is still kept from the app after: its release would come
+    /// to an app that never had the press. A button held longer, or one the compositor keeps,
+    /// reaches the app as the seat sends it.
+    public static let pressOutlivesTargetMs: Int32 = 3000
 
     public init() {}
 }

@@ -389,7 +389,7 @@ final class Plugin: CallbackOwner {
     private func shieldTouches() {
         let shows = panels.contains { $0.target != nil }
         glue_touch_shield_hold(touchShield, shows)
-        glue_pointer_shield_hold(pointerShield, shows)
+        glue_pointer_shield_hold(pointerShield, shows, SuggestionConfig.pressOutlivesTargetMs)
         // A target that comes later is not hovered until the pointer moves onto it.
         if !shows { pointerOnTarget = false }
     }

@@ -249,10 +249,10 @@ void glue_touch_shield_destroy(struct glue_touch_shield *shield);
 /* The same for the pointer: while the target shows, a button pressed on it (claimed by the plugin,
  * which hears it first) reaches no client, nor does its release; motion, scrolling and every other
  * button go on as the default grab sends them. Ended while that button is still down, the grab
- * holds until it is released (that release reaches no client either), 1 s at most. */
+ * holds until it is released (that release reaches no client either), `release_ms` at most. */
 struct glue_pointer_shield;
 struct glue_pointer_shield *glue_pointer_shield_create(struct wlr_seat *seat);
-bool glue_pointer_shield_hold(struct glue_pointer_shield *shield, bool hold);
+bool glue_pointer_shield_hold(struct glue_pointer_shield *shield, bool hold, int release_ms);
 void glue_pointer_shield_claim(struct glue_pointer_shield *shield, uint32_t button, bool claimed);
 void glue_pointer_shield_destroy(struct glue_pointer_shield *shield);
 
