@@ -60,6 +60,10 @@ func runSensorLoop(_ config: Config, seconds: Double?,
         return true
     }
     sensor.stop()
+    // What follows is the command's own (calibrate writing the hwdb and waiting for udev, record
+    // writing its file): a signal ends it as it ends any program, not a loop that is over.
+    signal(SIGINT, SIG_DFL)
+    signal(SIGTERM, SIG_DFL)
     return missing
 }
 

@@ -9,6 +9,7 @@ import os
 import pathlib
 import re
 import shutil
+import signal
 import subprocess
 import tempfile
 import threading
@@ -17,6 +18,7 @@ import time
 import pytest
 
 from harness.fakeiio import AS_NOBODY, AS_SEAT_USER, BIN, NOBODY, FakeIIO, Program, read_trace
+from harness.filewatch import IN_CLOSE_WRITE, DirectoryWatch
 from harness.udevstandin import UdevStandIn, private_udev
 
 pytestmark = pytest.mark.slow
@@ -129,6 +131,16 @@ def take_poses(p, person, face_up=False):
     return p.wait_event("result", timeout=20)
 
 
+def finished(p, timeout=20):
+    """Its exit status once it has ended by itself, as calibrate does after its result (a signal
+    then would end it as it ends any program); what is left of its output read."""
+    try:
+        p.p.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        pass   # stop() ends it, and the status says how
+    return p.stop()
+
+
 def calibrate(fake, *extra):
     return Program(["calibrate", "--json"] + list(extra), fake.env(), prefix=AS_NOBODY, pass_fds=fake.pass_fds)
 
@@ -145,7 +157,7 @@ def calibrated(mount, *extra):
         result = take_poses(p, person)
     finally:
         person.stop()
-        status = p.stop()
+        status = finished(p)
     return result, status, p
 
 
@@ -224,7 +236,7 @@ def test_a_half_turn_is_said_and_asked_again_and_a_mirrored_sensor_is_never_writ
         assert p.wait_event("result", timeout=20)["matrix"] == MOUNTS[1]
     finally:
         person.stop()
-        assert p.stop() == 0
+        assert finished(p) == 0
 
     # x and y swapped: a mirror. Lying face up tells it; nothing is written, and it exits 1.
     config = home / "config.toml"
@@ -240,7 +252,7 @@ def test_a_half_turn_is_said_and_asked_again_and_a_mirrored_sensor_is_never_writ
         result = take_poses(p, person, face_up=True)
     finally:
         person.stop()
-        status = p.stop()
+        status = finished(p)
     assert result["face_up"] == "mirrored", result
     assert status == 1
     assert config.read_text() == "# mine\n"
@@ -285,7 +297,7 @@ def test_written_into_a_running_sessions_config_the_next_turn_is_right():
             written = p.wait_event("written", timeout=10)
             person.turn_to(LEFT_UP)
         finally:
-            assert p.stop() == 0
+            assert finished(p) == 0
         assert written["file"] == host.config_path and written["copied_from"] is None, written
         with open(host.config_path) as f:
             after = f.read()
@@ -336,7 +348,7 @@ def test_the_hwdb_entry_is_found_by_systemds_own_lookup_for_this_model_only(home
         result = take_poses(p, person)
     finally:
         person.stop()
-        assert p.stop() == 0
+        assert finished(p) == 0
     entry = result["hwdb"]
     assert entry is not None, result
     lines = entry.split("\n")
@@ -364,11 +376,10 @@ def test_hwdb_as_a_user_says_it_needs_root_before_anything_is_held():
     assert any("only root may" in l and "nothing was written" in l for l in said), said
 
 
-def hwdb_as_root(scratch, local_files=()):
-    """`calibrate --json --hwdb` as root over a device mounted by MOUNTS[1], in a mount namespace
-    whose /etc/udev is a copy under `scratch` (with `local_files`, (name, text), added to its
-    hwdb.d) and with udev's part played as harness/udevstandin.py says: its exit status, its
-    result, the stand-in, the device."""
+def hwdb_calibrate(scratch, local_files=()):
+    """`calibrate --json --hwdb` started as root over a device mounted by MOUNTS[1], held upright,
+    in a mount namespace whose /etc/udev is a copy under `scratch` (with `local_files`, (name,
+    text), added to its hwdb.d): the testbed, the device, the person, the program."""
     for tool in ("systemd-hwdb", "udevadm", "unshare", "nsenter"):
         assert shutil.which(tool), "%s is installed by scripts/install-deps.sh test (udev, util-linux)" % tool
     version = int(subprocess.run(["udevadm", "--version"], capture_output=True, text=True).stdout.split()[0])
@@ -384,7 +395,13 @@ def hwdb_as_root(scratch, local_files=()):
         (scratch / "etc-udev" / "hwdb.d").mkdir(exist_ok=True)
         (scratch / "etc-udev" / "hwdb.d" / name).write_text(content)
     person = Person(fake, mount, device=device)
-    p = Program(["calibrate", "--json", "--hwdb"], fake.env(), prefix=prefix, pass_fds=fake.pass_fds)
+    return fake, device, person, Program(["calibrate", "--json", "--hwdb"], fake.env(), prefix=prefix, pass_fds=fake.pass_fds)
+
+
+def hwdb_as_root(scratch, local_files=()):
+    """`hwdb_calibrate` with udev's part played as harness/udevstandin.py says: its exit status,
+    its result, the stand-in, the device."""
+    fake, device, person, p = hwdb_calibrate(scratch, local_files)
     udev = None
     try:
         udev = UdevStandIn(fake, device, p.p.pid)
@@ -439,6 +456,54 @@ def test_hwdb_as_root_an_entry_that_udev_does_not_take_is_said(tmp_path):
     assert any("udev does not report the new matrix" in l and MOUNTS[2] in l for l in said), said
 
 
+def children_of(pid):
+    """The processes whose parent is `pid`."""
+    found = []
+    for entry in os.listdir("/proc"):
+        try:
+            with open("/proc/%s/stat" % entry) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except (OSError, IndexError):
+            continue
+        if fields[1] == str(pid):
+            found.append(int(entry))
+    return found
+
+
+def gone(pid):
+    """Whether the process has ended (reaped, or a zombie waiting to be)."""
+    try:
+        with open("/proc/%d/stat" % pid) as f:
+            return f.read().rsplit(")", 1)[1].split()[0] == "Z"
+    except OSError:
+        return True
+
+
+def test_hwdb_as_root_stopped_while_udev_does_not_answer_ends_at_once_with_its_udevadm(tmp_path):
+    """No udevd answers the trigger (as on a machine where it does not run: `--settle` would wait
+    for good): SIGTERM, as a person's Ctrl-C, ends calibrate at once, and the udevadm it waits
+    for with it, rather than after its minute's limit."""
+    fake, device, person, p = hwdb_calibrate(tmp_path)
+    watch = DirectoryWatch(fake.tb.get_root_dir() + device, IN_CLOSE_WRITE)
+    try:
+        take_poses(p, person, face_up=True)
+        # The trigger's write to the device's uevent file: calibrate waits for udev from now on.
+        deadline = time.monotonic() + 60
+        while "uevent" not in watch.names(deadline - time.monotonic()):
+            assert time.monotonic() < deadline, "no trigger within 60 s"
+        waiting = children_of(p.p.pid)
+        assert waiting, "calibrate waits for no udevadm"
+        p.p.send_signal(signal.SIGTERM)
+        assert p.p.wait(timeout=5) == -signal.SIGTERM
+        assert all(gone(pid) for pid in waiting), "udevadm outlived calibrate: %s" % waiting
+    finally:
+        watch.close()
+        person.stop()
+        if p.p.poll() is None:
+            p.p.kill()   # one that ignored SIGTERM: its udevadm dies with it (parent-death signal)
+        p.stop()
+
+
 def test_written_into_the_daemons_config_the_next_turn_is_right():
     """The same beside a compositor without the plugin: the daemon reads the config calibrate
     wrote at once, status names it, and the panel's transform follows how the device is held."""
@@ -459,7 +524,7 @@ def test_written_into_the_daemons_config_the_next_turn_is_right():
             p.wait_event("written", timeout=10)
             person.turn_to(LEFT_UP)
         finally:
-            assert p.stop() == 0
+            assert finished(p) == 0
         st = s.events.wait_status(lambda st: st["sensor_state"]["matrix_source"] == "config"
                                   and st["panels"][0]["shown"] == "left-up", what="the config's matrix, held left-up")
         assert st["sensor_state"]["matrix"] == MOUNTS[3], st
@@ -492,7 +557,7 @@ def test_on_a_tablet_whose_hwdb_matrix_was_mended_the_entry_to_propose_is_printe
         result = take_poses(p, person)
     finally:
         person.stop()
-        assert p.stop() == 0
+        assert finished(p) == 0
     assert result["source"] == "udev" and result["in_use"] == mended and result["changes"] == [], result
     assert result["udev_repaired"] and result["udev_matrix"] == "1, 0, 0; 0, -1, 0; 1, 0, 0", result
     assert result["hwdb"].endswith("\n ACCEL_MOUNT_MATRIX=" + mended), result
@@ -514,7 +579,7 @@ def test_a_hub_that_reports_only_a_change_is_read_on_the_schedule_while_calibrat
         assert take_poses(p, person)["matrix"] == MOUNTS[2]
     finally:
         person.stop()
-        assert p.stop() == 0
+        assert finished(p) == 0
 
 
 def test_beside_a_session_that_holds_the_hubs_buffer_it_reads_polled_and_the_session_keeps_turning():
@@ -534,7 +599,7 @@ def test_beside_a_session_that_holds_the_hubs_buffer_it_reads_polled_and_the_ses
         try:
             assert take_poses(p, person)["matrix"] == MOUNTS[0]
         finally:
-            assert p.stop() == 0
+            assert finished(p) == 0
         device = [e for e in p.events if e["event"] == "device"][0]
         assert device["mode"] == "polled", device
         person.stop()
