@@ -457,11 +457,16 @@ def test_the_daemons_target_goes_after_its_time_and_at_once_when_the_device_retu
                              what="locked, reading")
         s.fake.set(s.dev, *LEFT_UP)
         shown = s.events.wait("suggestion-shown", timeout=10, panel="HEADLESS-1", orientation="left-up")
+        offer = s.status()["suggestion"]
         s.host.wait_for_panel(lambda w, h, rgb: shows_target(w, rgb, shown["box"]))
         hidden = s.events.wait("suggestion-hidden", timeout=10, panel="HEADLESS-1")
-        # Its 3 s count from the core's decision, which comes a moment (tens of microseconds)
-        # before the daemon asks for the surface and stamps `asked_at`.
-        assert hidden["at"] - shown["asked_at"] >= 2_990_000, "it stays its 3 s: %s %s" % (shown, hidden)
+        # Its 3 s count from the core's decision, which comes before the daemon asks for the
+        # surface and stamps `asked_at` (how long before depends on the machine's load): the offer
+        # ends 3 s after a moment no later than that, and the target is not hidden before then.
+        # `until_ms` is on the events' clock (CLOCK_MONOTONIC), rounded to the millisecond.
+        until = offer["until_ms"] * 1000
+        assert until - 3_000_000 <= shown["asked_at"] + 500, "3 s from the decision: %s %s" % (offer, shown)
+        assert hidden["at"] >= until - 500, "it stays its 3 s: %s %s" % (offer, hidden)
         s.host.wait_for_panel(lambda w, h, rgb: not shows_target(w, rgb, shown["box"]))
         st = s.status()
         assert st["suggestion"] is None and st["lock"] == "normal" and st["panels"][0]["shown"] == "normal", st
