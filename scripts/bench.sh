@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks, printed as named numbers (name=value) a script can read.
 #   bash scripts/bench.sh
-# 1. the detector's cost per sample (release build);
-# 2. detection quality on the public traces, ours beside the three peers' reimplementations
-#    (shared/traces/tools/baselines: Android's judge, iio-sensor-proxy, rot8), in one run;
+# 1-2. detection on every corpus (the public synthetic traces, real arm sweeps, real walking, our
+#    edge cases, a fresh validation set), ours beside our reimplementations of Android's judge and
+#    iio-sensor-proxy (tools/baselines), and the detector's CPU per sample (benchmarks/detection.py);
 # 3. the live sensor: wakeups of an idle session, and latency and CPU beside Debian's
 #    iio-sensor-proxy on the same fake device (about two minutes);
 # 4. the plugin, the daemon and the control socket (latency, memory, cost per frame);
@@ -12,38 +12,16 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/install-deps.sh bench
 bash scripts/generate-protocols.sh   # Wayland protocol glue from its XML (not committed)
-shared=${WLR_ORIENT_SHARED:-../shared}
-baselines="$shared/traces/tools/baselines"
-[ -d "$baselines" ] || { echo "bench.sh: $baselines not found (set WLR_ORIENT_SHARED)" >&2; exit 1; }
 
 swift build -c release 2>&1 | tail -n 1
 bin=$(swift build -c release --show-bin-path)
 
-echo "== detector cost"
-"$bin/orient-bench" Tests/Fixtures/traces/public
-
-echo "== detection on Tests/Fixtures/traces/public, ours and the peers, one run"
+echo "== detection on every corpus (public, real sweeps, real walking, edge, validation), ours beside Android's judge and iio-sensor-proxy (tools/baselines), and the detector's CPU per sample"
+swift build -c release --product orient-bench 2>&1 | tail -n 1
+python3 benchmarks/detection.py --bin "$bin/wlr-orient" --bench "$bin/orient-bench"
 out=$(mktemp -d)
 trap 'rm -rf "$out"' EXIT
-declare -A detectors=(
-    [wlr-orient]="$bin/wlr-orient detect"
-    [android]="python3 $baselines/android.py"
-    [iio-sensor-proxy]="python3 $baselines/iio_sensor_proxy.py"
-    [rot8]="python3 $baselines/rot8.py"
-)
-for name in wlr-orient android iio-sensor-proxy rot8; do
-    python3 tools/score.py --detector "${detectors[$name]}" --traces Tests/Fixtures/traces/public \
-        --name "$name" --json-out "$out/$name.json" --summary-only | sed "s/^/detect_$name: /"
-done
-python3 tools/score.py --compare "$out"/wlr-orient.json "$out"/android.json "$out"/iio-sensor-proxy.json "$out"/rot8.json
-
-echo "== the same on traces nobody tuned on (tools/synth-traces.py, seed 3)"
-python3 tools/synth-traces.py --out "$out/validation" --seed 3 --count 20
-for name in wlr-orient android iio-sensor-proxy rot8; do
-    python3 tools/score.py --detector "${detectors[$name]}" --traces "$out/validation" \
-        --name "$name" --json-out "$out/v-$name.json" --summary-only | sed "s/^/detect_validation_$name: /"
-done
-python3 tools/score.py --compare "$out"/v-wlr-orient.json "$out"/v-android.json "$out"/v-iio-sensor-proxy.json "$out"/v-rot8.json
+python3 tools/synth-traces.py --out "$out/validation" --seed 3 --count 20 >/dev/null
 
 echo "== sensor: wakeups of an idle session (umockdev device), default settings"
 /usr/bin/python3 benchmarks/wakeups.py 10
