@@ -176,7 +176,7 @@ extension ConfigKey {
         detection("settle-ms", \.settleMs, 0...5000, "how long a new orientation must be held (ms)"),
         detection("still-deg-per-s", \.stillDegPerS, 1...1000, "turn rate below which the device is held still (degrees a second)"),
         detection("pickup-holdoff-ms", \.pickupHoldoffMs, 0...5000, "wait after picking up from flat (ms)"),
-        detection("accel-tolerance", \.accelToleranceMs2, 0.1...20, "deviation from 1 g that counts as acceleration (m/s²)"),
+        detection("accel-tolerance", \.accelToleranceMs2, 0.1...20, "deviation from the magnitude read at rest (1 g) that counts as acceleration (m/s²)"),
         detection("accel-holdoff-ms", \.accelHoldoffMs, 0...5000, "wait after external acceleration (ms)"),
         detection("touch-hold-ms", \.touchHoldMs, 0...5000,
                   "no turn while a finger or pen touches the panel, nor this long after it lifts (ms)",

@@ -25,8 +25,9 @@ public struct DetectionConfig: Sendable, Hashable {
     public var stillDegPerS: Double = 90
     /// After the device is picked up from flat, wait this long before deciding, in ms.
     public var pickupHoldoffMs: Double = 200
-    /// A reading whose magnitude differs from 1 g by more than this (m/s²) is acceleration, not gravity.
-    public var accelToleranceMs2: Double = 3.0
+    /// A reading whose magnitude differs by more than this (m/s²) from what the sensor reads at rest
+    /// (1 g when its scale is right; learned while the device rests) is acceleration, not gravity.
+    public var accelToleranceMs2: Double = 1.5
     /// After external acceleration ends, wait this long before deciding, in ms.
     public var accelHoldoffMs: Double = 150
     /// No change is made while a finger or pen touches the panel, nor this long after it lifts,

@@ -1,27 +1,35 @@
-import Glibc  // for the libm functions (atan2, asin, acos) only
+import Glibc  // for the libm functions (atan2, asin) only
 
 /// Decides the felt orientation from accelerometer samples: pure, deterministic, and on the
 /// clock of the samples it is given (live or recorded — the same code either way).
 ///
-/// The judge, in the spirit of Android's WindowOrientationListener but faster:
-/// 1. Readings that cannot be gravity (NaN, all-zero) are dropped; ones off 1 g by more than
-///    `accel-tolerance` mark *external acceleration* (walking, bumps, torn reads); ones off by
-///    more than half a g (knocks, saturation, a swing about the elbow) also stay out of the filter.
+/// The judge, in the spirit of Android's WindowOrientationListener but faster, and steadier on
+/// real human motion (Tests/Fixtures/traces/REAL-MOTION.md, docs/PERFORMANCE.md):
+/// 1. Readings that cannot be gravity (NaN, all-zero) are dropped; ones off what the sensor reads
+///    at rest (1 g, learned while it rests) by more than `accel-tolerance` mark *external
+///    acceleration* (walking, bumps, swings, torn reads); ones off 1 g by more than half a g
+///    (knocks, saturation, a swing about the elbow) also stay out of the filter.
 /// 2. A low-pass filter (`filter-ms`) smooths the gravity vector; a gap longer than
 ///    `maxGap` restarts it instead of smoothing across stale data.
 /// 3. Tilt away from upright beyond `flat-tilt-deg` is *flat* (face up or down): nothing is
 ///    decided and the felt orientation persists; after pick-up, `pickup-holdoff-ms` passes first.
 /// 4. The in-plane angle picks the nearest orientation, but leaving the current one needs
-///    `hysteresis-deg` past the 45° boundary (no flapping at the boundary).
+///    `hysteresis-deg` past the 45° boundary while the device moves (no flapping at the
+///    boundary); a pose held still and calm needs only `heldHysteresisDeg`, once per motion.
 /// 5. A change is taken only once the device is *held*: turning slower than `still-deg-per-s`
 ///    (measured over `speedWindow`, which averages hand tremor and noise out; on slow sensors
 ///    also between raw readings) and showing the same candidate for `settle-ms` (and at least
 ///    `settleIntervals` sampling intervals), with no external acceleration for
 ///    `accel-holdoff-ms` (twice that after a reading off by half a g).
 ///    Because a 180° turn is fast at its midpoint, no in-between orientation is ever shown.
+/// 6. A deliberate turn goes one way and ends at rest; handling — the device swung, carried,
+///    waved about — goes out and back, and each far end rests for a moment in another
+///    orientation. Once the motion since the last hold has turned back on itself, a pose is
+///    taken only after resting `handlingDwell` (`HoldTracker`).
 ///
-/// The defaults were chosen on the public traces and checked on traces from our own generator
-/// (tools/synth-traces.py) with other seeds; see Tests/Fixtures/traces/README.md.
+/// The defaults were chosen on the public traces and real arm sweeps, and checked on traces from
+/// our own generator (tools/synth-traces.py) with other seeds and on variations of the real
+/// corpus (`tools/real-traces.py --vary`); see Tests/Fixtures/traces/README.md.
 public struct Detector: Sendable {
     public struct Change: Sendable, Hashable {
         public var t: Double
@@ -70,6 +78,24 @@ public struct Detector: Sendable {
     /// A turn this large between two readings further apart than `speedWindow` restarts the
     /// filter at the newer one (see `turnedUnobserved`).
     static let unobservedTurnDeg = 30.0
+    /// How long a pose must rest (`HoldTracker`) before it is taken once the motion since the
+    /// last hold is handling: long enough for a swing's far end to turn back (real arm sweeps: the
+    /// direction leaves a 5° cone within 0.3 s of slowing down in 94 % of cases), short enough to
+    /// follow a person who stops there.
+    static let handlingDwell = 0.25
+    /// A pose at rest and calm this long is held: the hysteresis shrinks to `heldHysteresisDeg`.
+    static let heldAfter = 0.2
+    static let heldHysteresisDeg = 3.0
+    /// After a change, the small hysteresis serves again only once the device has turned this far
+    /// from where the change was decided.
+    static let movedAfterChangeDeg = 20.0
+    /// A pose past the boundary at rest this long without being taken (never calm) is no
+    /// longer pending: a polled sensor may slow down.
+    static let pendingAtRest = 1.0
+    /// The resting magnitude is learned only from readings within this share of 1 g, with this
+    /// time constant (s): a motion that happens not to turn the device must not teach it a jolt's.
+    static let restMagnitudeBand = 0.3
+    static let restMagnitudeTime = 2.0
 
     private var lastT = -Double.infinity
     private var filterStart = -Double.infinity
@@ -91,6 +117,15 @@ public struct Detector: Sendable {
     private var lastBusy = -Double.infinity
     private var history = DirectionHistory()
     private var lastRaw: DirectionHistory.Entry?
+    private var hold = HoldTracker()
+    /// Where the last change was decided, and whether the device has since turned well away from
+    /// there (`movedAfterChangeDeg`): the small hysteresis of a held pose serves once per motion.
+    private var changedAt: Vector3?
+    private var movedSinceChange = true
+    /// The magnitude this sensor reads at rest (m/s²): 1 g on a well-scaled one; learned while the
+    /// device rests, so that a sensor a few per cent off still reads calm at rest.
+    private var restMagnitude = standardGravity
+
 
     public init(config: DetectionConfig = DetectionConfig(), savedFelt: Orientation? = nil) {
         self.config = config
@@ -117,7 +152,9 @@ public struct Detector: Sendable {
         }
         lastGap = t - lastT
         let deviation = abs(magnitude - standardGravity)
-        if deviation > config.accelToleranceMs2 { lastAccel = t }
+        // Calm: no external acceleration felt, judged against what this sensor reads at rest.
+        let calm = abs(magnitude - restMagnitude) <= config.accelToleranceMs2
+        if !calm { lastAccel = t }
 
         // Far from 1 g this is not gravity: keep the filter on the last good estimate, unless
         // it lasts so long that it must be the sensor's own calibration (then accept it).
@@ -141,6 +178,14 @@ public struct Detector: Sendable {
         }
         lastT = t
         observe(v, at: t)
+        let unit = gravity * (1 / gravity.length)
+        hold.observe(unit, at: t, calm: calm, history: history)
+        if !movedSinceChange, let from = changedAt, degreesBetween(from, unit) >= Self.movedAfterChangeDeg {
+            movedSinceChange = true
+        }
+        if hold.restingFor(at: t) >= HoldTracker.holdAfter, abs(magnitude - standardGravity) <= Self.restMagnitudeBand * standardGravity {
+            restMagnitude += (magnitude - restMagnitude) * min(1, lastGap / Self.restMagnitudeTime)
+        }
         return decide(at: t)
     }
 
@@ -167,6 +212,7 @@ public struct Detector: Sendable {
         lastMoving = t
         rejectedSince = nil
         lastT = t
+        hold.restart()
     }
 
     /// Whether the device turned between two readings too far apart for the turn to have been
@@ -192,11 +238,11 @@ public struct Detector: Sendable {
         // in-plane angle does. The in-plane rate is the larger when the device is reclined
         // (by 1/cos(tilt)), and it is the one that decides the orientation.
         let unit = g * (1 / length)
-        if let past = history.sample(before: t - Self.speedWindow, minimumAge: Self.speedWindow * 0.4, now: t),
-           rate(from: past.direction, past.angle, to: unit, angle, over: t - past.t) > config.stillDegPerS {
-            lastMoving = t
+        var turnRate = 0.0
+        if let past = history.sample(before: t - Self.speedWindow, minimumAge: Self.speedWindow * 0.4, now: t) {
+            turnRate = rate(from: past.direction, past.angle, to: unit, angle, over: t - past.t)
         } else if history.isEmpty {
-            lastMoving = t  // no history yet: not known to be still
+            turnRate = .infinity  // no history yet: not known to be still
         }
         // A slow sensor (one step spans the whole window) sees a turn only at its samples, and the
         // filter's lag would understate a turn that speeds up between them: judge the step raw.
@@ -204,10 +250,10 @@ public struct Detector: Sendable {
         let rawUnit = reading * (1 / rawLength)
         var rawAngle = atan2(reading.x, -reading.y) * 180 / .pi
         if rawAngle < 0 { rawAngle += 360 }
-        if let previous = lastRaw, t - previous.t >= Self.speedWindow,
-           rate(from: previous.direction, previous.angle, to: rawUnit, rawAngle, over: t - previous.t) > config.stillDegPerS {
-            lastMoving = t
+        if let previous = lastRaw, t - previous.t >= Self.speedWindow {
+            turnRate = max(turnRate, rate(from: previous.direction, previous.angle, to: rawUnit, rawAngle, over: t - previous.t))
         }
+        if turnRate > config.stillDegPerS { lastMoving = t }
         lastRaw = DirectionHistory.Entry(t: t, direction: rawUnit, angle: rawAngle)
         history.append(t: t, direction: unit, angle: angle)
 
@@ -228,7 +274,9 @@ public struct Detector: Sendable {
 
     private mutating func decide(at t: Double) -> Change? {
         let change = judge(at: t)
-        let pending = posture == .upright && (candidate != felt || !confirmed)
+        // A pose past the boundary may yet be taken once it is held (the small hysteresis):
+        // that is pending too, so that a polled sensor is not slowed down before it is decided.
+        let pending = posture == .upright && (candidate != felt || !confirmed || movedSinceChange && nearest() != felt && hold.restingFor(at: t) < Self.pendingAtRest)
         if lastMoving == t || lastAccel == t || pending { lastBusy = t }
         return change
     }
@@ -238,7 +286,7 @@ public struct Detector: Sendable {
             candidate = nil
             return nil
         }
-        let proposed = proposal()
+        let proposed = proposal(at: t)
         if proposed != candidate {
             candidate = proposed
             candidateSince = t
@@ -249,69 +297,42 @@ public struct Detector: Sendable {
         // one (nothing to leave, nothing to flap back to) only needs the settle time.
         let required = confirmed ? max(settle, Self.settleIntervals * lastGap) : settle
         guard t - max(candidateSince, lastMoving) >= required,
+              hold.restingFor(at: t) >= dwell(),
               t - lastAccel >= config.accelHoldoffMs / 1000,
               t - lastStrongAccel >= 2 * config.accelHoldoffMs / 1000,
               t - lastFlat >= config.pickupHoldoffMs / 1000
         else { return nil }
         felt = proposed
         confirmed = true
+        changedAt = gravity * (1 / gravity.length)
+        movedSinceChange = false
         return Change(t: t, orientation: proposed)
     }
 
-    /// The orientation the current angle argues for, with hysteresis around the felt one.
-    private func proposal() -> Orientation {
-        let quarter = (angleDeg / 90).rounded()
-        let nearest = Orientation(clockwiseQuarterTurns: quarter.isFinite ? Int(quarter) : 0)
+    /// How long the direction must have rested before a new orientation is taken: nothing beyond
+    /// the settle time after one turn from a hold; `handlingDwell` once the motion since the last
+    /// hold has turned back on itself (see `HoldTracker`).
+    private func dwell() -> Double {
+        hold.handling ? Self.handlingDwell : 0
+    }
+
+    /// The orientation the current angle argues for, with hysteresis around the felt one. Once the
+    /// device is held — at rest and calm for `heldAfter` — the hysteresis shrinks to
+    /// `heldHysteresisDeg`: it is there to stop flapping while the device moves near a boundary,
+    /// not to keep a pose held plainly nearer another orientation. Only once per motion (see
+    /// `movedSinceChange`), so that a hand hovering at a boundary does not flap.
+    private func proposal(at t: Double) -> Orientation {
+        let nearest = nearest()
         guard confirmed, let felt, nearest != felt else { return nearest }
         let fromFelt = angularDistance(angleDeg, Double(felt.clockwiseQuarterTurns) * 90)
-        return fromFelt >= 45 + config.hysteresisDeg ? nearest : felt
-    }
-}
-
-/// The angle between two unit vectors, in degrees (0...180).
-@inline(__always)
-func degreesBetween(_ a: Vector3, _ b: Vector3) -> Double {
-    acos(min(1, max(-1, a.dot(b)))) * 180 / .pi
-}
-
-/// The smallest difference between two angles in degrees (0...180).
-@inline(__always)
-func angularDistance(_ a: Double, _ b: Double) -> Double {
-    let d = abs(a - b).truncatingRemainder(dividingBy: 360)
-    return d > 180 ? 360 - d : d
-}
-
-/// A fixed ring of recent filtered directions, for the turn rate. No allocation per sample.
-struct DirectionHistory: Sendable {
-    struct Entry: Sendable {
-        var t: Double
-        var direction: Vector3
-        var angle: Double
-    }
-    private static let capacity = 64
-    private var entries = [Entry](repeating: Entry(t: -.infinity, direction: .zero, angle: 0), count: capacity)
-    private var next = 0
-    private var count = 0
-
-    var isEmpty: Bool { count == 0 }
-
-    mutating func append(t: Double, direction: Vector3, angle: Double) {
-        entries[next] = Entry(t: t, direction: direction, angle: angle)
-        next = (next + 1) % Self.capacity
-        count = min(count + 1, Self.capacity)
+        let held = movedSinceChange && hold.restingFor(at: t) >= max(dwell(), Self.heldAfter) && t - lastAccel >= Self.heldAfter
+        let hysteresis = held ? min(config.hysteresisDeg, Self.heldHysteresisDeg) : config.hysteresisDeg
+        return fromFelt >= 45 + hysteresis ? nearest : felt
     }
 
-    /// The newest entry taken at or before `cutoff`; failing that (a slow sensor, or a young
-    /// history), the oldest one if it is at least `minimumAge` old.
-    func sample(before cutoff: Double, minimumAge: Double, now: Double) -> Entry? {
-        var oldest: Entry?
-        for k in 0..<count {
-            let i = (next - 1 - k + Self.capacity) % Self.capacity
-            let e = entries[i]
-            if e.t <= cutoff { return e }
-            oldest = e
-        }
-        if let o = oldest, now - o.t >= minimumAge { return o }
-        return nil
+    /// The orientation nearest to the current angle.
+    private func nearest() -> Orientation {
+        let quarter = (angleDeg / 90).rounded()
+        return Orientation(clockwiseQuarterTurns: quarter.isFinite ? Int(quarter) : 0)
     }
 }

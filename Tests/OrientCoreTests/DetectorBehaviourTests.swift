@@ -89,19 +89,78 @@ import Testing
         #expect(orientations(m.run()) == [.normal])
     }
 
-    @Test func hysteresisHoldsUntilWellPastTheBoundary() {
+    /// A pose held still a few degrees past a boundary takes the nearer orientation; once taken,
+    /// coming back a little does not undo it (the hysteresis of a held pose serves once per motion).
+    @Test func aHeldPosePastTheBoundaryTakesTheNearerOrientationOnce() throws {
         let config = DetectionConfig()
         var m = MotionScript(angle: 0)
         m.hold(1)
-        m.turn(45 + config.hysteresisDeg - 5, in: 0.5)   // past 45°, not past the hysteresis
-        m.hold(3)
-        #expect(orientations(m.run()) == [.normal])
-        m.turn(10, in: 0.3)                               // now 5° past 45° + hysteresis
-        m.hold(1)
-        #expect(orientations(m.run()) == [.normal, .leftUp])
-        m.turn(-10, in: 0.3)                              // back to 50°: stays left-up
+        m.turn(45 + config.hysteresisDeg - 5, in: 0.5)     // 55°: past 45°, not past the hysteresis
+        let stopped = m.t
+        m.hold(1.5)
+        var changes = m.run()
+        #expect(orientations(changes) == [.normal, .leftUp])
+        #expect(try #require(changes.last).t - stopped < 0.4)
+        m.turn(-12, in: 0.4)                             // 43°: 2° on normal's side, the same motion
         m.hold(2)
-        #expect(orientations(m.run()) == [.normal, .leftUp])
+        changes = m.run()
+        #expect(orientations(changes) == [.normal, .leftUp])
+    }
+
+    /// A hand wavering across a boundary, never far past it, turns the screen at most once.
+    @Test func aHandWaveringAcrossTheBoundaryTurnsAtMostOnce() {
+        var m = MotionScript(angle: 0)
+        m.hold(1)
+        m.turn(45, in: 0.5)
+        m.add(6) { s in (45 + 9 * sin(2 * .pi * 9 * s), 15, .zero) }   // ±9° at 1.5 Hz for 6 s
+        m.hold(1)
+        let turns = orientations(m.run())
+        #expect(turns.first == .normal)
+        #expect(turns.count <= 2)
+    }
+
+    /// Handling — the device waved about, out and back — shows each swing's far end for a moment
+    /// in another orientation: no turn there. A hold after it turns within 0.4 s.
+    @Test func aSwingsFarEndDuringHandlingDoesNotTurnButAHoldAfterItDoes() throws {
+        var m = MotionScript(angle: 0)
+        m.hold(1)
+        m.turn(-30, in: 0.3)                             // a first swing the other way
+        for _ in 0..<4 {
+            m.turn(120, in: 0.45)                        // out to 90°, left-up's centre, and back
+            m.turn(-120, in: 0.45)
+        }
+        m.turn(120, in: 0.45)
+        let held = m.t
+        m.hold(2)                                        // and now held at left-up
+        let changes = m.run()
+        #expect(orientations(changes) == [.normal, .leftUp])
+        #expect(try #require(changes.last).t - held < 0.4)
+    }
+
+    /// One deliberate turn from a hold is taken as it comes to rest, not after a dwell.
+    @Test func aDeliberateTurnIsTakenAsItComesToRest() throws {
+        var m = MotionScript(angle: 0)
+        m.hold(1)
+        m.turn(90, in: 0.6)
+        let ended = m.t
+        m.hold(1)
+        let changes = m.run()
+        #expect(orientations(changes) == [.normal, .leftUp])
+        #expect(try #require(changes.last).t - ended < 0.15)
+    }
+
+    /// A sensor whose scale is a fifth off reads 1.2 g at rest: what it reads at rest is learned,
+    /// so that it does not look accelerated for ever, and it still turns.
+    @Test func aSensorAFifthOffScaleStillDecides() throws {
+        var m = MotionScript(angle: 0)
+        m.hold(2)
+        m.turn(-90, in: 0.6)
+        m.hold(2)
+        let scaled = m.samples.map { (t: $0.t, v: $0.v * 1.2) }
+        var d = Detector()
+        let changes = scaled.compactMap { d.add($0.v, at: $0.t) }
+        #expect(orientations(changes) == [.normal, .rightUp])
+        #expect(try #require(changes.first).t < 1.5)
     }
 
     @Test func readingReclinedAt60DegreesStillRotates() {
