@@ -10,8 +10,8 @@ tools/score.py on the same traces in the same run. Prints a table per corpus and
     detect_<corpus>_<detector>_misses          settles not reached within 3 s
     detector_ns_per_sample[_p95]               wlr-orient's detector, median (p95) pass, all corpora
 
-<corpus>: public (the shared synthetic set), real_sweeps, real_walk (Tests/Fixtures/traces/REAL-MOTION.md),
-edge, validation (tools/synth-traces.py --seed 3 --count 20, made afresh); <detector>: wlr_orient,
+<corpus>: public (the shared synthetic set), real_sweeps, real_walk, handheld (a model on real poses;
+Tests/Fixtures/traces/REAL-MOTION.md), edge, validation (tools/synth-traces.py --seed 3 --count 20, made afresh); <detector>: wlr_orient,
 android, iio_sensor_proxy.
 
     python3 benchmarks/detection.py [--bin WLR-ORIENT] [--bench ORIENT-BENCH] [--json FILE]
@@ -28,6 +28,7 @@ TRACES = os.path.join(ROOT, "Tests", "Fixtures", "traces")
 CORPORA = [("public", os.path.join(TRACES, "public")),
            ("real_sweeps", os.path.join(TRACES, "real-sweeps")),
            ("real_walk", os.path.join(TRACES, "real-walk")),
+           ("handheld", os.path.join(TRACES, "handheld")),
            ("edge", os.path.join(TRACES, "edge"))]
 
 
