@@ -184,6 +184,12 @@ extension ConfigKey {
                       A turn held so happens when the time is up if the device is still held that way. \
                       *wlr-orient daemon* learns of touches where the compositor offers ext-idle-notify-v1.
                       """),
+        detection("touch-hold-max-ms", \.touchHoldMaxMs, 500...600_000,
+                  "a touch that has not lifted after this long holds no turn any more (ms)",
+                  details: """
+                      Touchscreens lose lifts (suspend, a firmware reset, a palm the firmware drops) and a thumb can \
+                      rest on the glass for minutes: the turn then happens, and the log says why.
+                      """),
 
         choice(.transition, "kind", \.transition.kind, "how the screen turns: auto, a rotation, a cross-fade, or a cut",
                details: """

@@ -33,6 +33,13 @@ public struct DetectionConfig: Sendable, Hashable {
     /// No change is made while a finger or pen touches the panel, nor this long after it lifts,
     /// in ms (the page must not turn away under a finger).
     public var touchHoldMs: Double = 500
+    /// A touch that has not lifted after this long (ms) holds no turn any more: a touchscreen that
+    /// lost its "up" event, or a thumb resting on the glass, must not keep the screen wrong.
+    public var touchHoldMaxMs: Double = 10_000
+
+    /// `touchHoldMs` and `touchHoldMaxMs` in seconds, as the controller's clock counts.
+    var touchHoldSeconds: Double { touchHoldMs / 1000 }
+    var touchHoldMaxSeconds: Double { touchHoldMaxMs / 1000 }
 
     public init() {}
 
@@ -41,6 +48,7 @@ public struct DetectionConfig: Sendable, Hashable {
     public func readsAlike(_ other: DetectionConfig) -> Bool {
         var same = other
         same.touchHoldMs = touchHoldMs
+        same.touchHoldMaxMs = touchHoldMaxMs
         return same == self
     }
 }

@@ -114,7 +114,8 @@ struct Detect: ParsableCommand {
                     }
                 }
                 if let spans {
-                    for turn in TouchHoldReplay.turns(changes: changes, touches: spans, holdSeconds: detection.touchHoldMs / 1000) {
+                    for turn in TouchHoldReplay.turns(changes: changes, touches: spans, holdSeconds: detection.touchHoldMs / 1000,
+                                                                maxSeconds: detection.touchHoldMaxMs / 1000) {
                         let held = turn.t - turn.decidedAt
                         emit("{\"t\": \(formatSeconds(turn.t)), \"orientation\": \"\(turn.orientation.rawValue)\""
                              + (held > 0 ? ", \"held_ms\": \(Int((held * 1000).rounded()))}" : "}"))

@@ -119,10 +119,11 @@ private let tablet = ControllerHarness.tablet
         var h = ControllerHarness()
         h.controller.advanceClock(to: 10)
         h.send(.touch(true))
+        #expect(wakes(h) == [20], "woken when a touch that never lifts is no longer believed")
         h.send(.felt(.leftUp))
         #expect(h.panel == .normal, "a finger is down")
         #expect(h.controller.status.waiting == ControllerStatus.TouchWait(felt: .leftUp, touching: true, until: nil))
-        #expect(wakes(h).isEmpty || wakes(h) == [nil])
+        #expect(wakes(h).isEmpty)
         h.controller.advanceClock(to: 12)
         h.send(.touch(false))
         #expect(h.panel == .normal, "nor just after it lifts")
@@ -132,6 +133,46 @@ private let tablet = ControllerHarness.tablet
         h.send(.wake)
         #expect(h.panel == .leftUp, "then the held turn happens")
         #expect(h.controller.status.waiting == nil)
+    }
+
+    /// A touchscreen loses a lift, or a thumb rests on the glass: the turn waits 10 s at most,
+    /// and the log says why it came. The stuck touch holds nothing more until it lifts; the next
+    /// touch holds again.
+    @Test func aTouchThatNeverLiftsHoldsATurnTenSecondsAtMost() throws {
+        var h = ControllerHarness()
+        h.controller.advanceClock(to: 10)
+        h.send(.touch(true))
+        h.controller.advanceClock(to: 11)
+        h.send(.felt(.leftUp))
+        #expect(h.panel == .normal)
+        h.controller.advanceClock(to: 19.9)
+        h.send(.wake)
+        #expect(h.panel == .normal, "within the bound the touch still holds")
+        h.controller.advanceClock(to: 20)
+        h.send(.wake)
+        #expect(h.panel == .leftUp, "then the turn happens with the finger still down")
+        let said = h.last.compactMap { if case .runner(.log(_, let line)) = $0 { line } else { nil } }
+        #expect(said.contains { $0.contains("has not lifted for 10 s") && $0.contains("touch-hold-max-ms") }, "\(said)")
+        #expect(h.controller.status.waiting == nil)
+        h.send(.felt(.normal))
+        #expect(h.panel == .normal, "the stuck touch holds nothing more")
+        h.send(.touch(false))
+        h.send(.touch(true))
+        h.send(.felt(.rightUp))
+        #expect(h.panel == .normal, "a new touch holds again")
+    }
+
+    @Test func theBoundIsTunable() {
+        var config = Config()
+        config.detection.touchHoldMaxMs = 2500
+        var h = ControllerHarness(config: config)
+        h.send(.touch(true))
+        #expect(wakes(h) == [2.5])
+        h.send(.felt(.rightUp))
+        h.controller.advanceClock(to: 2.5)
+        h.send(.wake)
+        #expect(h.panel == .rightUp)
+        #expect(h.last.contains { if case .runner(.log(_, let line)) = $0 { line.contains("for 2.5 s") } else { false } })
     }
 
     @Test func aHeldTurnIsDroppedWhenTheDeviceReturnsBeforeTheHoldEnds() {
@@ -283,6 +324,11 @@ private let tablet = ControllerHarness.tablet
         #expect(turns == [.init(t: 0, orientation: .normal, decidedAt: 0), .init(t: 5.5, orientation: .leftUp, decidedAt: 2)],
                 "\(turns)")
         #expect(TouchHoldReplay.touching([3...4, 1...2, 1.5...2.5, 5...6]) == [1...2.5, 3...4, 5...6])
+    }
+
+    @Test func aTouchThatNeverLiftsHoldsTheReplayedTurnAtMostTheBound() {
+        let turns = TouchHoldReplay.turns(changes: [(0, .normal), (2, .leftUp)], touches: [1...60], holdSeconds: 0.5, maxSeconds: 10)
+        #expect(turns == [.init(t: 0, orientation: .normal, decidedAt: 0), .init(t: 11, orientation: .leftUp, decidedAt: 2)], "\(turns)")
     }
 
     @Test func theTouchesFileIsCheckedLineByLine() throws {

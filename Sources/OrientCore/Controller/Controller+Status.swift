@@ -38,7 +38,7 @@ extension Controller {
             suggestionsEnabled: config.suggestion.enabled,
             touchesUnseen: touchesUnseen,
             waiting: touchHold.active && felt != nil && felt != decisionFelt
-                ? .init(felt: felt!, touching: touchHold.touching, until: touchHold.ends(after: config.detection.touchHoldMs / 1000))
+                ? .init(felt: felt!, touching: touchHold.touching, until: touchHold.touching ? nil : touchHold.ends(after: config.detection.touchHoldSeconds, atMost: config.detection.touchHoldMaxSeconds))
                 : nil)
     }
 

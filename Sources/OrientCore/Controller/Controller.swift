@@ -84,6 +84,12 @@ public struct Controller: Sendable {
         self.now = max(self.now, now)
     }
 
+    /// Milliseconds as seconds for a log line: "10", "2.5".
+    static func seconds(_ ms: Double) -> String {
+        let tenths = (ms / 100).rounded()
+        return tenths.truncatingRemainder(dividingBy: 10) == 0 ? "\(Int(tenths / 10))" : "\(Int(tenths) / 10).\(Int(tenths) % 10)"
+    }
+
     /// Applies one event; returns what the host must do, in order: the event's own, what the
     /// clock ended (a touch's hold, a suggestion's time), and the next wake-up where it moved.
     public mutating func handle(_ event: ControllerEvent) -> [ControllerCommand] {
@@ -96,10 +102,15 @@ public struct Controller: Sendable {
         var out = apply(event, everything: everything)
         let suggestionEnds = offer.current.map { now >= $0.until } ?? false
         let rivalsStopped = takeBackFromStoppedRivals(into: &out)
-        if touchHold.expire(at: now, after: config.detection.touchHoldMs / 1000) || suggestionEnds || rivalsStopped {
+        let touchEnded = touchHold.expire(at: now, after: config.detection.touchHoldSeconds, atMost: config.detection.touchHoldMaxSeconds)
+        if touchEnded == .stuck {
+            out.append(.log(.info, "a touch has not lifted for \(Self.seconds(config.detection.touchHoldMaxMs)) s: no longer holding the screen's turn for it (touch-hold-max-ms); a touchscreen that lost the lift, or a thumb resting on the glass"))
+        }
+        if touchEnded != nil || suggestionEnds || rivalsStopped {
             conclude(decides: true, everything: everything, into: &out)
         }
-        let next = [touchHold.ends(after: config.detection.touchHoldMs / 1000), offer.current?.until, rivals.nextDeadline]
+        let next = [touchHold.ends(after: config.detection.touchHoldSeconds, atMost: config.detection.touchHoldMaxSeconds),
+                    offer.current?.until, rivals.nextDeadline]
             .compactMap(\.self).min()
         if next != wakeAsked {
             wakeAsked = next

@@ -1,9 +1,24 @@
 /// No turn under a finger: while a finger or pen touches the panel, and for `holdSeconds` after
 /// the last one lifts, decisions keep the way the device was held when the touch began (a turn
 /// of the device meanwhile waits; it happens when the hold ends if the device is still held so).
+/// A touch is believed for `maxSeconds` at most: touchscreens lose "up" events (suspend, a
+/// firmware reset, a palm the firmware drops) and a thumb can rest on the glass for minutes, and
+/// neither may keep the screen turned wrong for good.
 struct TouchHold: Sendable, Hashable {
+    /// How a hold ended.
+    enum Ending: Sendable, Hashable {
+        /// Its time after the last lift was up.
+        case lifted
+        /// A touch lasted `maxSeconds` without lifting: no longer believed.
+        case stuck
+    }
+
     private(set) var touching = false
     private(set) var liftedAt: Double?
+    /// When the hold began (the first touch down of it).
+    private(set) var since: Double?
+    /// A touch that outlasted the bound and still has not lifted: it holds nothing more.
+    private(set) var ignoring = false
     /// The felt orientation decisions use while the hold lasts (`.some(nil)`: unknown then).
     private(set) var held: Orientation??
 
@@ -11,31 +26,49 @@ struct TouchHold: Sendable, Hashable {
 
     mutating func touch(_ down: Bool, at now: Double, felt: Orientation?) {
         if down {
-            if held == nil { held = .some(felt) }
+            if touching, ignoring { return }   // the stuck touch again (another finger joins it)
+            if held == nil {
+                held = .some(felt)
+                since = now
+            }
             touching = true
             liftedAt = nil
         } else if touching {
             touching = false
-            liftedAt = now
+            if ignoring {
+                self = TouchHold()   // the stuck touch lifted at last: nothing is held
+            } else {
+                liftedAt = now
+            }
         }
     }
 
-    /// When the hold ends, if it is ending (nil while touching, or with no hold).
-    func ends(after holdSeconds: Double) -> Double? {
-        guard active, !touching, let liftedAt else { return nil }
-        return liftedAt + holdSeconds
+    /// When the hold ends: `holdSeconds` after the last lift, or `maxSeconds` after it began,
+    /// whichever comes first (nil with no hold).
+    func ends(after holdSeconds: Double, atMost maxSeconds: Double) -> Double? {
+        guard active, let since else { return nil }
+        let bound = since + maxSeconds
+        guard !touching, let liftedAt else { return bound }
+        return min(liftedAt + holdSeconds, bound)
     }
 
-    /// Ends the hold if its time is up; true when it ended.
-    mutating func expire(at now: Double, after holdSeconds: Double) -> Bool {
-        guard let end = ends(after: holdSeconds), now >= end else { return false }
+    /// Ends the hold if its time is up; says how it ended.
+    mutating func expire(at now: Double, after holdSeconds: Double, atMost maxSeconds: Double) -> Ending? {
+        guard let end = ends(after: holdSeconds, atMost: maxSeconds), now >= end else { return nil }
+        let stuck = touching
         self = TouchHold()
-        return true
+        if stuck {
+            touching = true
+            ignoring = true
+            return .stuck
+        }
+        return .lifted
     }
 
     /// Forgets the hold (the sensor stopped: what was held no longer means anything).
     mutating func release() {
         held = nil
+        since = nil
         if !touching { liftedAt = nil }
     }
 }
@@ -67,9 +100,10 @@ public enum TouchHoldReplay {
     }
 
     /// `changes` and `touches` in time order (seconds on one time line); `holdSeconds` after each
-    /// lift. A change the device undid before the hold ended never turns the screen.
+    /// lift, `maxSeconds` after a hold began at most. A change the device undid before the hold
+    /// ended never turns the screen.
     public static func turns(changes: [(t: Double, orientation: Orientation)], touches: [ClosedRange<Double>],
-                             holdSeconds: Double) -> [Turn] {
+                             holdSeconds: Double, maxSeconds: Double = .infinity) -> [Turn] {
         enum Step { case down, up, felt(Orientation) }
         var steps: [(t: Double, order: Int, step: Step)] = []
         // What matters is whether anything touches: two fingers at once, or one put down as the
@@ -92,7 +126,8 @@ public enum TouchHoldReplay {
             out.append(Turn(t: t, orientation: o, decidedAt: decidedAt))
         }
         for (t, _, step) in steps {
-            if let end = hold.ends(after: holdSeconds), end <= t, hold.expire(at: end, after: holdSeconds) {
+            if let end = hold.ends(after: holdSeconds, atMost: maxSeconds), end <= t,
+               hold.expire(at: end, after: holdSeconds, atMost: maxSeconds) != nil {
                 show(at: end)
             }
             switch step {
@@ -104,7 +139,10 @@ public enum TouchHoldReplay {
             }
             show(at: t)
         }
-        if let end = hold.ends(after: holdSeconds), hold.expire(at: end, after: holdSeconds) { show(at: end) }
+        if let end = hold.ends(after: holdSeconds, atMost: maxSeconds),
+           hold.expire(at: end, after: holdSeconds, atMost: maxSeconds) != nil {
+            show(at: end)
+        }
         return out
     }
 }
