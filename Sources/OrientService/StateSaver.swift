@@ -22,6 +22,10 @@ public final class StateSaver: @unchecked Sendable {
     // Guarded by `monitor`.
     private var pending: PersistentState?
     private var stopping = false
+    /// When `finish` began (a save in flight then waits `endingLockWait` more for the lock at most).
+    private var stoppingSince: Double?
+    /// What was last said about saving without the lock: said once while it lasts, not each save.
+    private var lastWithoutLock: String?
     private var failures: [String] = []
 
     private var thread: WorkerThread?
@@ -63,6 +67,7 @@ public final class StateSaver: @unchecked Sendable {
         if let thread {
             monitor.locked {
                 stopping = true
+                stoppingSince = monotonicSeconds()
                 monitor.signal()
             }
             thread.join()
@@ -109,11 +114,17 @@ public final class StateSaver: @unchecked Sendable {
         if let failurePipe { _ = [UInt8(1)].withUnsafeBytes { failurePipe.write.write($0) } }
     }
 
+    /// Whether a save waiting for the lock should stop waiting: the compositor is ending, and
+    /// has waited `endingLockWait` for it.
+    private func ending() -> Bool {
+        monitor.locked { stoppingSince.map { monotonicSeconds() >= $0 + Self.endingLockWait } ?? false }
+    }
+
     /// `state` merged with the file as it is now, written; what there is to log about it.
     private func write(_ state: PersistentState, lockWait: Double) -> [String] {
         defer { known = state }
         var unread = false
-        let outcome = file.save(waitingAtMost: lockWait) {
+        let outcome = file.save(waitingAtMost: lockWait, giveUp: ending) {
             guard let onDisk = readDisk() else {
                 unread = true
                 return state
@@ -124,10 +135,11 @@ public final class StateSaver: @unchecked Sendable {
         switch outcome {
         case .failure(let why):
             lines.append("cannot save the state: \(why)")
-        case .success(false):
-            lines.append("saved the state without its writers' lock (another writer held it too long): what another session saved at that moment may be lost")
-        case .success(true):
-            break
+        case .success(let lock):
+            // Said once while the cause lasts: a lock file of another user's fails every save.
+            let said = file.withoutLock(lock).map { "\($0); what another session saved at that moment may be lost" }
+            if let said, said != lastWithoutLock { lines.append(said) }
+            lastWithoutLock = said
         }
         return lines
     }

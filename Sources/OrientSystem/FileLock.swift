@@ -14,21 +14,95 @@ public struct FileLock {
     /// ending waits less (`StateSaver`).
     public static let longestWait = 7.0
 
-    /// Runs `body` holding the lock. `locked` is false when the lock file could not be opened or the
-    /// lock was not had within `wait` seconds; `body` runs all the same (the write matters more).
-    public func holding<T>(waitingAtMost wait: Double = longestWait, _ body: () throws -> T) rethrows -> (result: T, locked: Bool) {
+    /// Whether the lock was had, and if not, why.
+    public enum Outcome: Sendable, Hashable {
+        case locked
+        /// The lock file could not be opened (a file of another user's, a read-only directory).
+        case cannotOpen(SystemError)
+        /// Another writer held it for the whole wait.
+        case heldTooLong
+        /// Another writer holds it and is stopped (SIGSTOP, a debugger): it will not let go.
+        case holderStopped(pid: Int32)
+        /// The waiter gave up (it is ending).
+        case gaveUp
+
+        public var locked: Bool { self == .locked }
+    }
+
+    /// Runs `body` holding the lock. The lock is waited for `wait` seconds at most, and not at
+    /// all once its holder is seen stopped or `giveUp` says so (polled while waiting); `body` runs
+    /// all the same (the write matters more).
+    public func holding<T>(waitingAtMost wait: Double = longestWait, giveUp: () -> Bool = { false },
+                           _ body: () throws -> T) rethrows -> (result: T, outcome: Outcome) {
         let fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { return (try body(), false) }
+        guard fd >= 0 else { return (try body(), .cannotOpen(SystemError(operation: "open", errno: errno))) }
         defer { Glibc.close(fd) }
         let deadline = monotonicSeconds() + wait
-        var locked = flock(fd, LOCK_EX | LOCK_NB) == 0
+        var outcome: Outcome = flock(fd, LOCK_EX | LOCK_NB) == 0 ? .locked : .heldTooLong
+        var nextLook = monotonicSeconds()
         // flock has no timeout: try again every few milliseconds until the deadline.
-        while !locked, errno == EWOULDBLOCK || errno == EINTR, monotonicSeconds() < deadline {
+        while outcome == .heldTooLong, errno == EWOULDBLOCK || errno == EINTR, monotonicSeconds() < deadline {
+            if giveUp() {
+                outcome = .gaveUp
+                break
+            }
+            if monotonicSeconds() >= nextLook {
+                nextLook = monotonicSeconds() + Self.lookEvery
+                if let pid = Self.stoppedHolder(of: fd) {
+                    outcome = .holderStopped(pid: pid)
+                    break
+                }
+            }
             var pause = timespec(tv_sec: 0, tv_nsec: 5_000_000)
             nanosleep(&pause, nil)
-            locked = flock(fd, LOCK_EX | LOCK_NB) == 0
+            if flock(fd, LOCK_EX | LOCK_NB) == 0 { outcome = .locked }
         }
         // Closing the descriptor releases the lock.
-        return (try body(), locked)
+        return (try body(), outcome)
+    }
+
+    /// How often a waiter looks whether the holder is stopped (s).
+    static let lookEvery = 0.1
+
+    /// The process that holds the flock on `fd`'s file, if it is stopped: /proc/locks names the
+    /// holder by device and inode, /proc/PID/stat says its state ('T' stopped, 't' traced).
+    static func stoppedHolder(of fd: Int32) -> Int32? {
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return nil }
+        let device = UInt64(info.st_dev)
+        let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
+        let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
+        let key = String(major, radix: 16).leftPadded(to: 2) + ":" + String(minor, radix: 16).leftPadded(to: 2) + ":" + String(info.st_ino)
+        guard let locks = readSmallFile("/proc/locks") else { return nil }
+        for line in locks.split(separator: "\n") {
+            // "1: FLOCK  ADVISORY  WRITE 1234 00:2a:5678 0 EOF"; a waiter's line has "->" after the number.
+            let fields = line.split(separator: " ")
+            guard fields.count >= 6, fields[1] == "FLOCK", fields[5] == key, let pid = Int32(fields[4]) else { continue }
+            guard let stat = readSmallFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { continue }
+            let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
+            if state == "T" || state == "t" { return pid }
+        }
+        return nil
+    }
+
+    private static func readSmallFile(_ path: String) -> String? {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { Glibc.close(fd) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 16384)
+        while bytes.count < 1 << 20 {
+            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if n < 0, errno == EINTR { continue }
+            guard n > 0 else { break }
+            bytes += chunk[..<n]
+        }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+}
+
+private extension String {
+    func leftPadded(to width: Int) -> String {
+        count >= width ? self : String(repeating: "0", count: width - count) + self
     }
 }

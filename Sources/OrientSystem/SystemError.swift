@@ -2,7 +2,7 @@ import Glibc
 
 /// A failed system call: which call, on what, and the errno it gave. Every call of the system
 /// layer that fails throws (or returns) one; the edges add what an errno means to them.
-public struct SystemError: Error, CustomStringConvertible, Sendable {
+public struct SystemError: Error, CustomStringConvertible, Sendable, Hashable {
     public var operation: String
     public var errno: Int32
 
@@ -10,6 +10,9 @@ public struct SystemError: Error, CustomStringConvertible, Sendable {
         self.operation = operation
         self.errno = errno
     }
+
+    /// Not allowed (EACCES, EPERM): another user's file, a read-only directory.
+    public var permissionDenied: Bool { errno == EACCES || errno == EPERM }
 
     /// The file is not there (ENOENT, or ENOTDIR: a part of its path is not a directory).
     public var isNotFound: Bool { errno == ENOENT || errno == ENOTDIR }

@@ -24,8 +24,8 @@ import TestSupport
     }
 
     @Test func noOtherWriterGetsTheLockWhileTheBodyRuns() throws {
-        let (other, locked) = FileLock(path: path).holding { takeElsewhere() }
-        #expect(locked)
+        let (other, outcome) = FileLock(path: path).holding { takeElsewhere() }
+        #expect(outcome == .locked)
         #expect(other == nil, "another writer took the lock while it was held")
         let after = try #require(takeElsewhere(), "the lock outlived the body")
         close(after)
@@ -39,8 +39,8 @@ import TestSupport
         var entered = false
         var enteredLocked = false
         let waiter = try #require(WorkerThread.start {
-            let (_, locked) = FileLock(path: self.path).holding(waitingAtMost: 30) { monitor.locked { entered = true } }
-            monitor.locked { enteredLocked = locked }
+            let (_, outcome) = FileLock(path: self.path).holding(waitingAtMost: 30) { monitor.locked { entered = true } }
+            monitor.locked { enteredLocked = outcome.locked }
         })
         // Whenever the waiter looks, the holder still has it: the body cannot have run.
         #expect(monitor.locked { !entered }, "the body ran while another writer held the lock")
@@ -52,13 +52,26 @@ import TestSupport
     @Test func aLockHeldTooLongIsPassedOverAndSaid() throws {
         let held = try #require(takeElsewhere())
         defer { close(held) }
-        let (ran, locked) = FileLock(path: path).holding(waitingAtMost: 0.05) { true }
+        let (ran, outcome) = FileLock(path: path).holding(waitingAtMost: 0.05) { true }
         #expect(ran, "the body must run all the same")
-        #expect(!locked)
+        #expect(outcome == .heldTooLong)
     }
 
     @Test func aLockFileThatCannotBeMadeStillRunsTheBody() {
-        let (ran, locked) = FileLock(path: directory + "/missing/.lock").holding { true }
-        #expect(ran && !locked)
+        let (ran, outcome) = FileLock(path: directory + "/missing/.lock").holding { true }
+        guard case .cannotOpen(let error) = outcome else {
+            Issue.record("\(outcome)")
+            return
+        }
+        #expect(ran && error.isNotFound)
+    }
+
+    @Test func aWaiterThatGivesUpStopsWaitingAtOnce() throws {
+        let held = try #require(takeElsewhere())
+        defer { close(held) }
+        let started = monotonicSeconds()
+        let (ran, outcome) = FileLock(path: path).holding(waitingAtMost: 30, giveUp: { monotonicSeconds() - started > 0.1 }) { true }
+        #expect(ran && outcome == .gaveUp)
+        #expect(monotonicSeconds() - started < 0.5)
     }
 }

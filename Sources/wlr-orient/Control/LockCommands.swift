@@ -91,16 +91,18 @@ private func saveOffline(_ command: ControlCommand, because why: ControlClient.F
         saved = state
         return state
     }
-    let locked: Bool
+    let lock: FileLock.Outcome
     switch outcome {
     case .failure(let problem):
         printError("\(why) Saving the lock in \(store.file) failed too: \(problem)")
         throw ExitCode(1)
-    case .success(let had): locked = had
+    case .success(let had): lock = had
     }
     if let saved {
         print("\(why) " + (saved.lock.map { "The lock to \($0) is saved in \(store.file) and applies when it starts." }
                               ?? "The lock is removed from \(store.file); the screen follows the device when it starts."))
     }
-    if !locked { printError("\(store.file) was written without its writers' lock; a session starting now may not see the change") }
+    if let said = StateFile(directory: paths.stateDirectory).withoutLock(lock) {
+        printError("\(store.file): \(said); a session starting now may not see the change")
+    }
 }
