@@ -118,6 +118,15 @@ public enum UnixSocket {
     /// This process's user id.
     public static var ownUser: UInt32 { getuid() }
 
+    /// A user's login name, for a line a person reads (nil when the system knows no such user).
+    public static func userName(of uid: UInt32) -> String? {
+        var entry = passwd()
+        var found: UnsafeMutablePointer<passwd>?
+        var storage = [CChar](repeating: 0, count: 4096)
+        guard getpwuid_r(uid, &entry, &storage, storage.count, &found) == 0, found != nil, let name = entry.pw_name else { return nil }
+        return String(cString: name)
+    }
+
     /// Removes the socket's file (the server is done with it).
     public static func remove(_ path: String) {
         unlink(path)

@@ -5,7 +5,9 @@ import os
 import re
 import socket
 import stat
+import shutil
 import subprocess
+import tempfile
 import threading
 
 import pytest
@@ -422,3 +424,36 @@ def test_another_user_can_neither_open_the_socket_nor_be_served_if_it_could(serv
     r = subprocess.run([BIN, "lock", "portrait"], user=NOBODY, group=NOBODY, env=env, capture_output=True, text=True)
     assert r.returncode == 1 and "The compositor refused: permission denied" in r.stderr, r
     assert not (tmp_path / "state").exists()
+
+
+def test_the_cli_talks_to_no_other_users_server_at_its_socket_path(tmp_path):
+    """A runtime directory shared with other users (a misconfiguration that happens): another
+    user's program bound the socket path first. The CLI checks who listens, as the server checks
+    its clients, and neither believes nor commands it."""
+    shared = tempfile.mkdtemp(prefix="wlr-orient-shared-runtime-")   # in /tmp, which nobody can reach
+    os.chmod(shared, 0o777)
+    path = os.path.join(shared, "wlr-orient.wayland-0.sock")
+    ready = os.path.join(shared, "ready")
+    # Answers every line as wlr-orient would, saying the screen is locked to portrait.
+    server = ("import json, os, socket, sys\n"
+              "s = socket.socket(socket.AF_UNIX); s.bind(sys.argv[1]); os.chmod(sys.argv[1], 0o777); s.listen(4)\n"
+              "open(sys.argv[2], 'w').write('ok')\n"
+              "while True:\n"
+              "    c, _ = s.accept(); f = c.makefile('rwb')\n"
+              "    for line in f:\n"
+              "        f.write(json.dumps({'ok': True, 'status': {'lock': 'portrait'}}).encode() + b'\\n'); f.flush()\n"
+              "    c.close()\n")
+    p = subprocess.Popen(["/usr/bin/python3", "-c", server, path, ready], user=NOBODY, group=NOBODY)
+    try:
+        wait_for_text(ready, "ok", timeout=10)
+        for args in (["status"], ["lock", "portrait"]):
+            r = subprocess.run([BIN] + args + ["--socket", path], capture_output=True, text=True, timeout=30,
+                               env=dict(os.environ, XDG_STATE_HOME=str(tmp_path / "state")))
+            assert r.returncode == 1, r
+            assert "held by another user's program (nobody, uid 65534)" in r.stderr, r.stderr
+            assert "Locked" not in r.stdout and "portrait" not in r.stdout, r.stdout
+        assert not (tmp_path / "state").exists(), "nor did lock fall back to writing the saved state"
+    finally:
+        p.kill()
+        p.wait()
+        shutil.rmtree(shared)

@@ -27,6 +27,8 @@ final class ControlClient {
         case noPath
         /// The compositor said no, or said something unreadable.
         case refused(String)
+        /// Another user's program listens there (a shared runtime directory): not spoken to.
+        case foreign(path: String, uid: UInt32, name: String?)
 
         var description: String {
             switch self {
@@ -38,6 +40,9 @@ final class ControlClient {
                 "No compositor with wlr-orient can be found: $XDG_RUNTIME_DIR is not set (or give --socket)."
             case .refused(let message):
                 "The compositor refused: \(message)"
+            case .foreign(let path, let uid, let name):
+                "The control socket at \(path) is held by another user's program (\(name.map { "\($0), " } ?? "")uid \(uid)), not by your compositor: "
+                    + "not talking to it. Is $XDG_RUNTIME_DIR shared with other users? It should be yours alone."
             }
         }
     }
@@ -52,6 +57,12 @@ final class ControlClient {
         guard let path = options.path else { return .failure(.noPath) }
         switch UnixSocket.connect(to: path) {
         case .success(let fd):
+            // As the server checks its clients, the client checks its server: only this user's
+            // compositor (or root's) may be told to lock or be believed about the screen.
+            if case .success(let uid) = UnixSocket.peerUser(of: fd), uid != UnixSocket.ownUser, uid != 0 {
+                fd.close()
+                return .failure(.foreign(path: path, uid: uid, name: UnixSocket.userName(of: uid)))
+            }
             return .success(ControlClient(fd: fd))
         case .failure(let error) where error.pathTooLong:
             return .failure(.unreachable(path: path, why: "the path is too long for a socket"))
