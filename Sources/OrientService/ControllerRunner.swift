@@ -213,7 +213,9 @@ public final class ControllerRunner<Core: HostCore> {
             file = cwd + "/" + file
         }
         configWatcher = ConfigWatcher(file: file, loop: loop) { [unowned self] in
-            Log.info("config: \(file) changed; reading it again")
+            // Not said at each change: an editor writes a file several times in a row, a script a
+            // hundred times a second, and each read that is applied says so ("config applied").
+            Log.debug("config: \(file) changed; reading it again")
             Events.emit(.configChanged(file: file))
             reloader?.reload()
         }

@@ -189,3 +189,27 @@ def test_a_sensor_helper_that_dies_is_started_again_and_the_panel_still_turns():
         host.wait_frame(1)
     finally:
         assert host.stop() == 0
+
+
+@pytest.mark.wording
+def test_a_config_written_again_and_again_says_one_line_per_reload_applied():
+    """A script (or an editor) writing the config file many times in a row: the reloads are paced
+    and coalesced, and the log has one line per reload applied, not one per write."""
+    fake = FakeIIO()
+    fake.add_accel(raw=LEFT_UP)
+    host = Compositor(fake)
+    try:
+        host.wait_frame(1)
+        writes = 60
+        for n in range(1, writes + 1):
+            _save(host.config_path, _rules(n))
+        host.events.wait("config", applied=True, app_rules=writes)
+        host.log.wait(r"config applied \(%d app rules" % writes)
+        # The reloads the writes caused (the config read at start says nothing).
+        applied = [e for e in host.events.seen("config") if e["applied"] and e["app_rules"] > 0]
+        assert 1 <= len(applied) < writes, "the writes were read one by one: %d reads" % len(applied)
+        said = [line for line in host.log.available() if "config" in line]
+        assert [line for line in said if "config applied" in line] == said, said
+        assert len(said) == len(applied), (len(said), len(applied), said)
+    finally:
+        assert host.stop() == 0
