@@ -56,10 +56,10 @@ final class Accelerometer {
     private let rail: Double
     /// What opening it wrote, to be written back when it is released.
     private var restore: AttributeRestore
-    /// What setting its buffer up writes (libiio writes `buffer/length` and every scan
-    /// element's `en`, and the kernel buffers' count), as it was before: written back once the
-    /// buffer is gone, so that the device is left as it was found.
-    private var bufferSetUp: [(path: String, value: String)] = []
+    /// How many of `restore`'s entries there were before the buffer was set up: those after it
+    /// are what setting it up writes (libiio writes `buffer/length` and every scan element's
+    /// `en`, and the kernel buffers' count), written back once the buffer is gone.
+    private var beforeBuffer = 0
     /// iio-sensor-proxy ran when it was opened.
     private let proxyAtOpen = OtherReaders.iioSensorProxyRuns()
 
@@ -86,7 +86,7 @@ final class Accelerometer {
         let streamed = buffer != nil
         let leaveOn = streamed && !proxyAtOpen && OtherReaders.iioSensorProxyRuns()
         // iio-sensor-proxy set itself up on the buffer as it is now: left so.
-        if leaveOn { bufferSetUp = [] }
+        if leaveOn { restore.forget(since: beforeBuffer) }
         stopBuffer()
         motionSource = nil
         restore.writeBack()
@@ -127,6 +127,12 @@ final class Accelerometer {
         let directory = "/sys/bus/iio/devices/\(device.id)"
 
         var warnings: [String] = []
+        // A reader of ours killed while it held the device left what it changed in its journal:
+        // back to the device's own values before anything here reads them as the device's.
+        let recovered = DeviceJournal.recover(device.id)
+        if !recovered.restored.isEmpty {
+            warnings.append("\(device.id): wrote back \(recovered.restored.joined(separator: ", ")) as they were before a reader of ours that was killed changed them")
+        }
         // Scale and offset: per axis (in_accel_x_scale) or shared (in_accel_scale); libiio
         // presents both as the channel's attribute.
         var scales: [Double] = []
@@ -154,7 +160,7 @@ final class Accelerometer {
                                       hysteresis: axes[0].hasAttribute("hysteresis"),
                                       events: directoryEntries("\(directory)/events"), access: access)
         var reading = ReadingModeChoice.choose(can, preferBuffer: preferBuffer)
-        var restore = AttributeRestore()
+        var restore = AttributeRestore(device: device.id, journaled: !recovered.heldByAnother)
         // What the device had is written back when it is released; nothing is written while
         // another process holds it (it depends on the device as it is).
         // A rate below the one read at makes each raw read wait for a fresh sample (a HID hub at
@@ -167,13 +173,11 @@ final class Accelerometer {
         if access.node != .busy, let rateFile, let rate, rate < requestedHz, mayWrite("\(directory)/\(rateFile)") {
             do {
                 if rateFile == "sampling_frequency" {
-                    let before = device.attribute("sampling_frequency")
+                    restore.note("sampling_frequency", device.attribute("sampling_frequency"))
                     try device.writeAttribute("sampling_frequency", requestedHz)
-                    restore.note(device, "sampling_frequency", before)
                 } else {
-                    let before = try? axes[0].attribute("sampling_frequency")
+                    restore.note(axes[0], "sampling_frequency", try? axes[0].attribute("sampling_frequency"))
                     try axes[0].writeAttribute("sampling_frequency", requestedHz)
-                    restore.note(axes[0], "sampling_frequency", before)
                 }
             } catch {
                 warnings.append("\(device.id): cannot set \(rateFile) to \(requestedHz) Hz (\(error))")
@@ -185,9 +189,8 @@ final class Accelerometer {
                                                         writable: access.hysteresis) {
             case .write(let value):
                 do {
-                    let before = try? axes[0].attribute("hysteresis")
+                    restore.note(axes[0], "hysteresis", try? axes[0].attribute("hysteresis"))
                     try axes[0].writeAttribute("hysteresis", value)
-                    restore.note(axes[0], "hysteresis", before)
                 } catch {
                     reading = ReadingModeChoice.fallback(from: .hysteresis, because: "the device did not take a hysteresis (\(error))")
                 }
@@ -215,6 +218,7 @@ final class Accelerometer {
                 }
                 rawFiles = try SysfsAttributeFiles(directory: directory, names: names)
             } catch {
+                restore.writeBack()
                 return (nil, "\(device.id) cannot be read (\(error))", warnings)
             }
         }
@@ -369,11 +373,8 @@ final class Accelerometer {
         let directory = "/sys/bus/iio/devices/\(info.candidate.id)"
         let touched = ["buffer/length", "buffer/watermark"]
             + directoryEntries("\(directory)/scan_elements").filter { $0.hasSuffix("_en") }.sorted().map { "scan_elements/" + $0 }
-        bufferSetUp = touched.compactMap { name in
-            readSmallFile("\(directory)/\(name)").flatMap { text in
-                text.split(whereSeparator: { $0 == "\n" }).first.map { ("\(directory)/\(name)", String($0)) }
-            }
-        }
+        beforeBuffer = restore.entries.count
+        for name in touched { restore.note(path: "\(directory)/\(name)", readSmallFile("\(directory)/\(name)")) }
         for c in channels { c.enable() }
         device.setKernelBuffers(4)
         let b: IIOBuffer
@@ -403,10 +404,7 @@ final class Accelerometer {
 
     /// The buffer's attributes as they were before it was set up (those that differ now).
     private func writeBackBufferSetUp() {
-        for (path, value) in bufferSetUp.reversed() where readSmallFile(path)?.split(whereSeparator: { $0 == "\n" }).first.map(String.init) != value {
-            try? writeSysfsText(path, value)
-        }
-        bufferSetUp = []
+        restore.writeBack(since: beforeBuffer)
     }
 
     /// Drains what the buffer holds: each sample in counts, with a flag for a saturated axis.

@@ -377,32 +377,139 @@ final class UdevMonitor {
     }
 }
 
-
-/// What a device's opening wrote to it (its rate, its hysteresis), to be written back as it was
-/// found when it is released.
+/// What opening a device wrote (a rate, a hysteresis, its buffer's set-up) and what each was
+/// before: written back when the device is released, and kept meanwhile in the device's journal
+/// (`DeviceJournal`), so that a reader killed before it could write them back leaves them for the
+/// next one.
 struct AttributeRestore {
-    private var writes: [() -> Void] = []
+    let device: String
+    /// Whether the journal is this reader's to keep (not while another reader of ours holds the
+    /// device and keeps its own).
+    let journaled: Bool
+    private(set) var entries: [(path: String, value: String)] = []
 
-    mutating func note(_ device: IIODevice, _ name: String, _ before: String?) {
-        guard let before = Self.value(before) else { return }
-        writes.append { _ = iio_device_attr_write(device.pointer, name, before) }
+    init(device: String, journaled: Bool = true) {
+        self.device = device
+        self.journaled = journaled
     }
 
+    var directory: String { "/sys/bus/iio/devices/\(device)" }
+
+    /// Notes a device attribute's value before it is written (`before`: as read).
+    mutating func note(_ name: String, _ before: String?) {
+        note(path: "\(directory)/\(name)", before)
+    }
+
+    /// Notes a channel attribute's value before it is written.
     mutating func note(_ channel: IIOChannel, _ name: String, _ before: String?) {
-        guard let before = Self.value(before) else { return }
-        writes.append { _ = iio_channel_attr_write(channel.pointer, name, before) }
+        guard let file = channel.attributeFilename(name) else { return }
+        note(path: "\(directory)/\(file)", before)
+    }
+
+    /// Notes a file's value before it is written; the journal holds it before the write happens.
+    mutating func note(path: String, _ before: String?) {
+        guard let value = Self.value(before), !entries.contains(where: { $0.path == path }) else { return }
+        entries.append((path, value))
+        if journaled { DeviceJournal.record(device, entries) }
     }
 
     /// An attribute's text without its line end; nil when there is none to write back.
-    private static func value(_ text: String?) -> String? {
+    static func value(_ text: String?) -> String? {
         guard let line = text?.split(whereSeparator: { $0 == "\n" || $0 == "\0" }).first, !line.isEmpty else { return nil }
         return String(line)
     }
 
-    /// Writes each back, the last written first; once.
-    mutating func writeBack() {
-        for write in writes.reversed() { write() }
-        writes.removeAll()
+    /// Forgets those noted since `count` entries without writing them back (another program now
+    /// depends on them as they are).
+    mutating func forget(since count: Int) {
+        guard count < entries.count else { return }
+        entries.removeSubrange(count...)
+        keepJournal()
+    }
+
+    private func keepJournal() {
+        guard journaled else { return }
+        if entries.isEmpty { DeviceJournal.clear(device) } else { DeviceJournal.record(device, entries) }
+    }
+
+    /// Writes back those noted since `count` entries (the last written first), and forgets them.
+    mutating func writeBack(since count: Int = 0) {
+        guard count < entries.count else { return }
+        for (path, value) in entries[count...].reversed() where readSmallFile(path).flatMap(Self.value) != value {
+            // With its line end, as the kernel gives an attribute back (and parses it).
+            try? writeSysfsText(path, value + "\n")
+        }
+        entries.removeSubrange(count...)
+        keepJournal()
+    }
+}
+
+/// A device's journal in the user's runtime directory (`wlr-orient-restore-<id>`): the process
+/// that holds the device, and each attribute it changed with the value it found there. Any of
+/// our processes can be killed at any moment (our own liveness check does it with SIGKILL, so do
+/// the OOM killer and a power cut); the values to restore must not live only in its memory. The
+/// next reader of ours finds the journal of a process that is gone, and writes them back first.
+enum DeviceJournal {
+    static func path(_ id: String) -> String? {
+        guard let runtime = environmentValue("XDG_RUNTIME_DIR"), !runtime.isEmpty else { return nil }
+        return "\(runtime)/wlr-orient-restore-\(id)"
+    }
+
+    /// This process, as the journal names it: its pid and when it started (a pid alone may be
+    /// another process's by the time the journal is read).
+    static var owner: String { "\(processID) \(startTimeOfProcess(processID) ?? "?")" }
+
+    static func record(_ id: String, _ entries: [(path: String, value: String)]) {
+        guard let path = path(id) else { return }
+        let text = "owner \(owner)\n" + entries.map { "\($0.path)\t\($0.value)\n" }.joined()
+        _ = writeFileAtomically(path, Array(text.utf8), mode: 0o600)
+    }
+
+    static func clear(_ id: String) {
+        if let path = path(id) { removeFile(path) }
+    }
+
+    /// Writes back what a reader of ours that is gone left changed on the device (its buffer
+    /// switched off first, if it was left on), and removes its journal. Returns the attributes
+    /// written back (empty: nothing to do), and whether another reader of ours holds the device
+    /// now (its journal is left to it).
+    static func recover(_ id: String) -> (restored: [String], heldByAnother: Bool) {
+        guard let path = path(id), let text = readSmallFile(path, limit: 65536) else { return ([], false) }
+        var lines = text.split(separator: "\n").map(String.init)
+        guard let first = lines.first, first.hasPrefix("owner ") else {
+            removeFile(path)
+            return ([], false)
+        }
+        lines.removeFirst()
+        let fields = first.dropFirst("owner ".count).split(separator: " ")
+        // A killed process may linger as a zombie until its parent (or init) reaps it: dead all the same.
+        if fields.count == 2, let pid = Int32(fields[0]), pid != processID, String(fields[1]) == startTimeOfProcess(pid) ?? "",
+           let state = stateOfProcess(pid), state != "Z", state != "X" {
+            return ([], true)   // its reader runs: the device is as it wants it
+        }
+        let directory = "/sys/bus/iio/devices/\(id)"
+        if readSmallFile("\(directory)/buffer/enable").flatMap(AttributeRestore.value) == "1", BufferMark.isOurs(id) {
+            try? writeSysfsText("\(directory)/buffer/enable", "0")
+            BufferMark.remove(id)
+        }
+        var restored: [String] = []
+        for line in lines.reversed() {
+            let parts = line.split(separator: "\t", maxSplits: 1).map(String.init)
+            // Only the device's own attributes: the journal is the user's file, not a licence to
+            // write anywhere.
+            guard parts.count == 2, parts[0].hasPrefix(directory + "/"), !parts[0].split(separator: "/").contains("..") else { continue }
+            if readSmallFile(parts[0]).flatMap(AttributeRestore.value) != parts[1] {
+                let name = String(parts[0].dropFirst(directory.count + 1))
+                do {
+                    try writeSysfsText(parts[0], parts[1] + "\n")
+                    restored.append(name)
+                } catch {
+                    restored.append("\(name) (not: \(error))")
+                }
+            }
+        }
+        removeFile(path)
+        return (restored, false)
     }
 }
 

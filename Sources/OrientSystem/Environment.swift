@@ -21,6 +21,28 @@ public func nameOfProcess(_ pid: Int32) -> String? {
     readSmallFile("/proc/\(pid)/comm").map { String($0.prefix { $0 != "\n" }) }
 }
 
+/// This process's id.
+public var processID: Int32 { getpid() }
+
+/// The fields of /proc/PID/stat after the process's name (the 3rd on: state, parent, ...); nil
+/// when it is gone.
+private func statFields(_ pid: Int32) -> [Substring]? {
+    guard let stat = readSmallFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { return nil }
+    return stat[stat.index(after: close)...].split(separator: " ")
+}
+
+/// A process's state letter ('R', 'S', 'D', 'T' stopped, 't' stopped by a debugger, 'Z'...);
+/// nil when it is gone.
+public func stateOfProcess(_ pid: Int32) -> Character? {
+    statFields(pid)?.first?.first
+}
+
+/// When a process started, in clock ticks since boot: with its id, it names one process for good
+/// (an id alone may be another's later). nil when it is gone.
+public func startTimeOfProcess(_ pid: Int32) -> String? {
+    statFields(pid).flatMap { $0.count > 19 ? String($0[19]) : nil }
+}
+
 /// The process's working directory (nil if it cannot be known).
 
 public func currentDirectory() -> String? {

@@ -73,31 +73,14 @@ public struct FileLock {
         let major = ((device >> 8) & 0xfff) | ((device >> 32) & ~UInt64(0xfff))
         let minor = (device & 0xff) | ((device >> 12) & ~UInt64(0xff))
         let key = String(major, radix: 16).leftPadded(to: 2) + ":" + String(minor, radix: 16).leftPadded(to: 2) + ":" + String(info.st_ino)
-        guard let locks = readSmallFile("/proc/locks") else { return nil }
+        guard let locks = readSmallFile("/proc/locks", limit: 1 << 20) else { return nil }
         for line in locks.split(separator: "\n") {
             // "1: FLOCK  ADVISORY  WRITE 1234 00:2a:5678 0 EOF"; a waiter's line has "->" after the number.
             let fields = line.split(separator: " ")
             guard fields.count >= 6, fields[1] == "FLOCK", fields[5] == key, let pid = Int32(fields[4]) else { continue }
-            guard let stat = readSmallFile("/proc/\(pid)/stat"), let close = stat.lastIndex(of: ")") else { continue }
-            let state = stat[stat.index(after: close)...].drop { $0 == " " }.first
-            if state == "T" || state == "t" { return pid }
+            if let state = stateOfProcess(pid), state == "T" || state == "t" { return pid }
         }
         return nil
-    }
-
-    private static func readSmallFile(_ path: String) -> String? {
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        defer { Glibc.close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 16384)
-        while bytes.count < 1 << 20 {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0, errno == EINTR { continue }
-            guard n > 0 else { break }
-            bytes += chunk[..<n]
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }
 

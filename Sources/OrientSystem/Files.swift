@@ -28,9 +28,10 @@ public struct FileStatus: Hashable, Sendable {
     }
 }
 
-/// Writes a sysfs attribute whole.
+/// Writes a sysfs attribute whole (truncating, as libiio's writes do: a shorter value over a
+/// longer one in a plain file, as umockdev's are, would keep the longer one's tail).
 public func writeSysfsText(_ path: String, _ text: String) throws {
-    let fd = open(path, O_WRONLY | O_CLOEXEC)
+    let fd = open(path, O_WRONLY | O_TRUNC | O_CLOEXEC)
     guard fd >= 0 else { throw SystemError(operation: "open \(path)", errno: Glibc.errno) }
     defer { Glibc.close(fd) }
     let bytes = Array(text.utf8)

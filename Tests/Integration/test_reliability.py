@@ -5,11 +5,15 @@ file problem is named."""
 import pytest
 import os
 import re
+import select
+import shutil
+import signal
 import subprocess
+import tempfile
 import time
 
 from harness.compositor import Client, Compositor, Flood, Ping
-from harness.fakeiio import BIN, LEFT_UP, NORMAL, FakeIIO
+from harness.fakeiio import BIN, G_COUNTS as G, LEFT_UP, NORMAL, FakeIIO
 
 PORTRAIT, LANDSCAPE = 1, 2
 
@@ -213,3 +217,70 @@ def test_a_config_written_again_and_again_says_one_line_per_reload_applied():
         assert len(said) == len(applied), (len(said), len(applied), said)
     finally:
         assert host.stop() == 0
+
+
+def _hub(fake):
+    """A HID hub as the kernel makes it (1 Hz, no hysteresis, its buffer off) and what each of
+    the attributes a reader may change holds."""
+    node = fake.add_buffered_accel(hysteresis=True)
+    root = "%s/sys/devices/iio:device0" % fake.tb.get_root_dir()
+    with open(root + "/sampling_frequency", "w") as f:
+        f.write("1\n")
+    names = ["sampling_frequency", "in_accel_hysteresis", "buffer/length", "buffer/enable"] + sorted(
+        "scan_elements/" + f for f in os.listdir(root + "/scan_elements") if f.endswith("_en"))
+
+    def attributes():
+        out = {}
+        for n in names:
+            with open("%s/%s" % (root, n)) as f:
+                out[n] = f.read().replace("\x00", "").strip()
+        return out
+    return node, attributes
+
+
+@pytest.mark.parametrize("killed", ["helper", "compositor", "both"])
+def test_a_killed_sensor_helper_leaves_the_hub_for_the_session_or_the_next_to_put_back(killed):
+    """The plugin's liveness check kills a stuck helper with SIGKILL, and a power cut kills both:
+    what the helper changed on the hub is put back by the helper started after it (and so by the
+    session's end), or by the next session."""
+    fake = FakeIIO()
+    node, attributes = _hub(fake)
+    found = attributes()
+    state_home = tempfile.mkdtemp(prefix="wlr-orient-state-")
+    stream = fake.quiet_stream(node, scan=(0, -G, 0))
+    host = Compositor(fake, touch=False, state_home=state_home)
+    runtime = host.runtime
+    try:
+        host.events.wait("sensor-opened", device="iio:device0")
+        host.wait_frame(0)
+        assert attributes() != found, "the helper set the hub up"
+        helper = host.sensor_helper_pids()[0]
+        if killed == "compositor":
+            # The helper outlives it by a moment, puts the hub back and ends.
+            ended = os.pidfd_open(helper)
+            os.kill(host.p.pid, signal.SIGKILL)
+            host.p.wait()
+            assert select.select([ended], [], [], 10)[0], "the helper outlived its compositor by 10 s"
+            os.close(ended)
+            assert attributes() == found
+            host.events.close()
+            host = Compositor(fake, touch=False, state_home=state_home, extra_env={"XDG_RUNTIME_DIR": runtime})
+            host.events.wait("sensor-opened", device="iio:device0")
+            return
+        if killed == "both":
+            # Both at once, the compositor first: nobody starts another helper.
+            os.kill(host.p.pid, signal.SIGKILL)
+        os.kill(helper, signal.SIGKILL)
+        if killed == "both":
+            host.p.wait()
+            assert attributes() != found, "the kill left the hub changed"
+            # The next session, in the same runtime directory (one login).
+            host.events.close()
+            host = Compositor(fake, touch=False, state_home=state_home, extra_env={"XDG_RUNTIME_DIR": runtime})
+        host.events.wait("sensor-opened", device="iio:device0")
+        host.events.wait_panel("HEADLESS-1", shown="normal")
+    finally:
+        assert host.stop() == 0
+        stream.stop()
+        shutil.rmtree(state_home)
+    assert attributes() == found

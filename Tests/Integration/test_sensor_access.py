@@ -4,7 +4,10 @@ the keyboard half of a laptop, and channels wider than 16 bits. `wlr-orient sens
 nobody here, as a session's programs do."""
 import os
 import re
+import shutil
+import signal
 import subprocess
+import tempfile
 
 import pytest
 
@@ -320,3 +323,52 @@ def test_the_config_can_keep_wlr_orient_off_every_buffer(fake):
     finally:
         p.stop()
     assert attribute(fake, "buffer/enable") == "0" and attribute(fake, "in_accel_hysteresis") == "0"
+
+
+def test_a_reader_killed_holding_the_hub_leaves_it_to_the_next_to_write_back(fake):
+    """Any of our processes can be killed at any moment (our own liveness check does it with
+    SIGKILL, so do the OOM killer and a power cut). What a reader changed on a hub — its rate, its
+    hysteresis, its buffer's set-up — is kept in a journal in the user's runtime directory: the
+    next reader writes it back before it takes the hub's values for the hub's own, and when that
+    one ends the hub is as it was before the first ever touched it."""
+    node = fake.add_buffered_accel(hysteresis=True)
+    with open("%s%s/sampling_frequency" % (fake.tb.get_root_dir(), HUB), "w") as f:
+        f.write("1\n")
+    fake.as_the_kernel_makes_it(seat_user=NOBODY)
+    runtime = tempfile.mkdtemp(prefix="wlr-orient-runtime-")
+    os.chown(runtime, NOBODY, NOBODY)
+    os.chmod(runtime, 0o700)
+    device = "%s%s" % (fake.tb.get_root_dir(), HUB)
+    names = ["sampling_frequency", "in_accel_hysteresis", "buffer/length", "buffer/enable"] + sorted(
+        "scan_elements/" + f for f in os.listdir(device + "/scan_elements") if f.endswith("_en"))
+    found = {n: attribute(fake, n) for n in names}
+    env = fake.env(XDG_RUNTIME_DIR=runtime)
+    stream = None
+    try:
+        first = Program(["sensor", "--json"], env, prefix=AS_SEAT_USER, pass_fds=fake.pass_fds)
+        assert first.wait_event("opened")["mode"] == "hysteresis"
+        first.wait_event("orientation", orientation="normal")
+        stream = fake.quiet_stream(node, scan=(0, -G, 0))
+        changed = {n: attribute(fake, n) for n in names}
+        assert changed["buffer/enable"] == "1" and changed != found, changed
+        os.kill(first.p.pid, signal.SIGKILL)
+        first.p.wait()
+        stream.stop()
+        stream = None
+        assert {n: attribute(fake, n) for n in names if n != "buffer/enable"} != \
+            {n: v for n, v in found.items() if n != "buffer/enable"}, "the kill left the hub changed"
+        second = Program(["sensor", "--json"], env, prefix=AS_SEAT_USER, pass_fds=fake.pass_fds)
+        try:
+            assert second.wait_event("opened")["mode"] == "hysteresis"
+            second.wait_event("orientation", orientation="normal")
+        finally:
+            second.stop()
+        said = [e["message"] for e in second.events if e.get("event") == "log" and "wrote back" in e.get("message", "")]
+        assert said and "sampling_frequency" in said[0] and "in_accel_hysteresis" in said[0], second.events
+        assert "(not:" not in said[0], said
+        assert {n: attribute(fake, n) for n in names} == found
+        assert os.listdir(runtime) == [], "the journal and the buffer's mark went with the reader"
+    finally:
+        if stream:
+            stream.stop()
+        shutil.rmtree(runtime)
