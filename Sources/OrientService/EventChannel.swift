@@ -8,22 +8,25 @@ import OrientSystem
 /// (or with the next event, before a loop is attached). Past `limit` bytes waiting, events are
 /// dropped and counted, and the count takes their place in the stream as an event of its own
 /// (`OrientEvent.lost`), sent as soon as there is room. A reader that has gone ends the channel.
+///
+/// What waits is kept in one block of bytes, not an allocation per event, and the block is given
+/// back once nothing waits: a reader that stops reading costs the host `limit` at most, and
+/// nothing once it has caught up or gone (thousands of small allocations would stay in the
+/// allocator's heap, resident, long after).
 final class EventChannel {
-    private enum Waiting {
-        case message([UInt8])
-        case lost(Int)
-    }
-
     private enum Sent {
         case sent, noRoom, tooLong, readerGone
     }
 
     private var fd: FileDescriptor?
     private let limit: Int
-    /// What waits, oldest first from `head` (taken from the front without moving the rest).
-    private var waiting: [Waiting] = []
+    /// The waiting messages' bytes, back to back, the oldest from `headOffset`.
+    private var bytes: [UInt8] = []
+    /// Each waiting item, oldest first from `head`: a message's length, or minus the count of
+    /// events lost in its place.
+    private var items: [Int] = []
     private var head = 0
-    private var waitingBytes = 0
+    private var headOffset = 0
     private var writable: LoopSource?
 
     init(fd: FileDescriptor, limit: Int) {
@@ -32,7 +35,10 @@ final class EventChannel {
     }
 
     /// Whether anything waits for the reader.
-    var isBehind: Bool { head < waiting.count }
+    var isBehind: Bool { head < items.count }
+
+    /// Bytes of events waiting.
+    var waitingBytes: Int { bytes.count - headOffset }
 
     /// Sends `message` now, or keeps it until there is room (beyond `limit`, counts it as lost).
     func send(_ message: [UInt8]) {
@@ -45,8 +51,8 @@ final class EventChannel {
             }
         }
         guard waitingBytes + message.count <= limit else { return countLost() }
-        waiting.append(.message(message))
-        waitingBytes += message.count
+        bytes += message
+        items.append(message.count)
         flush()
     }
 
@@ -69,46 +75,61 @@ final class EventChannel {
     /// Sends what waits, oldest first, until the socket is full.
     func flush() {
         sending: while isBehind {
-            let item = waiting[head]
-            let message: [UInt8]
-            switch item {
-            case .message(let bytes): message = bytes
-            case .lost(let count): message = Array(OrientEvent.lost(count: count).json.serialized.utf8)
+            let item = items[head]
+            let sent: Sent
+            if item < 0 {
+                sent = attempt(Array(OrientEvent.lost(count: -item).json.serialized.utf8))
+            } else {
+                sent = bytes[headOffset..<(headOffset + item)].withUnsafeBytes { attempt(raw: $0) }
             }
-            switch attempt(message) {
+            switch sent {
             case .sent:
                 break
             case .tooLong:
                 // Never sendable: counted in its place instead.
-                waiting[head] = .lost(1)
+                if item > 0 { headOffset += item }
+                items[head] = -1
                 continue sending
             case .noRoom:
                 break sending
             case .readerGone:
                 return
             }
-            if case .message(let bytes) = item { waitingBytes -= bytes.count }
+            if item > 0 { headOffset += item }
             head += 1
         }
-        if !isBehind || head >= 1024 {
-            waiting.removeFirst(head)
-            head = 0
+        if !isBehind {
+            release()
+        } else if headOffset >= 1 << 20 || head >= 4096 {
+            // Sent bytes go from the front now and then, not at every send.
+            bytes.removeFirst(headOffset)
+            items.removeFirst(head)
+            (head, headOffset) = (0, 0)
         }
         watchForRoom()
     }
 
+    /// Nothing waits: the block goes back to the allocator (and a large one to the system).
+    private func release() {
+        (bytes, items, head, headOffset) = ([], [], 0, 0)
+    }
+
     private func countLost() {
-        if isBehind, case .lost(let n) = waiting[waiting.count - 1] {
-            waiting[waiting.count - 1] = .lost(n + 1)
+        if isBehind, items[items.count - 1] < 0 {
+            items[items.count - 1] -= 1
         } else {
-            waiting.append(.lost(1))
+            items.append(-1)
         }
         flush()
     }
 
     private func attempt(_ message: [UInt8]) -> Sent {
+        message.withUnsafeBytes { attempt(raw: $0) }
+    }
+
+    private func attempt(raw message: UnsafeRawBufferPointer) -> Sent {
         guard let fd else { return .readerGone }
-        switch message.withUnsafeBytes({ fd.send($0) }) {
+        switch fd.send(message) {
         case .success:
             return .sent
         case .failure(let error) where error.noRoomNow:
@@ -128,6 +149,6 @@ final class EventChannel {
     private func close() {
         writable.take()?.remove()
         fd.take()?.close()
-        (waiting, head, waitingBytes) = ([], 0, 0)
+        release()
     }
 }

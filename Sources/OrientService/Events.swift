@@ -4,12 +4,13 @@ import OrientSystem
 /// Where the plugin and the daemon send their events (`OrientEvent`) for tests and benchmarks:
 /// a sequenced-packet connection to the listener `WLR_ORIENT_EVENTS` names, one JSON object a
 /// message. Without the variable nothing is sent. Events never hold up the host, and none is lost
-/// in silence: what the reader is not ready for waits, in order, and beyond 64 MiB waiting the
-/// rest are counted and the count is sent in their place (`EventChannel`).
+/// in silence: what the reader is not ready for waits, in order, and beyond 4 MiB waiting (beside
+/// what the kernel holds for the socket) the rest are counted and the count is sent in their
+/// place (`EventChannel`): a reader that stops reading costs the host that much at most.
 public enum Events {
     public static let variable = "WLR_ORIENT_EVENTS"
     /// Bytes of events that may wait for a slow reader before events are counted as lost.
-    static let waitingLimit = 64 << 20
+    static let waitingLimit = 4 << 20
 
     nonisolated(unsafe) private static var channel: EventChannel?? = nil
 

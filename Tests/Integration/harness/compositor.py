@@ -106,8 +106,8 @@ class Compositor:
         named = {"XDG_CONFIG_HOME": config_home} if user_config else {"WLR_ORIENT_CONFIG": config_path}
         # The plugin's events (and those of a daemon started with this environment).
         self.events = Events(self.dir)
-        self.env = fake.env(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=state_home, **named, **self.events.env,
-                            **(extra_env or {}))
+        self.env = fake.env(**dict(dict(XDG_RUNTIME_DIR=self.runtime, XDG_STATE_HOME=state_home, **named, **self.events.env),
+                                   **(extra_env or {})))
         self.state_file = os.path.join(state_home, "wlr-orient", "state.toml")
         # plugin="": the host loads none (a preloaded one may start inside it).
         plugin_args = [] if plugin == "" else ["--plugin", plugin or PLUGIN]
