@@ -30,9 +30,13 @@ public enum SensorLoop {
         var batch: [SensorReport] = []
         var spoke = monotonicSeconds()
         return withoutActuallyEscaping(reports) { reports in
+            // A reading's parts count from when the reading began: one that takes no time says
+            // nothing but its result (the loop at 1 Hz would otherwise say "still reading" at each
+            // reading's first part, a second write its host may wake for apart from the result).
+            var began = spoke
             sensor.partRead = {
                 let now = monotonicSeconds()
-                guard now - spoke >= stillReadingEvery else { return }
+                guard now - max(spoke, began) >= stillReadingEvery else { return }
                 spoke = now
                 _ = reports([.stillReading])
             }
@@ -52,6 +56,7 @@ public enum SensorLoop {
                 guard woke(Array(ready.dropFirst())) else { break }
                 guard ready[0] || due else { continue }
                 batch.removeAll(keepingCapacity: true)
+                began = monotonicSeconds()
                 sensor.process(into: &batch)
                 guard !batch.isEmpty else { continue }
                 spoke = monotonicSeconds()

@@ -151,6 +151,22 @@ extension OnTheEventLoop {
             #expect(loop.dispatch(until: { self.runs == 2 && self.requests == Self.start + Self.pace("0.5") }), "requests \(requests)")
         }
 
+        /// A device read once a second whose helper reports as promised: the deadline moves with
+        /// each report and the timer with it, so nothing but the reports wakes the host (the
+        /// timer fired every 6 s, a sixth of an idle polled device's wakeups).
+        @Test func aHelperThatReportsAsPromisedNeverWakesTheHostForItsDeadline() throws {
+            let sample = #"{"report": "sample", "at": 1000.5, "counts": [0, -4, 0], "held": true}"#
+            let sensor = try helper("echo '\(Self.opened)'\nwhile true; do echo '\(sample)'; sleep 0.5; done")
+            defer { sensor.remove() }
+            sensor.start()
+            sensor.pace(1)
+            #expect(loop.dispatch(until: { self.reports.count >= 2 }))
+            let from = sensor.timerWakeups
+            loop.dispatch(for: 1.2 * SensorLiveness.margin)
+            #expect(sensor.timerWakeups == from, "the timer woke the host \(sensor.timerWakeups - from) times")
+            #expect(runs == 1, "and the helper was not taken for a hung one")
+        }
+
         @Test func aHelperThatWritesWithoutPauseLeavesTheLoopItsOtherWork() throws {
             let sensor = try helper(#"exec yes '{"report": "log", "text": "chatter"}'"#)
             defer { sensor.remove() }
