@@ -118,34 +118,58 @@ struct Calibrate: ParsableCommand {
         let named = config ?? paths.userConfigFile
         let target = exists(named) ? resolvedPath(named) ?? named : named
         let base = exists(target) ? target : ConfigSource(explicitPath: config, paths: paths).resolvedPath(fileExists: exists)
-        var text = ""
-        if let base {
-            switch UserFile.read(base, limit: ConfigLoader.largestFile) {
-            case .success(let read): text = read
-            case .failure(let problem):
-                printError("\(problem); nothing was written")
-                throw ExitCode(1)
-            }
-        }
-        switch MountMatrixSetting.set(matrix, in: text, file: base ?? target) {
-        case .failure(let problem):
-            printError(problem.description)
+        // A config made read-only is the person's say: not replaced, with the line to add.
+        if exists(target), let mode = fileMode(target), mode & 0o222 == 0 {
+            printError("\(target) is read-only (mode \(String(mode & 0o7777, radix: 8))): not replacing it. Make it writable and run this again, or add under [device]: \(MountMatrixSetting.line(matrix))")
             throw ExitCode(1)
-        case .success(let edited):
+        }
+        // Read, edit and replace; if the file changed meanwhile (an editor saved it), what it
+        // holds now is edited instead, so nothing written there is lost.
+        var attempts = 0
+        while true {
+            attempts += 1
+            let text = try readConfig(base)
+            let edited: String
+            switch MountMatrixSetting.set(matrix, in: text, file: base ?? target) {
+            case .failure(let problem):
+                printError(problem.description)
+                throw ExitCode(1)
+            case .success(let result):
+                edited = result
+            }
             if let slash = target.lastIndex(of: "/"), case .failure(let error) = makeDirectories(String(target[..<slash])) {
                 printError("cannot write \(target): \(error.reason)")
                 throw ExitCode(1)
+            }
+            if try readConfig(base) != text {
+                guard attempts < 3 else {
+                    printError("\(base ?? target) keeps changing (an editor saving it?): nothing was written; run this again once it is saved")
+                    throw ExitCode(1)
+                }
+                continue
             }
             if case .failure(let error) = writeFileAtomically(target, Array(edited.utf8), mode: base.flatMap(fileMode) ?? 0o644) {
                 printError("cannot write \(target): \(error.reason)")
                 throw ExitCode(1)
             }
-            said.written(target, copiedFrom: base == target ? nil : base, line: MountMatrixSetting.line(matrix))
-            // A running wlr-orient watches the file it read: one that read the system's, or none,
-            // reads the person's now.
-            if let options = try? ConnectionOptions.parse([]), case .success(let client) = ControlClient.connect(options) {
-                _ = try? client.ask(.command(.reload))
-            }
+            break
+        }
+        said.written(target, copiedFrom: base == target ? nil : base, line: MountMatrixSetting.line(matrix))
+        // A running wlr-orient watches the file it read: one that read the system's, or none,
+        // reads the person's now.
+        if let options = try? ConnectionOptions.parse([]), case .success(let client) = ControlClient.connect(options) {
+            _ = try? client.ask(.command(.reload))
+        }
+    }
+
+    /// The config's text as it is now ("" when there is none yet).
+    private func readConfig(_ path: String?) throws -> String {
+        guard let path else { return "" }
+        switch UserFile.read(path, limit: ConfigLoader.largestFile) {
+        case .success(let read): return read
+        case .failure(let problem):
+            printError("\(problem); nothing was written")
+            throw ExitCode(1)
         }
     }
 

@@ -617,3 +617,29 @@ def test_beside_a_session_that_holds_the_hubs_buffer_it_reads_polled_and_the_ses
             person.stop()
         stream.stop()
         assert stop(session) == 0
+
+
+def test_a_read_only_config_is_not_replaced_and_the_line_is_given(home):
+    """A config its owner made read-only (0444) in a directory they may write: renaming over it
+    would replace it all the same. `--write` refuses, says why, and gives the line to add."""
+    config = home / "config.toml"
+    config.write_text("# mine, read-only on purpose\n")
+    os.chown(config, NOBODY, NOBODY)
+    os.chmod(config, 0o444)
+    mount = matrix(MOUNTS[1])
+    fake = FakeIIO()
+    fake.add_accel(raw=upright_counts(mount), scale=str(SCALE))
+    fake.as_the_kernel_makes_it()
+    person = Person(fake, mount)
+    p = calibrate(fake, "--write", "--config", str(config))
+    try:
+        result = take_poses(p, person, face_up=True)
+    finally:
+        person.stop()
+        status = finished(p)
+    assert result["matrix"] == MOUNTS[1], result
+    assert status == 1
+    err = "\n".join(p.err.available())
+    assert "is read-only (mode 444): not replacing it" in err and "mount-matrix" in err, err
+    assert config.read_text() == "# mine, read-only on purpose\n"
+    assert oct(os.stat(config).st_mode & 0o777) == "0o444"
