@@ -29,6 +29,9 @@ int glue_termination_install(unsigned grace, int with_parent) {
 	sigemptyset(&action.sa_mask);
 	sigaction(SIGTERM, &action, NULL);
 	sigaction(SIGINT, &action, NULL);
+	/* A reader that has gone must end the program through its loop, which releases the device
+	 * first: SIGPIPE's default would end it mid-write with the device still set up. */
+	signal(SIGPIPE, SIG_IGN);
 	if (with_parent) {
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 	}

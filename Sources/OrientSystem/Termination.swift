@@ -4,7 +4,8 @@ import CSystem
 /// makes `descriptor` readable (the program's loop watches it, ends its work and returns) and
 /// arms an alarm whose default action ends the program should that take longer than the grace.
 /// With `withParent`, the signal also comes when the thread that started the program ends (its
-/// compositor, even one killed with SIGKILL): it releases the device and goes. (The handler is
+/// compositor, even one killed with SIGKILL): it releases the device and goes. SIGPIPE is
+/// ignored: a reader gone is a failed write the loop ends on, not an end mid-write. (The handler is
 /// C: nothing in a signal handler may touch Swift's runtime.)
 public enum Termination {
     nonisolated(unsafe) private static var readEnd: Int32 = -1
