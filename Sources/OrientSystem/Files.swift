@@ -114,6 +114,20 @@ public func writeFileAtomically(_ path: String, _ bytes: [UInt8], mode: mode_t =
     return .success(())
 }
 
+/// Runs `body` with the signals that end a program from a terminal or a session (SIGINT, SIGTERM,
+/// SIGHUP, SIGQUIT) held back until it returns, when they take effect: a file replaced through a
+/// temporary one (`writeFileAtomically`) is then replaced whole or not at all, never left beside
+/// a temporary copy by a Ctrl-C.
+public func withEndingSignalsHeld<T>(_ body: () throws -> T) rethrows -> T {
+    var held = sigset_t()
+    sigemptyset(&held)
+    for signal in [SIGINT, SIGTERM, SIGHUP, SIGQUIT] { sigaddset(&held, signal) }
+    var before = sigset_t()
+    pthread_sigmask(SIG_BLOCK, &held, &before)
+    defer { pthread_sigmask(SIG_SETMASK, &before, nil) }
+    return try body()
+}
+
 /// A small file's text (a sysfs attribute), nil when it cannot be read.
 public func readSmallFile(_ path: String, limit: Int = 4096) -> String? {
     let fd = open(path, O_RDONLY | O_CLOEXEC)

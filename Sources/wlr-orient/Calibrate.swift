@@ -148,7 +148,9 @@ struct Calibrate: ParsableCommand {
                 }
                 continue
             }
-            if case .failure(let error) = writeFileAtomically(target, Array(edited.utf8), mode: base.flatMap(fileMode) ?? 0o644) {
+            // A Ctrl-C now comes once the file is replaced: never a temporary copy left beside it.
+            let written = withEndingSignalsHeld { writeFileAtomically(target, Array(edited.utf8), mode: base.flatMap(fileMode) ?? 0o644) }
+            if case .failure(let error) = written {
                 printError("cannot write \(target): \(error.reason)")
                 throw ExitCode(1)
             }
