@@ -77,7 +77,13 @@ struct Calibrate: ParsableCommand {
                 for case .solved(let solution, let face) in steps { outcome = (solution, face) }
                 if calibration?.isDone == true { requestStop() }
             case .lost(let why):
-                said.log("lost the accelerometer: \(why); looking again")
+                // Mid-pose, what was taken says nothing of a device that may come back.
+                guard let steps = calibration?.deviceGone(why), !steps.isEmpty else {
+                    said.log("lost the accelerometer: \(why); looking again")
+                    break
+                }
+                said.steps(steps)
+                requestStop()
             case .log(let line):
                 said.log(line)
             case .stillReading, .awaitingUdev:
@@ -89,6 +95,7 @@ struct Calibrate: ParsableCommand {
             throw ExitCode(1)
         }
         guard let device, let (solution, face) = outcome else {
+            if calibration?.isDone == true { throw ExitCode(1) }   // it said why
             said.log("no matrix: no two poses could be taken in \(Int(seconds)) s; run it again and hold the device still in each")
             throw ExitCode(1)
         }

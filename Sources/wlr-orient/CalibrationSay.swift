@@ -37,6 +37,13 @@ struct CalibrationSay {
                 }
             case .solved:
                 break   // `result` says it, with what it means
+            case .failed(let fault):
+                if json {
+                    let magnitude = if case .notGravity(let m) = fault { ", \"magnitude\": \(jsonNumber(m, decimals: 2))" } else { "" }
+                    printLine("{\"event\": \"failed\", \"fault\": \"\(Self.word(fault))\"\(magnitude), \"message\": \(jsonString(Self.sentence(fault)))}")
+                } else {
+                    printError(Self.sentence(fault))
+                }
             }
         }
     }
@@ -121,6 +128,28 @@ struct CalibrationSay {
         case .notAQuarterTurn(let d): "That is a turn of \(Int(d.rounded()))°, not a quarter turn. Turn it from the way you read it so that its left edge is up."
         case .tooReclined(let d): "It leans back \(Int(d.rounded()))°. Hold it more upright."
         case .notFlat: "It does not lie flat. Lay it on its back, screen up."
+        }
+    }
+
+    static func sentence(_ fault: MountCalibration.Fault) -> String {
+        switch fault {
+        case .readsNothing:
+            "no matrix: the sensor reads 0 on every axis while the device is still, so it is not measuring (its driver or its power); `wlr-orient sensor` shows what it reads"
+        case .notGravity(let m):
+            "no matrix: the sensor reads \(jsonNumber(m, decimals: 1)) m/s² while the device is still, not gravity's 9.8: its scale is wrong or it is saturated; `wlr-orient sensor` shows its scale"
+        case .notANumber:
+            "no matrix: the sensor's readings are not numbers (NaN): its driver reports nonsense; `wlr-orient sensor` shows what it reads"
+        case .gone(let why):
+            "no matrix: the accelerometer went away (\(why)); run this again once `wlr-orient sensor` finds it"
+        }
+    }
+
+    static func word(_ fault: MountCalibration.Fault) -> String {
+        switch fault {
+        case .readsNothing: "reads-nothing"
+        case .notGravity: "not-gravity"
+        case .notANumber: "not-a-number"
+        case .gone: "gone"
         }
     }
 

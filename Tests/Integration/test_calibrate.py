@@ -643,3 +643,30 @@ def test_a_read_only_config_is_not_replaced_and_the_line_is_given(home):
     assert "is read-only (mode 444): not replacing it" in err and "mount-matrix" in err, err
     assert config.read_text() == "# mine, read-only on purpose\n"
     assert oct(os.stat(config).st_mode & 0o777) == "0o444"
+
+
+@pytest.mark.parametrize("fault", ["reads-nothing", "gone"])
+def test_a_sensor_that_reads_nothing_or_goes_mid_pose_ends_it_with_why(fault):
+    """A sensor that reads (0, 0, 0) while still is not a person moving, and a device unplugged
+    after the first pose leaves nothing to calibrate: each ends calibrate with the reason, long
+    before --seconds (120)."""
+    mount = matrix(MOUNTS[1])
+    fake = FakeIIO()
+    fake.add_accel(raw=(0, 0, 0) if fault == "reads-nothing" else upright_counts(mount), scale=str(SCALE))
+    fake.as_the_kernel_makes_it()
+    person = None if fault == "reads-nothing" else Person(fake, mount)
+    p = calibrate(fake)
+    try:
+        p.wait_event("hold", pose="normal")
+        if person:
+            p.wait_event("hold", pose="left-up", timeout=20)
+            person.stop()
+            fake.remove(DEVICE)
+        failed = p.wait_event("failed", fault=fault, timeout=20)
+    finally:
+        if person:
+            person.stop()
+        status = finished(p)
+    assert status == 1
+    assert failed["message"].startswith("no matrix: ") and "moving" not in failed["message"], failed
+    assert not [e for e in p.events if e.get("event") == "problem"], p.events

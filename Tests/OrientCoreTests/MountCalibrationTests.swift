@@ -266,4 +266,64 @@ struct MountCalibrationTests {
         #expect(!MountSolver.differs(inUse: .identity, found: turned(2)))
         #expect(MountSolver.differs(inUse: .identity, found: turned(6)))
     }
+
+    /// A sensor that reads `reading(i)` for the i-th sample, at 50 Hz for `seconds`: the steps.
+    static func sensor(reading: (Int) -> Vector3, seconds: Double) -> [MountCalibration.Step] {
+        var calibration = MountCalibration(inUse: .identity)
+        var steps = calibration.start()
+        for i in 0..<Int(seconds * 50) where !calibration.isDone {
+            steps += calibration.feed(t: Double(i) * 0.02, reading(i))
+        }
+        return steps
+    }
+
+    static func problems(_ steps: [MountCalibration.Step]) -> [MountCalibration.Problem] {
+        steps.compactMap { if case .problem(_, let p) = $0 { return p } else { return nil } }
+    }
+
+    @Test func aSensorThatReadsNothingEndsItWithWhyNotAsMoving() {
+        // (0, 0, 0), or a few counts of noise about it: no direction to hold still.
+        let steps = Self.sensor(reading: { i in Vector3(0, i % 2 == 0 ? 0.01 : 0, 0) }, seconds: 10)
+        #expect(Self.problems(steps).isEmpty, "\(steps)")
+        #expect(steps.last == .failed(.readsNothing))
+        #expect(Self.sensor(reading: { _ in .zero }, seconds: 5.5).last == .hold(.normal), "a moment of nothing is not yet a fault")
+    }
+
+    @Test func aSensorThatReadsSteadilyNotGravityEndsItWithWhatItReads() {
+        // Saturated on two axes (or a scale three times too large): 3 g, held still.
+        let steps = Self.sensor(reading: { _ in Vector3(0, -3 * standardGravity, 0.5) }, seconds: 10)
+        #expect(Self.problems(steps).isEmpty, "\(steps)")
+        guard case .failed(.notGravity(let magnitude))? = steps.last else {
+            Issue.record("\(steps)")
+            return
+        }
+        #expect(abs(magnitude - 29.43) < 0.1)
+    }
+
+    @Test func readingsThatAreNotNumbersEndItButAStrayOneIsDropped() {
+        let nan = Vector3(.nan, 0, 0)
+        #expect(Self.sensor(reading: { _ in nan }, seconds: 10).last == .failed(.notANumber))
+        // Mostly NaN, a number now and then: too few to say the person moves.
+        let mostly = Self.sensor(reading: { i in i % 10 == 0 ? Vector3(0, -standardGravity, 0) : nan }, seconds: 10)
+        #expect(Self.problems(mostly).isEmpty && mostly.last == .failed(.notANumber), "\(mostly)")
+        // One in fifty: the pose is taken from the rest.
+        let stray = Self.sensor(reading: { i in i % 50 == 7 ? nan : Vector3(0.1, -standardGravity, 0.3) }, seconds: 3)
+        #expect(stray.contains(.hold(.leftUp)), "\(stray)")
+    }
+
+    @Test func aDeviceThatGoesMidPoseEndsItAtOnce() {
+        var hand = Hand(mount: Self.mounts[1])
+        hand.hold(Self.upright, seconds: 2)
+        #expect(hand.steps.contains(.hold(.leftUp)))
+        #expect(hand.calibration.deviceGone("it was unplugged") == [.failed(.gone("it was unplugged"))])
+        #expect(hand.calibration.isDone && hand.solved.1 == nil)
+        #expect(hand.calibration.deviceGone("again") == [], "said once")
+    }
+
+    @Test func aPersonMovingForLongIsNeverTakenForAFault() {
+        var moving = Hand(mount: Self.mounts[0])
+        moving.hold(Self.upright, seconds: 30, tremor: 4)
+        #expect(!moving.steps.contains { if case .failed = $0 { return true } else { return false } })
+        #expect(moving.problems.allSatisfy { $0 == .moving } && moving.problems.count >= 5)
+    }
 }

@@ -40,6 +40,18 @@ public struct MountCalibration: Sendable {
         case notFlat
     }
 
+    /// What no way of holding the device can mend: calibration ends, with why.
+    public enum Fault: Sendable, Hashable {
+        /// Still, it reads (nearly) zero on every axis: it is not measuring.
+        case readsNothing
+        /// Still, it reads this many m/s², not gravity's 9.8: a wrong scale, or a saturated sensor.
+        case notGravity(Double)
+        /// Its readings are not numbers (NaN or infinite).
+        case notANumber
+        /// The device went away (unplugged, its driver reloaded): why.
+        case gone(String)
+    }
+
     public enum Step: Sendable, Hashable {
         /// Ask the person to hold the device so.
         case hold(Pose)
@@ -49,6 +61,8 @@ public struct MountCalibration: Sendable {
         case problem(Pose, Problem)
         /// Done: the matrix, and what lying face up said of it (nil: not asked).
         case solved(MountSolver.Solution, faceUp: MountSolver.FaceUp?)
+        /// Ended without a matrix: the sensor cannot be calibrated as it reads.
+        case failed(Fault)
     }
 
     /// Still this long (every reading within `stillDegrees` of their mean) to take a pose.
@@ -56,8 +70,11 @@ public struct MountCalibration: Sendable {
     public static let stillDegrees = 5.0
     /// A pose is the mean of at least this many readings (a hand's tremor averaged out).
     public static let fewestReadings = 10
-    /// Not still for this long: the person hears why nothing happens.
+    /// Not still for this long: the person hears why nothing happens. A sensor that reads steadily
+    /// but not gravity, or no numbers, for this long is at fault.
     public static let movingAfter = 5.0
+    /// A still reading below this share of gravity is no reading at all.
+    static let nothingShare = 0.05
     /// Gravity alone reads about g: a mean far from it is the hand moving steadily (loose: a
     /// sensor's scale may be a fifth off, and only the direction counts here).
     static let gravityShare = 0.5...1.5
@@ -83,6 +100,10 @@ public struct MountCalibration: Sendable {
     private var refusedFlatAt: Double?
     /// The pose last taken: the next is not taken there.
     private var taken: Vector3?
+    /// Since when the sensor has read steadily but not gravity, or not numbers.
+    private var faultSince: Double?
+    /// When a reading last was not a number.
+    private var lastNotANumber: Double?
 
     /// `inUse`: the matrix the sensor has now (to tell flat from upright before the new one is
     /// known); `faceUp`: ask for the third pose.
@@ -91,20 +112,37 @@ public struct MountCalibration: Sendable {
         self.asksFaceUp = faceUp
     }
 
+    /// Solved, or ended by a fault.
     public var isDone: Bool { pose == nil }
 
     public func start() -> [Step] { [.hold(.normal)] }
 
     /// One reading at `t` seconds.
     public mutating func feed(t: Double, _ v: Vector3) -> [Step] {
-        guard let pose, v.isFinite else { return [] }
+        guard let pose else { return [] }
         if since == nil { since = t }
+        guard v.isFinite else {
+            lastNotANumber = t
+            return fault(.notANumber, at: t)
+        }
         window.append((t, v))
         while window.count > 1, window[1].t <= t - Self.stillSeconds { window.removeFirst() }
-        guard let still = stillReading(at: t) else {
+        let still: Vector3
+        switch steadiness(at: t) {
+        case .unsettled:
+            // Too few numbers among the readings to tell: not the person moving.
+            if window.count < Self.fewestReadings, let at = lastNotANumber, t - at < Self.stillSeconds {
+                return fault(.notANumber, at: t)
+            }
+            faultSince = nil
             guard let since, t - since >= Self.movingAfter else { return [] }
             self.since = t
             return [.problem(pose, .moving)]
+        case .notGravity(let magnitude):
+            return fault(magnitude < Self.nothingShare * standardGravity ? .readsNothing : .notGravity(magnitude), at: t)
+        case .gravity(let mean):
+            faultSince = nil
+            still = mean
         }
         var flatTrusted = false
         if let refused, Self.degrees(between: still, refused) < Self.movedDegrees {
@@ -120,14 +158,46 @@ public struct MountCalibration: Sendable {
         return judge(still, as: pose, at: t, flatTrusted: flatTrusted)
     }
 
-    /// The mean of the last `stillSeconds`, if every reading in it is near it and it is gravity's.
-    private func stillReading(at t: Double) -> Vector3? {
-        guard let first = window.first, t - first.t >= Self.stillSeconds * 0.95, window.count >= Self.fewestReadings else { return nil }
+    private enum Steadiness {
+        case unsettled
+        /// Steady, and gravity's: the mean.
+        case gravity(Vector3)
+        /// Steady, but its magnitude (m/s²) is not gravity's.
+        case notGravity(Double)
+    }
+
+    /// Whether the last `stillSeconds` hold steady (every reading near their mean), and if the
+    /// mean is gravity's.
+    private func steadiness(at t: Double) -> Steadiness {
+        guard let first = window.first, t - first.t >= Self.stillSeconds * 0.95, window.count >= Self.fewestReadings else { return .unsettled }
         let mean = window.reduce(Vector3.zero) { $0 + $1.v } * (1 / Double(window.count))
-        guard Self.gravityShare.contains(mean.length / standardGravity),
-              window.allSatisfy({ Self.degrees(between: $0.v, mean) <= Self.stillDegrees
-                                  && abs($0.v.length - mean.length) <= 0.15 * mean.length }) else { return nil }
-        return mean
+        // No direction to compare where there is (nearly) nothing: steady if all of it is so.
+        let nothing = Self.nothingShare * standardGravity
+        if mean.length < nothing { return window.allSatisfy({ $0.v.length < nothing }) ? .notGravity(mean.length) : .unsettled }
+        guard window.allSatisfy({ Self.degrees(between: $0.v, mean) <= Self.stillDegrees
+                                  && abs($0.v.length - mean.length) <= 0.15 * mean.length }) else { return .unsettled }
+        return Self.gravityShare.contains(mean.length / standardGravity) ? .gravity(mean) : .notGravity(mean.length)
+    }
+
+    /// The sensor at fault since `faultSince`: once for `movingAfter`, calibration ends.
+    private mutating func fault(_ fault: Fault, at t: Double) -> [Step] {
+        guard let since = faultSince else {
+            faultSince = t
+            return []
+        }
+        guard t - since >= Self.movingAfter else { return [] }
+        return end(fault)
+    }
+
+    /// The device went away: what was taken from it says nothing of the one that may come back.
+    public mutating func deviceGone(_ why: String) -> [Step] {
+        guard pose != nil else { return [] }
+        return end(.gone(why))
+    }
+
+    private mutating func end(_ fault: Fault) -> [Step] {
+        pose = nil
+        return [.failed(fault)]
     }
 
     private mutating func judge(_ v: Vector3, as pose: Pose, at t: Double, flatTrusted: Bool) -> [Step] {
