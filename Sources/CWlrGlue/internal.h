@@ -117,6 +117,9 @@ struct orient_wlr_seat_grab_kind {
 	bool (*taken)(struct wlr_seat *seat);          /* a grab other than the default holds it */
 	void (*start)(struct wlr_seat *seat, void *grab);
 	void (*end)(struct wlr_seat *seat);
+	/* Whether the seat holds `id` pressed now; NULL: it cannot tell (a lost touch-up leaves a point
+	 * the seat keeps), and the grab lets go after `release_ms` whatever it holds. */
+	bool (*pressed)(struct wlr_seat *seat, int64_t id);
 };
 
 struct orient_wlr_seat_shield {
@@ -127,6 +130,7 @@ struct orient_wlr_seat_shield {
 	struct wl_event_source *release_timer; /* NULL: none could be made (then it lets go at once) */
 	bool holding;
 	bool releasing; /* let go of, holding on until the claimed presses end */
+	int release_ms;
 	int64_t claimed[ORIENT_WLR_SHIELD_CLAIMS];
 	size_t count;
 };
@@ -135,7 +139,8 @@ void orient_wlr_seat_shield_init(struct orient_wlr_seat_shield *shield, struct w
 	const struct orient_wlr_seat_grab_kind *kind, void *grab);
 /* Starts or lets go of the grab; whether it holds the seat now. Never over another grab (a drag's,
  * a popup's, a move): ending it would break what the person is doing. Let go while a claimed press
- * is down, it holds on until that press ends, `release_ms` at most (0: lets go at once). */
+ * is down, it holds on until that press ends: `release_ms` at most (0: lets go at once), unless the
+ * seat still holds it pressed (the kind's `pressed`), then until it ends. */
 bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, bool hold, int release_ms);
 bool orient_wlr_seat_shield_claims(const struct orient_wlr_seat_shield *shield, int64_t id);
 /* Claims or frees `id`; the last claimed one freed while letting go ends the grab. */

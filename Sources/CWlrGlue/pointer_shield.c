@@ -75,11 +75,21 @@ static void pointer_grab_start(struct wlr_seat *seat, void *grab) {
 	wlr_seat_pointer_start_grab(seat, grab);
 }
 
+static bool pointer_button_pressed(struct wlr_seat *seat, int64_t button) {
+	for (size_t i = 0; i < seat->pointer_state.button_count; i++) {
+		if (seat->pointer_state.buttons[i] == button) {
+			return true;
+		}
+	}
+	return false;
+}
+
 static const struct orient_wlr_seat_grab_kind pointer_grab = {
 	.current = pointer_grab_now,
 	.taken = wlr_seat_pointer_has_grab,
 	.start = pointer_grab_start,
 	.end = wlr_seat_pointer_end_grab,
+	.pressed = pointer_button_pressed,
 };
 
 struct glue_pointer_shield *glue_pointer_shield_create(struct wlr_seat *seat) {

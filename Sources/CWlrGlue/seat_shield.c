@@ -20,8 +20,24 @@ static void shield_release(struct orient_wlr_seat_shield *shield) {
 }
 
 static int shield_handle_release_timer(void *data) {
-	/* A claimed press that has not ended in time may never end, as far as the seat knows. */
-	shield_release(data);
+	struct orient_wlr_seat_shield *shield = data;
+	/* A claimed press that has not ended in time may never end, as far as the seat knows. One the
+	 * seat still holds pressed will (a pointer's button: libinput releases those of a device that
+	 * goes), and its end must not reach an app that never saw it begin: held on for it. */
+	if (shield->kind->pressed != NULL && shield->seat != NULL) {
+		size_t kept = 0;
+		for (size_t i = 0; i < shield->count; i++) {
+			if (shield->kind->pressed(shield->seat, shield->claimed[i])) {
+				shield->claimed[kept++] = shield->claimed[i];
+			}
+		}
+		shield->count = kept;
+		if (kept > 0) {
+			wl_event_source_timer_update(shield->release_timer, shield->release_ms);
+			return 0;
+		}
+	}
+	shield_release(shield);
 	return 0;
 }
 
@@ -77,6 +93,7 @@ bool orient_wlr_seat_shield_hold(struct orient_wlr_seat_shield *shield, bool hol
 			shield_release(shield);
 		} else {
 			shield->releasing = true;
+			shield->release_ms = release_ms;
 			wl_event_source_timer_update(shield->release_timer, release_ms);
 		}
 	}

@@ -20,8 +20,9 @@ public struct SuggestionConfig: Sendable, Hashable {
     public static let hoveredSeconds: Double = 16
     /// How long a button pressed on the target, which then goes (its time up, the device turned
     /// back, the turn taken another way), is still kept from the app after: its release would come
-    /// to an app that never had the press. A button held longer, or one the compositor keeps,
-    /// reaches the app as the seat sends it.
+    /// to an app that never had the press. Past it, a button the seat still holds pressed is kept
+    /// until its release (which comes: libinput releases a vanishing device's buttons); one the
+    /// seat no longer holds lets the grab go.
     public static let pressOutlivesTargetMs: Int32 = 3000
 
     public init() {}
