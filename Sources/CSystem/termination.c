@@ -9,10 +9,12 @@
 /* Written by the handler, so plain C: nothing in it may allocate, lock or touch Swift's runtime. */
 static int termination_pipe[2] = { -1, -1 };
 static unsigned termination_grace = 2;
+static volatile sig_atomic_t termination_requested = 0;
 
 static void on_termination(int signal) {
 	(void)signal;
 	int saved = errno;
+	termination_requested = 1;
 	alarm(termination_grace);
 	char byte = 1;
 	ssize_t written = write(termination_pipe[1], &byte, 1);
@@ -36,4 +38,8 @@ int glue_termination_install(unsigned grace, int with_parent) {
 		prctl(PR_SET_PDEATHSIG, SIGTERM);
 	}
 	return termination_pipe[0];
+}
+
+int glue_termination_requested(void) {
+	return termination_requested;
 }

@@ -287,6 +287,9 @@ final class Accelerometer {
             case .failure(let problem): return .failure(.bad("\(info.candidate.id): raw value \(problem.rawValue)"))
             }
             partRead()
+            // A HID hub's read that a signal cut short answered 0; the next would wait up to 5 s
+            // again, past the grace the program has to release the device.
+            if Termination.requested { return .failure(.ending) }
         }
         return .success(counts(raw.0, raw.1, raw.2))
     }
@@ -303,6 +306,7 @@ final class Accelerometer {
                 }
             } catch { return .failure(ReadFailure(error)) }
             partRead()
+            if Termination.requested { return .failure(.ending) }
         }
         return .success(counts(raw[0], raw[1], raw[2]))
     }
@@ -313,6 +317,8 @@ final class Accelerometer {
         /// It refuses its raw values while another program streams it (most drivers but the
         /// HID hubs': EBUSY).
         case busy(String)
+        /// The program is ending: the rest of the reading was not waited for.
+        case ending
 
         /// A failed call: the device is gone, busy, or this reading is bad (and the next may be fine).
         init(_ error: any Error) {

@@ -317,6 +317,8 @@ public final class OrientationSensor {
                 lossReported = true
             }
             nextDue = now + min(backoff.next(), Backoff.busyDelay)
+        case .ending:
+            break   // the loop sees the signal next and ends
         }
     }
 

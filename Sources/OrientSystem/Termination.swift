@@ -15,6 +15,10 @@ public enum Termination {
         readEnd >= 0 ? FileDescriptor(rawValue: readEnd) : nil
     }
 
+    /// SIGTERM (or SIGINT) has come: work that would wait longer (the rest of a slow reading)
+    /// is not begun.
+    public static var requested: Bool { glue_termination_requested() != 0 }
+
     public static func install(grace: UInt32, withParent: Bool) {
         readEnd = glue_termination_install(grace, withParent ? 1 : 0)
     }

@@ -3,6 +3,8 @@ a HID sensor hub answers each raw read synchronously (up to 5 s, the kernel's wa
 other drivers refuse raw reads with EBUSY while another program streams them. The plugin in the
 reference host, its sensor helper preloaded with the fake."""
 import os
+import select
+import time
 
 import pytest
 
@@ -61,3 +63,27 @@ def test_raw_values_refused_while_another_program_streams_cost_two_lines_and_a_s
         host.events.wait_turned("left-up", timeout=10)
     finally:
         assert host.stop() == 0
+
+
+@pytest.mark.slow
+def test_a_helper_in_a_slow_read_ends_within_a_moment_of_its_killed_compositor():
+    """Each raw read of a HID hub 2.5 s late, and the compositor killed: the helper's own signal
+    (SIGTERM, as its parent dies) cuts the read in progress short, as the kernel does, and the
+    rest of that reading (two more reads, 5 s) is not begun. It ends well within its 2 s grace,
+    whose alarm would otherwise end it before it released the device."""
+    fake = FakeIIO()
+    fake.add_accel(raw=NORMAL)
+    host = session(fake, WLR_ORIENT_FAKE_RAW_DELAY_MS="2500")
+    try:
+        host.events.wait("sensor-opened", timeout=60)   # its first reading took 7.5 s; the next has begun
+        (helper,) = host.sensor_helper_pids()
+        ends = os.pidfd_open(helper)
+        host.p.kill()
+        host.p.wait()
+        killed = time.monotonic()
+        ended = select.select([ends], [], [], 10)[0]
+        took = time.monotonic() - killed
+        os.close(ends)
+        assert ended and took < 1.5, "the helper ended %.1f s after its compositor" % took
+    finally:
+        host.stop()

@@ -25,6 +25,8 @@ pid_t glue_spawn(const char *file, char *const argv[], int input, int output, in
  * default action should the orderly end take longer. With `with_parent`, SIGTERM also comes when
  * the thread that started the process ends (PR_SET_PDEATHSIG). */
 int glue_termination_install(unsigned grace, int with_parent);
+/* Whether SIGTERM (or SIGINT) has come since `glue_termination_install`. */
+int glue_termination_requested(void);
 
 /* pipe2(fds, O_CLOEXEC) (_GNU_SOURCE): a pipe no other program started from another thread
  * can inherit, even for an instant. */
