@@ -77,7 +77,11 @@ static void pointer_grab_start(struct wlr_seat *seat, void *grab) {
 
 static bool pointer_button_pressed(struct wlr_seat *seat, int64_t button) {
 	for (size_t i = 0; i < seat->pointer_state.button_count; i++) {
+#if ORIENT_WLR_HAS_SEAT_POINTER_BUTTON
+		if (seat->pointer_state.buttons[i].button == button) {
+#else
 		if (seat->pointer_state.buttons[i] == button) {
+#endif
 			return true;
 		}
 	}

@@ -126,6 +126,9 @@
 #define ORIENT_WLR_HAS_SCENE_NEEDS_FRAME (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(19))
 /* The present event's `when` is a struct timespec (before: a pointer to one, maybe NULL). */
 #define ORIENT_WLR_HAS_PRESENT_TIMESPEC (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(19))
+/* The seat's pressed pointer buttons are struct wlr_seat_pointer_button (the code and how many
+ * devices hold it down); before: the codes alone. */
+#define ORIENT_WLR_HAS_SEAT_POINTER_BUTTON (WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(19))
 /* wlr_output_begin_render_pass(output, state, options): 0.17 and 0.18 also took the buffer's age. */
 #if WLR_VERSION_NUM >= ORIENT_WLR_RELEASE(19)
 #define ORIENT_WLR_OUTPUT_BEGIN_RENDER_PASS(output, state, options) wlr_output_begin_render_pass(output, state, options)
