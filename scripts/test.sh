@@ -13,7 +13,7 @@
 #     packages' autopkgtest (scripts/build-debs.sh, scripts/test-debs.sh; Debian 12 and 13 by the
 #     same two commands, outside this suite).
 # Each part runs under scripts/no-leftovers.py, which fails it if it leaves a process running.
-# Parts 3 and 4 run beside 1 and 2 (at a lower priority), part 1 beside the release build, and
+# Parts 3 and 4 run beside 1 and 2 (4 at a lower priority), part 1 beside the release build, and
 # part 2's tests under valgrind beside its others. Each part writes its results as JUnit XML in build/results/, and the verdict is read from those
 # (scripts/results.py), never from what a runner printed. Ends with each part's wall time and
 # one line "tests: N passed, M failed, S skipped" (a skipped test is a failure to set up).
@@ -63,11 +63,7 @@ if ! $quick; then
     while read -r _ wlroots; do expected+=("$results/roots-$wlroots.xml"); done < <(python3 scripts/support-matrix.py roots)
     expected+=("$results/debs-sid.xml")
     beside=$results/roots-and-debs.log
-    # At a lower priority: this machine's build and tests are the longer path, and the roots and
-    # packages wait on the archive and on compositors for much of theirs (the two cores were
-    # shared evenly: the build took 472 s beside them, 213 s alone).
     (
-        renice -n 5 -p $BASHPID >/dev/null
         set +e
         # The roots first, each made once (nearly all of it waits on the archive); then the roots'
         # tests and the packages (built in sid's root, which they only read) side by side.
@@ -83,6 +79,11 @@ if ! $quick; then
         }
         debs() {
             local begun=$(date +%s)
+            # At a lower priority: the package build has slack (it ends long before this machine's
+            # tests do), and took the cores evenly from this machine's build (472 s beside it,
+            # 213 s alone). The roots' tests are not lowered: their compositors and clients keep
+            # time (a client slow to redraw shows in a transition's frames).
+            renice -n 5 -p $BASHPID >/dev/null
             { part debs-build bash scripts/build-debs.sh sid && part debs-test bash scripts/test-debs.sh sid; } \
                 </dev/null >"$results/debs.log" 2>&1
             echo "debs $? $(( $(date +%s) - begun ))"
