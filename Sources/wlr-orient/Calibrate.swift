@@ -35,7 +35,7 @@ struct Calibrate: ParsableCommand {
     @Flag(help: "Put the hwdb entry into /etc/udev/hwdb.d/61-sensor-local.hwdb and make udev read it (as root).")
     var hwdb = false
 
-    @Flag(help: "One JSON object per line: device, hold, held, problem, result, written.")
+    @Flag(help: "One JSON object per line: device, hold, held, problem, failed, result, written.")
     var json = false
 
     @Option(help: "Give up after this many seconds.")
