@@ -48,6 +48,23 @@ import Testing
         #expect(AccelerometerChoice.choose([], configured: nil).chosen == nil)
     }
 
+    @Test func ofTwoInTheDisplayTheFirstDrivesEveryPanelAndTheReasonSaysSo() {
+        // A dual-screen device: one accelerometer per half, both placed in the display.
+        let upper = AccelerometerCandidate(id: "iio:device0", name: "bmi260", location: "display")
+        let lower = AccelerometerCandidate(id: "iio:device1", name: "bmi260", label: "accel-display")
+        let base = AccelerometerCandidate(id: "iio:device2", name: "bmc150_accel", location: "base")
+        let two = AccelerometerChoice.choose([base, upper, lower], configured: nil)
+        #expect(two.chosen == upper)
+        #expect(two.reason == "the first of 2 in the display (iio:device0, iio:device1): one drives every panel; name another as [device] sensor to use it")
+        #expect(AccelerometerChoice.choose([base, upper, lower], configured: "iio:device1").chosen == lower)
+        #expect(AccelerometerChoice.choose([base, upper], configured: nil).reason == "in the display")
+        // Nothing says where: the first not in the base, saying which others there are.
+        let plain = [AccelerometerCandidate(id: "iio:device3", name: "a"), AccelerometerCandidate(id: "iio:device4", name: "b")]
+        #expect(AccelerometerChoice.choose(plain, configured: nil).reason.hasPrefix("the first of 2 not in the base (iio:device3, iio:device4)"))
+        #expect(AccelerometerChoice.choose([base, plain[0]], configured: nil).reason == "not in the base")
+        #expect(AccelerometerChoice.choose([plain[0]], configured: nil).reason == "the only one")
+    }
+
     @Test func aLoneAccelerometerInTheBaseTurnsNothingUnlessTheConfigNamesIt() {
         let base = AccelerometerCandidate(id: "iio:device0", name: "bmc150_accel", location: "base")
         let labelled = AccelerometerCandidate(id: "iio:device1", name: "bmc150_accel", label: "accel-base")

@@ -54,13 +54,23 @@ public enum AccelerometerChoice {
             let known = candidates.map { c in "\(c.id) (\(c.label ?? c.name))" }
             return (nil, "the configured sensor \"\(configured)\" is not among \(known.isEmpty ? "no accelerometers" : known.joined(separator: ", "))")
         }
-        if let c = candidates.first(where: \.isInDisplay) { return (c, "in the display") }
-        if let c = candidates.first(where: { !$0.isInBase }) { return (c, candidates.count > 1 ? "not in the base" : "the only one") }
+        // One accelerometer drives every panel: of two in the display (one per half of a
+        // dual-screen device, or a hub and a SoC part), the first, saying so.
+        let display = candidates.filter(\.isInDisplay)
+        if let c = display.first { return (c, display.count > 1 ? Self.firstOf(display, "in the display") : "in the display") }
+        let free = candidates.filter { !$0.isInBase }
+        if let c = free.first {
+            return (c, candidates.count == 1 ? "the only one" : free.count > 1 ? Self.firstOf(free, "not in the base") : "not in the base")
+        }
         if !candidates.isEmpty {
             let names = candidates.map(\.id).joined(separator: ", ")
             return (nil, "the only accelerometer (\(names)) is in the keyboard base: it says how the keyboard is tilted,"
                     + " not how the screen is held, so nothing turns (name it as [device] sensor to use it all the same)")
         }
         return (nil, "no accelerometer found")
+    }
+
+    private static func firstOf(_ group: [AccelerometerCandidate], _ where: String) -> String {
+        "the first of \(group.count) \(`where`) (\(group.map(\.id).joined(separator: ", "))): one drives every panel; name another as [device] sensor to use it"
     }
 }
