@@ -104,6 +104,22 @@ def test_of_two_accelerometers_the_display_one_is_chosen(fake, how):
         p.stop()
 
 
+def test_of_two_display_accelerometers_the_first_is_read_and_the_reason_names_both(fake):
+    # A dual-screen device: one accelerometer in each half, udev placing both in the display,
+    # beside one in the keyboard base.
+    fake.add_accel("iio:device0", raw=(0, 0, -G), udev={"ACCEL_LOCATION": "base"})
+    fake.add_accel("iio:device1", raw=(G, 0, 0), udev={"ACCEL_LOCATION": "display"})
+    fake.add_accel("iio:device2", raw=(0, -G, 0), udev={"ACCEL_LOCATION": "display"})
+    p = sensor(fake)
+    try:
+        opened = p.wait_event("opened")
+        assert opened["id"] == "iio:device1", opened
+        assert opened["reason"] == ("the first of 2 in the display (iio:device1, iio:device2): one drives every panel;"
+                                    " name another as [device] sensor to use it"), opened
+    finally:
+        p.stop()
+
+
 def test_a_wrong_scale_is_reported(fake):
     fake.add_accel(scale="0.02")  # twice the real one: readings of 2 g at rest
     p = sensor(fake)
