@@ -130,6 +130,10 @@ struct Calibrate: ParsableCommand {
             printError("\(target) is read-only (mode \(String(mode & 0o7777, radix: 8))): not replacing it. Make it writable and run this again, or add under [device]: \(MountMatrixSetting.line(matrix))")
             throw ExitCode(1)
         }
+        if let slash = target.lastIndex(of: "/"), case .failure(let error) = makeDirectories(String(target[..<slash])) {
+            printError("cannot write \(target): \(error.reason)")
+            throw ExitCode(1)
+        }
         // Read, edit and replace; if the file changed meanwhile (an editor saved it), what it
         // holds now is edited instead, so nothing written there is lost.
         var attempts = 0
@@ -143,10 +147,6 @@ struct Calibrate: ParsableCommand {
                 throw ExitCode(1)
             case .success(let result):
                 edited = result
-            }
-            if let slash = target.lastIndex(of: "/"), case .failure(let error) = makeDirectories(String(target[..<slash])) {
-                printError("cannot write \(target): \(error.reason)")
-                throw ExitCode(1)
             }
             if try readConfig(base) != text {
                 guard attempts < 3 else {
